@@ -1,0 +1,66 @@
+/**
+ * Text normalization for matching: lowercase, no accents, contractions
+ * expanded ("don't" → "do not"), letters repeated for emphasis folded
+ * ("yesss" → "yes"), punctuation dropped except clause breaks, which stay as
+ * the token "|" so that a negation never reaches across them.
+ */
+
+/** A clause break: negation does not reach across it. */
+export const BREAK = '|';
+
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\bcan't\b|\bcannot\b/g, 'can not'],
+  [/\bwon't\b/g, 'will not'],
+  [/\bain't\b/g, 'is not'],
+  [/\bshan't\b/g, 'shall not'],
+  [/n't\b/g, ' not'],
+  [/\bi'm\b/g, 'i am'],
+  [/'re\b/g, ' are'],
+  [/'ve\b/g, ' have'],
+  [/'ll\b/g, ' will'],
+  [/'d\b/g, ' would'],
+  [/\b(it|that|there|what|he|she|who)'s\b/g, '$1 is'],
+  // Apostrophes people leave out.
+  [/\b(do|does|did|is|are|was|were|have|has|had|could|would|should)nt\b/g, '$1 not'],
+  [/\bdunno\b/g, 'do not know'],
+  [/\bidk\b/g, 'i do not know'],
+];
+
+export function normalize(text: string): string {
+  let s = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  s = s.replace(/[\u2018\u2019\u02bc`´]/g, "'");
+  for (const [pattern, replacement] of CONTRACTIONS) s = s.replace(pattern, replacement);
+  s = s.replace(/[.,;:!?()[\]{}"\u201c\u201d…]+|\s[-–—]+\s|\bbut\b|\bhowever\b|\bthough\b/g, ` ${BREAK} `);
+  s = s.replace(/[^\p{L}\p{N}+|\s]+/gu, ' ');
+  s = s.replace(/(\p{L})\1{2,}/gu, '$1');
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+export function tokenize(text: string): string[] {
+  const tokens = normalize(text).split(' ').filter((t) => t.length > 0);
+  // No breaks at the ends, none doubled.
+  return tokens.filter((t, i) => t !== BREAK || (i > 0 && i < tokens.length - 1 && tokens[i - 1] !== BREAK));
+}
+
+/** Damerau-Levenshtein distance (optimal string alignment), stopping early past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0]![j] = j;
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+      best = Math.min(best, d);
+    }
+    if (i > 0 && best > max) return max + 1;
+  }
+  return rows[a.length]![b.length]!;
+}

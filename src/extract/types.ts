@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** A question the extractor may answer: its key, wording and allowed categories. */
+export const ExtractionGateSchema = z.object({
+  key: z.string(),
+  prompt: z.string(),
+  categories: z.array(z.string()).min(1),
+  synonyms: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+export const ExtractionInputSchema = z.object({
+  text: z.string(),
+  /** The question being asked now. */
+  gate: z.string(),
+  /** The questions this message may answer: the current one first, then unanswered later ones. */
+  gates: z.array(ExtractionGateSchema).min(1),
+  /** False on the first gate: the seed's rule is that it never calls a model. */
+  allowModel: z.boolean(),
+});
+
+export const ExtractionSourceSchema = z.enum(['match', 'llm']);
+
+export const ExtractedValueSchema = z.object({
+  value: z.string(),
+  confidence: z.number().min(0).max(1),
+  source: ExtractionSourceSchema,
+});
+
+export const ExtractionFailureReasonSchema = z.enum([
+  /** The offline matcher was not sure and no model was asked. */
+  'abstained',
+  /** The model said it could not tell (`unknown`) for the current question. */
+  'model_unsure',
+  /** The model call failed: HTTP error, network, timeout. */
+  'model_error',
+  /** The model answered, but not with an object the schema allows. */
+  'invalid_output',
+]);
+
+export const ExtractionOutputSchema = z.object({
+  /** Values by gate key. Empty when nothing could be extracted. */
+  values: z.record(z.string(), ExtractedValueSchema),
+  /** Why nothing (or not the current gate) was extracted, for logs and traces. */
+  failure: z.object({ reason: ExtractionFailureReasonSchema, message: z.string() }).optional(),
+});
+
+export type ExtractionGate = z.infer<typeof ExtractionGateSchema>;
+export type ExtractionInput = z.infer<typeof ExtractionInputSchema>;
+export type ExtractionSource = z.infer<typeof ExtractionSourceSchema>;
+export type ExtractedValue = z.infer<typeof ExtractedValueSchema>;
+export type ExtractionFailureReason = z.infer<typeof ExtractionFailureReasonSchema>;
+export type ExtractionOutput = z.infer<typeof ExtractionOutputSchema>;

@@ -1,0 +1,35 @@
+/** Where a problem is in a document and what it is. */
+export interface FlowDocumentProblem {
+  /** JSON Pointer into the document as written, e.g. `/gates/1_x/limiting_values/0`. */
+  pointer: string;
+  /** 1-based line and column in the source text, when the text is known. */
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+/** A flow document or gate config that was refused, with every problem found. */
+export class FlowDocumentError extends Error {
+  override readonly name = 'FlowDocumentError';
+
+  constructor(
+    /** The file name (or another label) of the document. */
+    readonly source: string,
+    readonly problems: FlowDocumentProblem[],
+  ) {
+    super(
+      `${source}: invalid flow document (${problems.length} problem${problems.length === 1 ? '' : 's'})\n` +
+        problems.map((p) => `  ${formatProblem(source, p)}`).join('\n'),
+    );
+  }
+}
+
+export function formatProblem(source: string, problem: FlowDocumentProblem): string {
+  const at = problem.line !== undefined ? `${source}:${problem.line}:${problem.column ?? 1}` : source;
+  return `${at} ${problem.pointer || '/'}: ${problem.message}`;
+}
+
+/** A JSON Pointer (RFC 6901) for a path of keys and indexes. */
+export function toPointer(path: readonly PropertyKey[]): string {
+  return path.map((part) => '/' + String(part).replaceAll('~', '~0').replaceAll('/', '~1')).join('');
+}

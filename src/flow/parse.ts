@@ -1,0 +1,134 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import type { z } from 'zod';
+import { checkFlow, type FlowIssue } from './check.js';
+import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors.js';
+import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
+import { FlowDocumentSchema, type FlowDocument } from './schema.js';
+
+/** The largest document we read; flows are hand-written and small. */
+export const MAX_FLOW_TEXT_BYTES = 1_000_000;
+
+/**
+ * Parses and checks a flow document or a gate config (recognized by its
+ * `gate_order`) from JSON text. Problems carry the JSON Pointer and the line and
+ * column in `text`; any problem throws a {@link FlowDocumentError}.
+ */
+export function parseFlowText(text: string, source = 'flow'): FlowDocument {
+  if (text.length > MAX_FLOW_TEXT_BYTES)
+    throw new FlowDocumentError(source, [{ pointer: '', message: `document is larger than ${MAX_FLOW_TEXT_BYTES} bytes` }]);
+  const locate = locator(text);
+
+  const syntax: ParseError[] = [];
+  const tree = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false });
+  if (syntax.length > 0 || tree === undefined) {
+    const problems = syntax.map((e) => ({
+      pointer: '',
+      ...locate.offset(e.offset),
+      message: `JSON syntax error: ${describeSyntaxError(printParseErrorCode(e.error))}`,
+    }));
+    throw new FlowDocumentError(source, problems.length > 0 ? problems : [{ pointer: '', message: 'empty document' }]);
+  }
+
+  const duplicates = duplicateKeys(text).map(({ path, offset, key }) => ({
+    pointer: toPointer(path),
+    ...locate.offset(offset),
+    message: `duplicate key "${key}" (JSON keeps only the last one)`,
+  }));
+  if (duplicates.length > 0) throw new FlowDocumentError(source, duplicates);
+
+  return parseFlowValue(JSON.parse(text) as unknown, source, (path) => locate.path(tree, path));
+}
+
+/**
+ * Parses and checks an already-parsed document (a flow document or a gate
+ * config). `locate` may map a path to a line and column for messages.
+ */
+export function parseFlowValue(
+  value: unknown,
+  source = 'flow',
+  locate: (path: (string | number)[]) => { line?: number; column?: number } = () => ({}),
+): FlowDocument {
+  const refuse = (issues: FlowIssue[]): never => {
+    throw new FlowDocumentError(
+      source,
+      issues.map((issue) => ({ pointer: toPointer(issue.path), ...locate(issue.path), message: issue.message })),
+    );
+  };
+
+  if (isGateConfig(value)) {
+    const parsed = GateConfigSchema.safeParse(value);
+    if (!parsed.success) return refuse(zodIssues(parsed.error));
+    const issues = checkGateConfig(parsed.data);
+    if (issues.length > 0) return refuse(issues);
+    const doc = gateConfigToFlow(parsed.data);
+    const converted = checkFlow(doc);
+    // The conversion only produces valid documents from valid configs; if not,
+    // say so plainly rather than point into a document the author never wrote.
+    if (converted.length > 0)
+      return refuse(converted.map((i) => ({ path: [], message: `converted flow: ${toPointer(i.path)}: ${i.message}` })));
+    return doc;
+  }
+
+  const parsed = FlowDocumentSchema.safeParse(value);
+  if (!parsed.success) return refuse(zodIssues(parsed.error));
+  const issues = checkFlow(parsed.data);
+  if (issues.length > 0) return refuse(issues);
+  return parsed.data;
+}
+
+function zodIssues(error: z.ZodError): FlowIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: issue.message,
+  }));
+}
+
+function describeSyntaxError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** Object keys that appear twice in one object: JSON.parse would drop all but the last. */
+function duplicateKeys(text: string): { path: (string | number)[]; key: string; offset: number }[] {
+  const found: { path: (string | number)[]; key: string; offset: number }[] = [];
+  const open: Set<string>[] = [];
+  visit(text, {
+    onObjectBegin: () => {
+      open.push(new Set());
+    },
+    onObjectEnd: () => {
+      open.pop();
+    },
+    onObjectProperty: (key, offset, _length, _line, _column, pathSupplier) => {
+      const keys = open[open.length - 1];
+      if (!keys) return;
+      if (keys.has(key)) found.push({ path: [...pathSupplier(), key], key, offset });
+      keys.add(key);
+    },
+  });
+  return found;
+}
+
+/** Maps offsets and paths in `text` to 1-based lines and columns. */
+function locator(text: string) {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const offset = (at: number): Pick<FlowDocumentProblem, 'line' | 'column'> => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - lineStarts[lo]! + 1 };
+  };
+  const path = (root: Node, at: (string | number)[]) => {
+    // The nearest node that exists: a missing field is reported at its parent.
+    for (let depth = at.length; depth >= 0; depth--) {
+      const node = findNodeAtLocation(root, at.slice(0, depth));
+      if (node) return offset(node.parent?.type === 'property' ? node.parent.offset : node.offset);
+    }
+    return {};
+  };
+  return { offset, path };
+}

@@ -1,0 +1,3 @@
+export * from './extract/index.js';
+export * from './flow/index.js';
+export * from './runtime/index.js';

@@ -1,0 +1,145 @@
+import { createActor, waitFor, type Actor, type AnyActorLogic, type InspectionEvent, type Snapshot } from 'xstate';
+import { BUSY_TAG, compileFlow, type FlowMachine } from '../flow/compile.js';
+import { flowGraph, type FlowGraph } from '../flow/graph.js';
+import type { FlowDocument, FlowVersion } from '../flow/schema.js';
+import { buildReply } from './build-reply.js';
+import { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError } from './errors.js';
+import type { Reply } from './reply.js';
+import { TurnSchema, turnToEvent, type Turn } from './turn.js';
+
+/** What is stored for a conversation: the snapshot, and beside it the flow it belongs to. */
+export interface PersistedConversation {
+  sessionId: string;
+  flowId: string;
+  flowVersion: FlowVersion;
+  snapshot: Snapshot<unknown>;
+}
+
+export interface ConversationOptions {
+  /** The `extract` actor (see `createExtractActor`); the offline matcher when absent. */
+  extract?: AnyActorLogic;
+  sessionId?: string;
+  /** Passed to the actor, e.g. the Stately inspector's `inspect`. */
+  inspect?: (event: InspectionEvent) => void;
+  /** How long a turn may wait for extraction before it fails. */
+  settleTimeoutMs?: number;
+}
+
+export interface Conversation {
+  readonly sessionId: string;
+  readonly flow: FlowDocument;
+  /** True once a terminal is reached. */
+  readonly done: boolean;
+  /** The reply for the current state. */
+  reply(): Reply;
+  /** Takes a turn, waits until the machine settles, returns the reply. Turns are applied one at a time. */
+  send(turn: Turn): Promise<Reply>;
+  /** The snapshot to store, with the flow id and version beside it. */
+  persist(): PersistedConversation;
+  stop(): void;
+}
+
+interface Compiled {
+  graph: FlowGraph;
+  machine: FlowMachine;
+  provided: WeakMap<AnyActorLogic, FlowMachine>;
+}
+const compiled = new WeakMap<FlowDocument, Compiled>();
+
+/** Compiles a flow once per document object, and provides each extractor once. */
+function machineFor(flow: FlowDocument, extract: AnyActorLogic | undefined): { graph: FlowGraph; machine: FlowMachine } {
+  let entry = compiled.get(flow);
+  if (!entry) {
+    entry = { graph: flowGraph(flow), machine: compileFlow(flow), provided: new WeakMap() };
+    compiled.set(flow, entry);
+  }
+  if (!extract) return entry;
+  let machine = entry.provided.get(extract);
+  if (!machine) {
+    machine = entry.machine.provide({ actors: { extract } }) as FlowMachine;
+    entry.provided.set(extract, machine);
+  }
+  return { graph: entry.graph, machine };
+}
+
+export function startConversation(flow: FlowDocument, options: ConversationOptions = {}): Conversation {
+  return open(flow, undefined, options);
+}
+
+/**
+ * Restores a stored conversation. Refuses, with {@link IncompatibleSnapshotError},
+ * a snapshot of another flow or version, or one naming states the flow no longer has.
+ */
+export function restoreConversation(
+  flow: FlowDocument,
+  persisted: PersistedConversation,
+  options: Omit<ConversationOptions, 'sessionId'> = {},
+): Conversation {
+  if (persisted.flowId !== flow.id || String(persisted.flowVersion) !== String(flow.version))
+    throw new IncompatibleSnapshotError(
+      `session ${persisted.sessionId} was saved with flow ${persisted.flowId}@${persisted.flowVersion}, not ${flow.id}@${flow.version}`,
+    );
+  return open(flow, persisted, { ...options, sessionId: persisted.sessionId });
+}
+
+function open(flow: FlowDocument, persisted: PersistedConversation | undefined, options: ConversationOptions): Conversation {
+  const { graph, machine } = machineFor(flow, options.extract);
+  const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
+  const settleTimeoutMs = options.settleTimeoutMs ?? 120_000;
+  const actor: Actor<FlowMachine> = createActor(machine, {
+    ...(persisted && { snapshot: persisted.snapshot }),
+    ...(options.inspect && { inspect: options.inspect }),
+  });
+  actor.start();
+  const status = actor.getSnapshot().status;
+  if (status === 'error') {
+    actor.stop();
+    throw new IncompatibleSnapshotError(
+      `session ${sessionId}: the stored snapshot does not fit flow ${flow.id}@${flow.version} (${describe(actor.getSnapshot().error)})`,
+    );
+  }
+
+  const settle = async () => {
+    const snapshot = await waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), {
+      timeout: settleTimeoutMs,
+    });
+    if (snapshot.status === 'error') throw snapshot.error;
+  };
+  // Turns are applied one after another; a failed turn does not block the next.
+  let queue: Promise<unknown> = settle();
+
+  const reply = () => buildReply(graph, actor.getSnapshot(), sessionId);
+
+  return {
+    sessionId,
+    flow,
+    get done() {
+      return actor.getSnapshot().status === 'done';
+    },
+    reply,
+    send(turn) {
+      const parsed = TurnSchema.safeParse(turn);
+      const run = queue.catch(() => undefined).then(async () => {
+        if (!parsed.success)
+          throw new InvalidTurnError(`invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'turn'}: ${i.message}`).join('; ')}`);
+        if (actor.getSnapshot().status === 'done') throw new ConversationFinishedError(sessionId);
+        actor.send(turnToEvent(parsed.data));
+        await settle();
+        return reply();
+      });
+      queue = run;
+      return run;
+    },
+    persist: () => ({
+      sessionId,
+      flowId: flow.id,
+      flowVersion: flow.version,
+      snapshot: actor.getPersistedSnapshot() as Snapshot<unknown>,
+    }),
+    stop: () => actor.stop(),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

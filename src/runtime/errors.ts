@@ -1,0 +1,17 @@
+/** A turn that is not `{ text }` or `{ button }` as the contract says. */
+export class InvalidTurnError extends Error {
+  override readonly name = 'InvalidTurnError';
+}
+
+/** A turn sent to a conversation that has already reached a terminal. */
+export class ConversationFinishedError extends Error {
+  override readonly name = 'ConversationFinishedError';
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} is finished: it takes no more turns`);
+  }
+}
+
+/** A persisted snapshot that does not fit the flow it is restored with. */
+export class IncompatibleSnapshotError extends Error {
+  override readonly name = 'IncompatibleSnapshotError';
+}

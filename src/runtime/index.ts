@@ -1,0 +1,12 @@
+export { buildReply, nodeIdOf } from './build-reply.js';
+export {
+  restoreConversation,
+  startConversation,
+  type Conversation,
+  type ConversationOptions,
+  type PersistedConversation,
+} from './conversation.js';
+export { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError } from './errors.js';
+export * from './messages.js';
+export * from './reply.js';
+export { MAX_TURN_TEXT_LENGTH, TurnSchema, turnToEvent, type Turn } from './turn.js';

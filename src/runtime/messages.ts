@@ -1,0 +1,41 @@
+import type { GateAnswer } from '../flow/context.js';
+import type { FlowGraph } from '../flow/graph.js';
+import type { ConfirmationNode, QuestionNode } from '../flow/schema.js';
+
+/** The seed's message when a turn could not be understood (case 3.1). */
+export const NOT_UNDERSTOOD_MESSAGE =
+  "I'm having trouble understanding your response. Could you please rephrase or select one of the options?";
+
+export const DEFAULT_CONFIRMATION_PROMPT = '**Please review the information above.**\n\nIs this correct?';
+export const DEFAULT_STOP_MESSAGE = 'Thank you. We cannot continue with this intake based on your answer.';
+export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been confirmed and handed off.';
+export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. This intake is complete.';
+
+/** The next question (case 3.4); when editing, what was answered before. */
+export function questionMessage(question: QuestionNode, previous: GateAnswer | undefined): string {
+  return previous ? `${question.prompt}\n(Your previous answer: ${previous.value})` : question.prompt;
+}
+
+/** One line naming every answer, in the order the questions were asked. */
+export function problemStatement(graph: FlowGraph, answers: Record<string, GateAnswer>): string {
+  const parts = graph.questions
+    .filter((q) => answers[q.id] !== undefined)
+    .map((q) => `${q.label ?? q.prompt} ${answers[q.id]!.value}`);
+  return `${graph.doc.title ?? graph.doc.id}: ${parts.join('; ')}.`;
+}
+
+/** The summary shown for confirmation (case 3.3), laid out as in the seed. */
+export function summaryMessage(
+  graph: FlowGraph,
+  node: ConfirmationNode,
+  answers: Record<string, GateAnswer>,
+): string {
+  const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${problemStatement(graph, answers)}`, '', '**Your Answers:**', ''];
+  for (const q of graph.questions) {
+    const answer = answers[q.id];
+    if (!answer) continue;
+    lines.push(`**${q.prompt}**`, `→ ${answer.value} (from: ${JSON.stringify(answer.raw)})`, '');
+  }
+  lines.push('---', '', node.prompt ?? DEFAULT_CONFIRMATION_PROMPT);
+  return lines.join('\n');
+}
