@@ -7,14 +7,14 @@
 /** Phrases for common category names, used when a question has a category of that name. */
 export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   yes: [
-    'yes', 'yeah', 'yea', 'yep', 'yup', 'ya', 'yah', 'yess', 'yse', 'ye', 'y', 'aye', 'sure', 'certainly',
+    'yes', 'yeah', 'yea', 'yep', 'yup', 'ya', 'yah', 'yess', 'yse', 'ys', 'yeh', 'yas', 'ye', 'y', 'aye', 'sure', 'certainly',
     'correct', 'affirmative', 'absolutely', 'definitely', 'of course', 'indeed', 'uh huh', 'yes please',
     'we do', 'i do', 'it does', 'they do', 'he does', 'she does', 'we have', 'we have it', 'we have that',
-    'there is', 'there are', 'there were', 'there was', 'that is right', 'that is correct',
+    'that is right', 'that is correct',
     'i think so', 'i believe so', 'positive', 'true', 'totally', 'for sure', 'we got it', 'got it',
   ],
   no: [
-    'no', 'nope', 'nah', 'noo', 'n', 'none', 'negative', 'never', 'not at all', 'no way', 'not really',
+    'no', 'nope', 'nah', 'noo', 'n', 'none', 'negative', 'never', 'not at all', 'no way', 'not really', 'not yet',
     'we do not', 'i do not', 'it does not', 'they do not', 'he does not', 'she does not', 'does not',
     'do not have', 'we have not', 'there is not', 'there are not', 'there were not', 'there was not',
     'not that i know of', 'not as far as i know', 'nothing', 'false', 'nada',
@@ -36,7 +36,20 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   'not sure', 'unsure', 'do not know', 'i do not know', 'no idea', 'no clue', 'not certain', 'can not say',
   'can not remember', 'do not remember', 'not really sure', 'maybe', 'perhaps', 'possibly', 'might',
   'might be', 'could be', 'hard to say', 'i guess', 'probably', 'not sure yet', 'unclear', 'who knows',
-  'either', 'or', 'depends', 'it depends', 'let me check', 'need to check', 'hmm', 'hm', 'um', 'uh',
+  'either', 'or', 'depends', 'it depends', 'let me check', 'need to check', 'have to check',
+];
+
+/** Set phrases that contain answer words but answer nothing ("no problem"). */
+export const NEUTRAL_PHRASES: readonly string[] = [
+  'no problem', 'no worries', 'not a problem', 'no offense', 'no pressure', 'no hurry', 'yes and no',
+];
+
+/**
+ * Words that start a correction at the head of a clause: what follows replaces
+ * what came before ("no, wait, yes we do").
+ */
+export const CORRECTION_MARKERS: readonly string[] = [
+  'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
 ];
 
 /** Words that negate a mention that follows them closely in the same clause. */
@@ -62,9 +75,21 @@ export const STEERING_PHRASES: readonly string[] = [
 ];
 
 /** Words that open a question back to the assistant. */
-export const QUESTION_OPENERS: readonly string[] = [
-  'what', 'why', 'how', 'who', 'which', 'when', 'where', 'can you', 'could you', 'would you', 'do you',
-  'are you', 'is it', 'is there', 'should', 'does it', 'what is', 'what do you mean',
+export const QUESTION_OPENERS: readonly string[] = ['what', 'why', 'how', 'who', 'which', 'whose', 'huh'];
+
+/** Words that ask about the question itself: such a message is never an answer. */
+export const META_PHRASES: readonly string[] = [
+  'mean', 'means', 'meaning', 'explain', 'difference', 'define', 'definition', 'repeat', 'rephrase',
+  'what are the options', 'which one', 'what counts', 'does that count', 'do you need', 'why do you',
+];
+
+/**
+ * Openers of a polite request ("can we do it over zoom?"): a clause ending in
+ * "?" that starts with one of these can still be an answer.
+ */
+export const REQUEST_OPENERS: readonly string[] = [
+  'can we', 'can i', 'can you', 'could we', 'could i', 'could you', 'may we', 'may i', 'would you', 'please',
+  'will you', 'can it be',
 ];
 
 /** Phrases that accept the summary. */

@@ -1,8 +1,12 @@
 import {
   COMMON_SYNONYMS,
+  CORRECTION_MARKERS,
+  META_PHRASES,
   NEGATION_FILLERS,
   NEGATORS,
+  NEUTRAL_PHRASES,
   QUESTION_OPENERS,
+  REQUEST_OPENERS,
   STEERING_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
@@ -31,8 +35,8 @@ export type MatchResult =
 
 interface Phrase {
   tokens: string[];
-  /** The category it means, or null for a hedge ("maybe", "no idea"). */
-  category: string | null;
+  /** What the phrase says: a category, a hedge ("maybe"), or nothing ("no problem"). */
+  means: { category: string } | 'hedge' | 'neutral';
 }
 
 interface Mention {
@@ -44,64 +48,83 @@ interface Mention {
 
 const phraseTokens = (phrase: string) => tokenize(phrase).filter((t) => t !== BREAK);
 const STEERING = STEERING_PHRASES.map(phraseTokens);
+const META = META_PHRASES.map(phraseTokens);
 const OPENERS = QUESTION_OPENERS.map(phraseTokens);
+const REQUESTS = REQUEST_OPENERS.map(phraseTokens);
+const CORRECTIONS = CORRECTION_MARKERS.map(phraseTokens);
 const NEGATOR_SET = new Set(NEGATORS);
 const FILLER_SET = new Set(NEGATION_FILLERS);
 
 /**
  * The offline matcher: finds which category of a question a message means, or
  * abstains. It commits only when exactly one category is meant, with no hedge,
- * no question back and no attempt to steer the assistant; a negated mention
- * ("not an emergency") is dropped, and a negated "yes" means "no".
+ * no question back and no attempt to steer the assistant. A negated mention
+ * ("not an emergency") is dropped; a negated "yes", or a negated category of a
+ * two-way question, means the other answer; after a correction ("no, wait,
+ * yes") only what follows counts.
  */
 export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
-  const tokens = tokenize(text);
-  if (tokens.length === 0) return abstain('empty');
+  const all = tokenize(text);
+  if (all.length === 0) return abstain('empty');
 
-  const whole = normalize(text).replaceAll(` ${BREAK}`, '').replaceAll(BREAK, '').trim();
+  const whole = all.filter((t) => t !== BREAK).join(' ');
   const exact = gate.categories.find((c) => normalize(c) === whole);
-  if (exact !== undefined) return { status: 'match', value: exact, confidence: 1 };
+  if (exact !== undefined && !/\?\s*$/.test(text)) return { status: 'match', value: exact, confidence: 1 };
 
-  if (STEERING.some((p) => indexOf(tokens, p) >= 0)) return abstain('steering');
-  if (/\?\s*$/.test(text) || OPENERS.some((p) => startsWith(tokens, p))) return abstain('question');
+  if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
+  if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
+  if (/\?\s*$/.test(text) && !REQUESTS.some((p) => startsAt(all, lastClauseStart(all), p))) return abstain('question');
 
+  const tokens = all.slice(afterLastCorrection(all));
   const phrases = phrasesFor(gate);
   const mentions: Mention[] = [];
-  let hedged = false;
+  const consumedBy = new Map<number, Phrase>();
   for (let i = 0; i < tokens.length; ) {
     const found = longestPhraseAt(tokens, i, phrases);
     if (!found) {
       i++;
       continue;
     }
-    if (found.phrase.category === null) hedged = true;
-    else mentions.push({ category: found.phrase.category, start: i, end: i + found.length, typo: found.typo });
+    if (found.phrase.means === 'hedge') return abstain('uncertain');
+    for (let k = i; k < i + found.length; k++) consumedBy.set(k, found.phrase);
+    if (found.phrase.means !== 'neutral')
+      mentions.push({ category: found.phrase.means.category, start: i, end: i + found.length, typo: found.typo });
     i += found.length;
   }
-  if (hedged) return abstain('uncertain');
 
-  const consumed = new Set<number>();
-  for (const m of mentions) for (let i = m.start; i < m.end; i++) consumed.add(i);
   const yes = gate.categories.find((c) => normalize(c) === 'yes');
   const no = gate.categories.find((c) => normalize(c) === 'no');
+  const otherOf = (category: string) =>
+    category === yes && no !== undefined
+      ? no
+      : gate.categories.length === 2
+        ? gate.categories.find((c) => c !== category)
+        : undefined;
 
   const meant = new Set<string>();
   let typo = false;
   let flipped = false;
   for (const m of mentions) {
-    if (!isNegated(tokens, m.start, consumed)) {
+    const negator = negatorBefore(tokens, m.start, consumedBy);
+    // "no, we don't": a negator before a negative answer agrees with it.
+    if (negator === undefined || m.category === no || negator.consumedAs === m.category) {
       meant.add(m.category);
       typo ||= m.typo;
-    } else if (m.category === yes && no !== undefined) {
-      meant.add(no);
+      continue;
+    }
+    // "no lapses": the "no" read as an answer was only negating what follows.
+    if (negator.consumedAs !== undefined) meant.delete(negator.consumedAs);
+    const other = otherOf(m.category);
+    if (other !== undefined) {
+      meant.add(other);
       flipped = true;
     }
   }
   if (meant.size === 0) return abstain('no_match');
   if (meant.size > 1) return abstain('ambiguous');
-  const [value] = meant as Set<string> & { size: 1 };
+  const [value] = [...meant];
   const wholePhrase = mentions.length === 1 && mentions[0]!.start === 0 && mentions[0]!.end === tokens.length;
   const confidence = typo ? 0.7 : flipped ? 0.8 : wholePhrase ? 0.95 : 0.85;
   return { status: 'match', value: value!, confidence };
@@ -113,25 +136,26 @@ function abstain(reason: AbstainReason): MatchResult {
 
 const phraseCache = new WeakMap<MatchableGate, Phrase[]>();
 
-/** Every phrase that means a category of this question, plus the hedges, longest first. */
+/** Every phrase that means something for this question, longest first. */
 function phrasesFor(gate: MatchableGate): Phrase[] {
   const cached = phraseCache.get(gate);
   if (cached) return cached;
   const byText = new Map<string, Phrase>();
-  const add = (text: string, category: string | null) => {
+  const add = (text: string, means: Phrase['means']) => {
     const tokens = phraseTokens(text);
     const key = tokens.join(' ');
-    if (tokens.length > 0 && !byText.has(key)) byText.set(key, { tokens, category });
+    if (tokens.length > 0 && !byText.has(key)) byText.set(key, { tokens, means });
   };
   // Labels and the flow's own synonyms first: they win over built-in words.
   for (const category of gate.categories) {
-    add(category, category);
+    add(category, { category });
     const own = Object.entries(gate.synonyms ?? {}).find(([k]) => k.toLowerCase() === category.toLowerCase());
-    for (const phrase of own?.[1] ?? []) add(phrase, category);
+    for (const phrase of own?.[1] ?? []) add(phrase, { category });
   }
   for (const category of gate.categories)
-    for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, category);
-  for (const phrase of UNCERTAIN_PHRASES) add(phrase, null);
+    for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+  for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
+  for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
   phraseCache.set(gate, phrases);
   return phrases;
@@ -143,38 +167,78 @@ function longestPhraseAt(
   phrases: Phrase[],
 ): { phrase: Phrase; length: number; typo: boolean } | undefined {
   if (tokens[at] === BREAK) return undefined;
-  for (const phrase of phrases)
-    if (phrase.tokens.every((t, k) => tokens[at + k] === t)) return { phrase, length: phrase.tokens.length, typo: false };
-  // Small typos, only in longer words and keeping the first letter, so that
-  // short everyday words ("hope", "now") never pass for answers.
-  const token = tokens[at]!;
-  if (token.length < 5) return undefined;
+  for (const phrase of phrases) if (startsAt(tokens, at, phrase.tokens)) return { phrase, length: phrase.tokens.length, typo: false };
   for (const phrase of phrases) {
-    if (phrase.category === null || phrase.tokens.length !== 1) continue;
-    const word = phrase.tokens[0]!;
-    if (word.length < 5 || word[0] !== token[0]) continue;
-    const allowed = word.length >= 8 ? 2 : 1;
-    if (editDistance(token, word, allowed) <= allowed) return { phrase, length: 1, typo: true };
+    if (phrase.means === 'hedge' || phrase.means === 'neutral') continue;
+    if (phrase.tokens.every((word, k) => tokens[at + k] !== undefined && closeEnough(tokens[at + k]!, word)))
+      return { phrase, length: phrase.tokens.length, typo: true };
   }
   return undefined;
 }
 
-/** A negator shortly before the mention, in the same clause, that is not itself an answer. */
-function isNegated(tokens: string[], start: number, consumed: Set<number>): boolean {
+/**
+ * A small typo of `word`: one edit in words of five letters or more (two from
+ * eight), keeping the first letter, or two swapped letters in shorter words
+ * ("nwe"), so that everyday words ("hope", "now") never pass for answers.
+ */
+function closeEnough(token: string, word: string): boolean {
+  if (token === word) return true;
+  if (token === BREAK || token[0] !== word[0]) return false;
+  if (word.length >= 5) {
+    const allowed = word.length >= 8 ? 2 : 1;
+    return token.length >= 4 && editDistance(token, word, allowed) <= allowed;
+  }
+  if (word.length < 3 || token.length !== word.length) return false;
+  const diff = [...word].flatMap((c, i) => (c === token[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === diff[0]! + 1 && word[diff[0]!] === token[diff[1]!] && word[diff[1]!] === token[diff[0]!];
+}
+
+/**
+ * The negator shortly before a mention in the same clause, if any. A negator
+ * that was itself read as an answer ("no" as No) is returned with that answer,
+ * so the caller can take it back.
+ */
+function negatorBefore(
+  tokens: string[],
+  start: number,
+  consumedBy: Map<number, Phrase>,
+): { consumedAs: string | undefined } | undefined {
   for (let i = start - 1, seen = 0; i >= 0 && seen < 4; i--, seen++) {
     const t = tokens[i]!;
-    if (t === BREAK || consumed.has(i)) return false;
-    if (NEGATOR_SET.has(t)) return true;
-    if (!FILLER_SET.has(t)) return false;
+    if (t === BREAK) return undefined;
+    const phrase = consumedBy.get(i);
+    if (phrase) {
+      // Only a bare negator read as an answer ("no") may negate what follows.
+      const bare = phrase.tokens.length === 1 && NEGATOR_SET.has(t) && typeof phrase.means === 'object';
+      return bare ? { consumedAs: (phrase.means as { category: string }).category } : undefined;
+    }
+    if (NEGATOR_SET.has(t)) return { consumedAs: undefined };
+    if (!FILLER_SET.has(t)) return undefined;
   }
-  return false;
+  return undefined;
+}
+
+/** Where the words after the last correction marker start (0 when there is none). */
+function afterLastCorrection(tokens: string[]): number {
+  let from = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (i > 0 && tokens[i - 1] !== BREAK) continue;
+    const marker = CORRECTIONS.find((p) => startsAt(tokens, i, p));
+    if (marker && i + marker.length < tokens.length) from = i + marker.length;
+  }
+  return from;
+}
+
+function lastClauseStart(tokens: string[]): number {
+  const i = tokens.lastIndexOf(BREAK);
+  return i < 0 ? 0 : i + 1;
 }
 
 function indexOf(tokens: string[], phrase: string[]): number {
-  for (let i = 0; i + phrase.length <= tokens.length; i++) if (phrase.every((t, k) => tokens[i + k] === t)) return i;
+  for (let i = 0; i + phrase.length <= tokens.length; i++) if (startsAt(tokens, i, phrase)) return i;
   return -1;
 }
 
-function startsWith(tokens: string[], phrase: string[]): boolean {
-  return phrase.every((t, k) => tokens[k] === t);
+function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
+  return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
 }

@@ -4,7 +4,7 @@ import { classifyConfirmation } from '../extract/match-confirmation.js';
 import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
 import { initialFlowContext, type FlowContext, type FlowEvent, type GateAnswer } from './context.js';
 import { findCategory, flowGraph, isLimitingValue, type FlowGraph } from './graph.js';
-import type { ConfirmationNode, FlowDocument, QuestionNode } from './schema.js';
+import type { ConfirmationNode, FlowDocument, QuestionNode, TerminalOutcome } from './schema.js';
 
 /** The invoke id (and actor name) of extraction: `xstate.done.actor.extract`. */
 export const EXTRACT_ACTOR_ID = 'extract';
@@ -18,7 +18,7 @@ export const offlineExtractActor = fromPromise<ExtractionOutput, ExtractionInput
 
 /** The output of a finished flow. */
 export interface FlowOutput {
-  outcome: string;
+  outcome: TerminalOutcome;
   answers: Record<string, GateAnswer>;
   stoppedBy: string | null;
 }
@@ -181,7 +181,7 @@ export function compileFlow(doc: FlowDocument) {
                 actions: { type: 'commitExtracted' as const, params: { gate: q.id } },
               },
               // Only later questions were answered: keep them, ask this one again.
-              ...(modelAllowed
+              ...(reachable.length > 1
                 ? [{ target: 'asking', actions: { type: 'commitExtracted' as const, params: { gate: q.id } } }]
                 : []),
             ],
@@ -219,7 +219,18 @@ export function compileFlow(doc: FlowDocument) {
   for (const node of doc.nodes) {
     if (node.kind === 'question') states[node.id] = questionState(node);
     else if (node.kind === 'confirmation') states[node.id] = confirmationState(node);
-    else states[node.id] = { type: 'final', tags: ['terminal'], meta: { node: node.id, kind: 'terminal', outcome: node.outcome } };
+    else
+      states[node.id] = {
+        type: 'final',
+        tags: ['terminal'],
+        meta: { node: node.id, kind: 'terminal', outcome: node.outcome },
+        // A top-level final state's output is the machine's output.
+        output: ({ context }: { context: FlowContext }): FlowOutput => ({
+          outcome: node.outcome,
+          answers: context.answers,
+          stoppedBy: context.stoppedBy,
+        }),
+      };
   }
 
   return machineSetup.createMachine({
@@ -227,16 +238,6 @@ export function compileFlow(doc: FlowDocument) {
     context: initialFlowContext,
     initial: graph.start.id,
     states,
-    output: ({ context, self }) => {
-      const value = self.getSnapshot().value;
-      const nodeId = typeof value === 'string' ? value : Object.keys(value)[0]!;
-      const terminal = graph.node(nodeId);
-      return {
-        outcome: terminal?.kind === 'terminal' ? terminal.outcome : 'unknown',
-        answers: context.answers,
-        stoppedBy: context.stoppedBy,
-      };
-    },
   });
 }
 

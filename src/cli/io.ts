@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseFlowText, type FlowDocument } from '../flow/index.js';
+
+/** The example flows shipped with the package (src/cli → machines/flows, and dist/cli alike). */
+export const EXAMPLE_FLOWS_DIR = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
+
+/** A CLI failure: printed on stderr, with the exit code. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** Resolves `<flow>`: a path to a JSON file, or the name of an example flow. */
+export function resolveFlowPath(arg: string): string {
+  if (existsSync(arg)) return arg;
+  const named = `${EXAMPLE_FLOWS_DIR}${arg.replace(/\.json$/, '')}.json`;
+  if (!arg.includes('/') && existsSync(named)) return named;
+  throw new CliError(`cannot find flow "${arg}": not a file, nor an example flow in ${EXAMPLE_FLOWS_DIR}`);
+}
+
+/** Reads and checks a flow file; a bad document throws FlowDocumentError naming the file. */
+export function readFlow(arg: string): { flow: FlowDocument; path: string } {
+  const path = resolveFlowPath(arg);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  return { flow: parseFlowText(text, path), path };
+}
+
+export function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}

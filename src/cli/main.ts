@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { FlowDocumentError, flowDocumentJsonSchema, gateConfigJsonSchema } from '../flow/index.js';
+import { EvalCaseError } from '../testing/evaluate-matcher.js';
+import { chatInteractive, chatJson } from './chat.js';
+import { runEval } from './eval.js';
+import { extractorFromEnv } from './extractor.js';
+import { CliError, readFlow, readText } from './io.js';
+
+export const USAGE = `usage: gateflow <command> [options]
+
+commands:
+  chat <flow> [--json]              chat in the terminal; --json: one JSON turn per input line, one Reply per output line
+  eval <flow> <cases.jsonl> [--json] score the offline matcher on labeled utterances
+  validate <flow>                   check a flow document or gate config
+  schema [--gate-config]            print the JSON Schema of flow documents (or of gate configs)
+
+<flow> is a path to a JSON file or the name of an example flow (e.g. patient-intake).
+A model is used for free text when OPENAI_API_KEY or OPENAI_BASE_URL is set (GATEFLOW_MODEL names it).`;
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  try {
+    return await run(argv, env);
+  } catch (error) {
+    if (error instanceof FlowDocumentError || error instanceof EvalCaseError || error instanceof CliError) {
+      process.stderr.write(`${error.message}\n`);
+      return error instanceof CliError ? error.exitCode : 1;
+    }
+    throw error;
+  }
+}
+
+async function run(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, 'gate-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  const need = (n: number) => {
+    if (args.length !== n) throw new CliError(`gateflow ${command}: expected ${n} argument${n === 1 ? '' : 's'}\n\n${USAGE}`, 2);
+  };
+
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  switch (command) {
+    case 'chat': {
+      need(1);
+      const { flow } = readFlow(args[0]!);
+      const { extract, note } = extractorFromEnv(env);
+      process.stderr.write(`${note}\n`);
+      const io = { input: process.stdin, output: process.stdout };
+      return values.json
+        ? chatJson(flow, extract, io)
+        : chatInteractive(flow, extract, { ...io, interactive: Boolean(process.stdin.isTTY) });
+    }
+    case 'eval': {
+      need(2);
+      const { flow } = readFlow(args[0]!);
+      return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), process.stdout);
+    }
+    case 'validate': {
+      need(1);
+      const { flow, path } = readFlow(args[0]!);
+      const questions = flow.nodes.filter((n) => n.kind === 'question').length;
+      process.stdout.write(`${path}: ok (flow ${flow.id}@${flow.version}, ${flow.nodes.length} nodes, ${questions} questions)\n`);
+      return 0;
+    }
+    case 'schema':
+      need(0);
+      process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
+      return 0;
+    default:
+      throw new CliError(`unknown command "${command}"\n\n${USAGE}`, 2);
+  }
+}
+
+// Run when executed directly (tsx src/cli/main.ts ...), not when imported.
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

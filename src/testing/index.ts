@@ -1,0 +1,26 @@
+export {
+  DONE_EXTRACT,
+  ERROR_EXTRACT,
+  UNCLEAR_TEXT,
+  UNKNOWN_BUTTON,
+  allStateNodes,
+  allTransitions,
+  flowTestEvents,
+  generateFlowPaths,
+  replayFlowPaths,
+  type CoverageFigure,
+  type FlowCoverage,
+  type FlowTestEvent,
+  type FlowTestPath,
+} from './model-based.js';
+export {
+  ABSTAIN,
+  EvalCaseError,
+  EvalCaseSchema,
+  evaluateMatcher,
+  parseEvalCases,
+  type EvalCase,
+  type EvalFigures,
+  type EvalReport,
+  type EvalResult,
+} from './evaluate-matcher.js';
