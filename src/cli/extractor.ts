@@ -4,8 +4,8 @@ import { createExtractActor, modelFromEnv } from '../extract/index.js';
  * The extractor the environment asks for, and one line saying which it is
  * (printed once at start, on stderr so that JSON output stays clean).
  */
-export function extractorFromEnv(env: Record<string, string | undefined>) {
-  const config = modelFromEnv(env);
+export async function extractorFromEnv(env: Record<string, string | undefined>) {
+  const config = await modelFromEnv(env);
   const timeoutMs = Number(env.GATEFLOW_MODEL_TIMEOUT_MS) || undefined;
   const extract = createExtractActor({ model: config?.model, ...(timeoutMs && { timeoutMs }) });
   const note = config

@@ -55,7 +55,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'chat': {
       need(1);
       const { flow } = readFlow(args[0]!);
-      const { extract, note } = extractorFromEnv(env);
+      const { extract, note } = await extractorFromEnv(env);
       process.stderr.write(`${note}\n`);
       const io = { input: process.stdin, output: process.stdout };
       return values.json

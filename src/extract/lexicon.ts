@@ -37,6 +37,8 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   'can not remember', 'do not remember', 'not really sure', 'maybe', 'perhaps', 'possibly', 'might',
   'might be', 'could be', 'hard to say', 'i guess', 'probably', 'not sure yet', 'unclear', 'who knows',
   'either', 'or', 'depends', 'it depends', 'let me check', 'need to check', 'have to check',
+  // Qualifiers: the answer holds only in part.
+  'mostly', 'mainly', 'largely', 'almost', 'nearly', 'except', 'apart from', 'other than', 'besides',
 ];
 
 /** Set phrases that contain answer words but answer nothing ("no problem"). */
@@ -50,6 +52,7 @@ export const NEUTRAL_PHRASES: readonly string[] = [
  */
 export const CORRECTION_MARKERS: readonly string[] = [
   'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
+  'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
 ];
 
 /** Words that negate a mention that follows them closely in the same clause. */
@@ -71,7 +74,9 @@ export const STEERING_PHRASES: readonly string[] = [
   'act as', 'jailbreak', 'developer mode', 'override', 'roleplay', 'role play', 'as an ai', 'skip this',
   'skip the', 'skip all', 'just mark', 'mark it as', 'mark all', 'set all', 'answer for me', 'fill in',
   'fill it', 'fill out', 'you decide', 'choose for me', 'pick for me', 'whatever you want', 'select all',
-  'all of them', 'all of the above', 'every option', 'any of them',
+  'all of them', 'all of the above', 'every option', 'any of them', 'tell the system', 'tell the bot',
+  'tell it', 'mark the', 'mark it', 'mark as', 'put down', 'just put', 'just say', 'say it is', 'so we get',
+  'so that we', 'so they', 'so the', 'to get seen', 'to skip', 'to move on', 'to speed',
 ];
 
 /** Words that open a question back to the assistant. */

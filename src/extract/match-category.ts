@@ -99,7 +99,9 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   const otherOf = (category: string) =>
     category === yes && no !== undefined
       ? no
-      : gate.categories.length === 2
+      : category === no && yes !== undefined && gate.categories.length === 2
+        ? yes
+        : gate.categories.length === 2
         ? gate.categories.find((c) => c !== category)
         : undefined;
 
@@ -108,8 +110,8 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   let flipped = false;
   for (const m of mentions) {
     const negator = negatorBefore(tokens, m.start, consumedBy);
-    // "no, we don't": a negator before a negative answer agrees with it.
-    if (negator === undefined || m.category === no || negator.consumedAs === m.category) {
+    // "no, we don't": a negator read as the same answer agrees with it.
+    if (negator === undefined || negator.consumedAs === m.category) {
       meant.add(m.category);
       typo ||= m.typo;
       continue;

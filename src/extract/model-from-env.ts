@@ -1,4 +1,3 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 
 export const DEFAULT_MODEL_ID = 'gpt-4o-mini';
@@ -15,11 +14,16 @@ export interface ModelConfig {
  * nor a base URL is set: the offline matcher then works alone.
  * Chat completions (`.chat`) so that compatible servers work.
  */
-export function modelFromEnv(env: Record<string, string | undefined>): ModelConfig | undefined {
+export async function modelFromEnv(env: Record<string, string | undefined>): Promise<ModelConfig | undefined> {
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
   if (!apiKey && !baseURL) return undefined;
   const modelId = env.GATEFLOW_MODEL?.trim() || DEFAULT_MODEL_ID;
+  // @ai-sdk/openai builds a default provider when loaded, from process.env, and
+  // throws on an empty OPENAI_BASE_URL: treat empty as unset, and load the
+  // provider only when a model is configured.
+  if (typeof process !== 'undefined' && process.env.OPENAI_BASE_URL?.trim() === '') delete process.env.OPENAI_BASE_URL;
+  const { createOpenAI } = await import('@ai-sdk/openai');
   // A local server often needs no key; the SDK insists on one, so pass a placeholder.
   const provider = createOpenAI({ apiKey: apiKey ?? 'not-needed', ...(baseURL && { baseURL }) });
   return { model: provider.chat(modelId), modelId, baseURL };

@@ -1,0 +1,118 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NOT_UNDERSTOOD_MESSAGE, ReplySchema } from '../../src/runtime/index.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+// No model in the environment: the CLI must work on the offline matcher alone.
+const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+
+function run(args: string[], input?: string) {
+  return spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input, encoding: 'utf8' });
+}
+
+const jsonLines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+
+describe('gateflow chat --json', () => {
+  it('reads turns from a file and prints one Reply per line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
+    const turns = join(dir, 'turns.jsonl');
+    writeFileSync(turns, ['{"button":"Yes"}', '{"text":"no, always covered"}', '{"text":"follow up"}', '{"button":"Adult"}', '{"text":"text me"}', '{"button":"confirm"}'].join('\n'));
+    const result = spawnSync('bash', ['-c', `node ${cli.join(' ')} chat patient-intake --json < ${turns}`], { cwd: root, env, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    const replies = jsonLines(result.stdout).map((r) => ReplySchema.parse(r));
+    expect(replies).toHaveLength(7);
+    expect(replies[0]!.state).toEqual({ '1_patient_info_availability': 'asking' });
+    expect(replies.map((r) => r.completion.reason)).toEqual([
+      'awaiting_answer', 'awaiting_answer', 'awaiting_answer', 'awaiting_answer', 'awaiting_answer',
+      'awaiting_user_confirmation', 'handed_off',
+    ]);
+    expect(replies[6]!.answers['5_preferred_contact']).toEqual({ value: 'Text message', confidence: 0.95, source: 'match', raw: 'text me' });
+    expect(replies[6]!.artifacts[0]!.type).toBe('HANDOFF');
+    expect(result.stderr).toMatch(/no model configured/);
+  });
+
+  it('answers bad lines with an error object and keeps going', () => {
+    const result = run(['chat', 'patient-intake', '--json'], 'not json\n{"txt":"yes"}\n{"button":"Maybe"}\n{"button":"No"}\n{"button":"Yes"}\n');
+    const [, badJson, badTurn, unknownButton, stopped, finished] = jsonLines(result.stdout) as Record<string, unknown>[];
+    expect(badJson).toMatchObject({ error: { code: 'invalid_json' } });
+    expect(badTurn).toMatchObject({ error: { code: 'invalid_turn' } });
+    expect(unknownButton).toMatchObject({ message: NOT_UNDERSTOOD_MESSAGE, buttons: [{ value: 'Yes' }, { value: 'No' }] });
+    expect(stopped).toMatchObject({ state: 'stopped', completion: { isComplete: true, reason: 'stopped_limiting_value' } });
+    expect(finished).toMatchObject({ error: { code: 'conversation_finished' } });
+    expect(result.status).toBe(0);
+  });
+
+  it('can be driven line by line by another program', async () => {
+    const child = spawn(process.execPath, [...cli, 'chat', 'patient-intake', '--json'], { cwd: root, env });
+    const out = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async () => JSON.parse((await out.next()).value as string) as { state: unknown; message: string };
+    expect((await next()).state).toEqual({ '1_patient_info_availability': 'asking' });
+    // Each reply arrives before the next turn is written.
+    child.stdin.write('{"text":"yes we have it"}\n');
+    expect((await next()).state).toEqual({ '2_insurance_history': 'asking' });
+    child.stdin.write('{"button":"partial"}\n');
+    expect((await next()).state).toEqual({ '3_visit_type': 'asking' });
+    child.stdin.write('{"text":"it is an emergency, chest pain"}\n');
+    const stopped = await next();
+    expect(stopped.state).toBe('stopped');
+    expect(stopped.message).toMatch(/call 911/);
+    child.stdin.end();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+  });
+});
+
+describe('gateflow chat (terminal)', () => {
+  it('shows buttons as numbered choices, takes a number as a press, and shows the end clearly', () => {
+    const result = run(['chat', 'patient-intake'], '1\n3\n2\n1\ntext me please\n1\n');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('  1) Yes\n  2) No');
+    expect(result.stdout).toContain('  1) New patient\n  2) Follow-up');
+    expect(result.stdout).toContain('→ Partial (from: "Partial")');
+    expect(result.stdout).toContain('→ Text message (from: "text me please")');
+    expect(result.stdout).toContain('  1) Looks Good\n  2) Edit Answers');
+    expect(result.stdout).toMatch(/── finished: handed off \(ready for handoff\) ──\n$/);
+  });
+});
+
+describe('bad flow documents from the CLI', () => {
+  it('exits non-zero and names the file, the path and the problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ id: 'bad', version: 1, gate_order: ['a', 'b'], gates: { a: { question: 'A?', expected_categories: ['Yes', 'No'], limiting_values: ['Maybe'] } } }, null, 2));
+    for (const command of [['validate', file], ['chat', file, '--json']]) {
+      const result = run(command, '');
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`${file}: invalid flow document (2 problems)`);
+      expect(result.stderr).toContain(`${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`);
+      expect(result.stderr).toContain(`${file}:16:9 /gates/a/limiting_values/0: limiting value "Maybe" is not one of the categories (Yes, No)`);
+    }
+  });
+
+  it('says so when the flow cannot be found, and shows usage for unknown commands', () => {
+    expect(run(['chat', 'no-such-flow']).stderr).toMatch(/cannot find flow "no-such-flow"/);
+    const unknown = run(['frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"[\s\S]*usage: gateflow/);
+  });
+
+  it('validates the example flows', () => {
+    const result = run(['validate', 'patient-intake']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 8 nodes, 5 questions\)/);
+  });
+});
+
+describe('npm run -s gateflow', () => {
+  it('prints plain output: the first stdout line is the opening Reply', () => {
+    const result = spawnSync('npm', ['run', '-s', 'gateflow', '--', 'chat', 'patient-intake', '--json'], { cwd: root, env, input: '', encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(ReplySchema.parse(JSON.parse(result.stdout.split('\n')[0]!)).flowId).toBe('patient-intake');
+  });
+});

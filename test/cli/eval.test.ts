@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseFlowText } from '../../src/flow/index.js';
+import { EvalCaseError, evaluateMatcher, parseEvalCases } from '../../src/testing/index.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const flow = parseFlowText(readFileSync(`${root}machines/flows/patient-intake.json`, 'utf8'));
+const casesPath = 'test/fixtures/patient-intake.utterances.jsonl';
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' });
+
+describe('the offline matcher on the labeled set', () => {
+  const cases = parseEvalCases(readFileSync(root + casesPath, 'utf8'), flow, casesPath);
+  const report = evaluateMatcher(flow, cases);
+
+  it('has at least 150 varied cases over every gate', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(Object.keys(report.perGate).sort()).toEqual(flow.nodes.filter((n) => n.kind === 'question').map((n) => n.id).sort());
+  });
+
+  it('never commits a wrong value and covers at least 85% of definite cases', () => {
+    expect(report.failures.filter((f) => f.value !== 'unknown')).toEqual([]);
+    expect(report.wrongCommits).toBe(0);
+    expect(report.coverage).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('gateflow eval', () => {
+  it('--json prints the figures and the results in input order', () => {
+    const result = cli(['eval', 'patient-intake', casesPath, '--json']);
+    expect(result.status).toBe(0);
+    const out = JSON.parse(result.stdout) as { cases: number; results: { text: string; ok: boolean }[]; perGate: object };
+    const lines = readFileSync(root + casesPath, 'utf8').trim().split('\n');
+    expect(out.cases).toBe(lines.length);
+    expect(out.results.map((r) => r.text)).toEqual(lines.map((l) => (JSON.parse(l) as { text: string }).text));
+    expect(Object.keys(out)).toEqual(expect.arrayContaining(['commits', 'wrongCommits', 'abstentions', 'wrongCommitRate', 'coverage', 'perGate']));
+  });
+
+  it('prints a table with overall and per-gate rows and the failures', () => {
+    const result = cli(['eval', 'patient-intake', casesPath]);
+    expect(result.stdout).toMatch(/^overall\s+\d+\s+\d+\s+0\s+\d+\s+0\.0%/m);
+    expect(result.stdout).toMatch(/^3_visit_type\s+\d+/m);
+    expect(result.stdout).toMatch(/failures \(\d+\):/);
+  });
+
+  it('scores wrong commits, abstentions and coverage as defined', () => {
+    const report = evaluateMatcher(flow, [
+      { gate: '1_patient_info_availability', text: 'yes', expected: 'No' }, // wrong commit
+      { gate: '1_patient_info_availability', text: 'yes', expected: 'Yes' }, // right
+      { gate: '3_visit_type', text: 'maybe a follow up', expected: 'Follow-up' }, // abstains: missed
+      { gate: '3_visit_type', text: 'what do you mean?', expected: 'unknown' }, // abstains: right
+      { gate: '3_visit_type', text: 'follow up', expected: ['Follow-up', 'unknown'] }, // right, not definite
+    ]);
+    expect(report).toMatchObject({ cases: 5, commits: 3, wrongCommits: 1, abstentions: 2, definite: 3 });
+    expect(report.wrongCommitRate).toBeCloseTo(1 / 3, 3);
+    expect(report.coverage).toBeCloseTo(1 / 3, 3);
+  });
+
+  it('refuses bad case files with the line and what is wrong', () => {
+    const text = '{"gate":"3_visit_type","text":"x","expected":"Surgery"}\n{"gate":"nope","text":"x","expected":"Yes"}\nnot json';
+    expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(EvalCaseError);
+    expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(
+      /cases\.jsonl:1: "Surgery" is not a category of 3_visit_type[\s\S]*cases\.jsonl:2: flow "patient-intake" has no question "nope"[\s\S]*cases\.jsonl:3: not JSON/,
+    );
+  });
+});
