@@ -15,6 +15,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ],
   no: [
     'no', 'nope', 'nah', 'noo', 'n', 'none', 'negative', 'never', 'not at all', 'no way', 'not really', 'not yet',
+    'absolutely not', 'definitely not', 'of course not', 'certainly not', 'sure not', 'really not',
     'we do not', 'i do not', 'it does not', 'they do not', 'he does not', 'she does not', 'does not',
     'do not have', 'we have not', 'there is not', 'there are not', 'there were not', 'there was not',
     'not that i know of', 'not as far as i know', 'nothing', 'false', 'nada',
@@ -76,7 +77,8 @@ export const STEERING_PHRASES: readonly string[] = [
   'fill it', 'fill out', 'you decide', 'choose for me', 'pick for me', 'whatever you want', 'select all',
   'all of them', 'all of the above', 'every option', 'any of them', 'tell the system', 'tell the bot',
   'tell it', 'mark the', 'mark it', 'mark as', 'put down', 'just put', 'just say', 'say it is', 'so we get',
-  'so that we', 'so they', 'so the', 'to get seen', 'to skip', 'to move on', 'to speed',
+  'so that we', 'so they', 'so the', 'to get seen', 'to skip', 'to move on', 'to speed', 'system',
+  'assistant', 'chatbot', 'set the', 'and continue', 'verification passed',
 ];
 
 /** Words that open a question back to the assistant. */

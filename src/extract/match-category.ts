@@ -77,8 +77,15 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
   if (/\?\s*$/.test(text) && !REQUESTS.some((p) => startsAt(all, lastClauseStart(all), p))) return abstain('question');
 
-  const tokens = all.slice(afterLastCorrection(all));
+  const corrected = afterLastCorrection(all);
+  if (corrected === undefined) return abstain('uncertain');
+  const tokens = all.slice(corrected);
+  // "Nothing is missing", "absolutely not": negations that combine or trail
+  // are easy to read backwards, and a wrong answer is worse than a new question.
+  if (hasDoubleNegative(tokens)) return abstain('ambiguous');
   const phrases = phrasesFor(gate);
+  // A hedge anywhere wins, even inside what reads as an answer ("I don't remember").
+  if (hedgesOf(gate).some((h) => indexOf(tokens, h) >= 0)) return abstain('uncertain');
   const mentions: Mention[] = [];
   const consumedBy = new Map<number, Phrase>();
   for (let i = 0; i < tokens.length; ) {
@@ -87,20 +94,21 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
       i++;
       continue;
     }
-    if (found.phrase.means === 'hedge') return abstain('uncertain');
     for (let k = i; k < i + found.length; k++) consumedBy.set(k, found.phrase);
-    if (found.phrase.means !== 'neutral')
+    if (typeof found.phrase.means === 'object')
       mentions.push({ category: found.phrase.means.category, start: i, end: i + found.length, typo: found.typo });
     i += found.length;
   }
+
+  if (hasTrailingNot(tokens, consumedBy)) return abstain('ambiguous');
 
   const yes = gate.categories.find((c) => normalize(c) === 'yes');
   const no = gate.categories.find((c) => normalize(c) === 'no');
   const otherOf = (category: string) =>
     category === yes && no !== undefined
       ? no
-      : category === no && yes !== undefined && gate.categories.length === 2
-        ? yes
+      : category === no
+        ? undefined
         : gate.categories.length === 2
         ? gate.categories.find((c) => c !== category)
         : undefined;
@@ -220,15 +228,28 @@ function negatorBefore(
   return undefined;
 }
 
-/** Where the words after the last correction marker start (0 when there is none). */
-function afterLastCorrection(tokens: string[]): number {
+/**
+ * Where the words after a correction marker start: 0 when there is none, and
+ * undefined when the person corrected themselves more than once (they are not
+ * sure, and the last word is no better than the first).
+ */
+function afterLastCorrection(tokens: string[]): number | undefined {
   let from = 0;
+  let corrections = 0;
   for (let i = 0; i < tokens.length; i++) {
     if (i > 0 && tokens[i - 1] !== BREAK) continue;
     const marker = CORRECTIONS.find((p) => startsAt(tokens, i, p));
-    if (marker && i + marker.length < tokens.length) from = i + marker.length;
+    if (marker && i + marker.length < tokens.length) {
+      from = i + marker.length;
+      corrections++;
+    }
   }
-  return from;
+  return corrections > 1 ? undefined : from;
+}
+
+/** The hedges that are not answers of this question (a "Not sure" category is one). */
+function hedgesOf(gate: MatchableGate): string[][] {
+  return phrasesFor(gate).filter((p) => p.means === 'hedge').map((p) => p.tokens);
 }
 
 function lastClauseStart(tokens: string[]): number {
@@ -243,4 +264,38 @@ function indexOf(tokens: string[], phrase: string[]): number {
 
 function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
   return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
+}
+
+const NEGATIVE_WORDS = new Set([...NEGATORS, 'nothing', 'none', 'nobody', 'missing', 'lack', 'lacking', 'lacks', 'unavailable']);
+const INTERJECTIONS = new Set(['no', 'nope', 'nah']);
+
+/**
+ * Two negative words in one clause ("nothing is missing", "we don't lack
+ * anything"). A "no" opening a clause is an answer, not a negation: "no, we
+ * don't" is one negative.
+ */
+function hasDoubleNegative(tokens: string[]): boolean {
+  let count = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t === BREAK) count = 0;
+    else if (NEGATIVE_WORDS.has(t) && !(INTERJECTIONS.has(t) && (i === 0 || tokens[i - 1] === BREAK)) && ++count >= 2)
+      return true;
+  }
+  return false;
+}
+
+/**
+ * A "not" closing a clause, outside any known phrase, negates what came before
+ * it ("totally not"): the matcher reads negation forwards only, so it abstains.
+ */
+function hasTrailingNot(tokens: string[], consumedBy: Map<number, Phrase>): boolean {
+  return tokens.some(
+    (t, i) =>
+      t === 'not' &&
+      !consumedBy.has(i) &&
+      i > 0 &&
+      tokens[i - 1] !== BREAK &&
+      (i === tokens.length - 1 || tokens[i + 1] === BREAK),
+  );
 }

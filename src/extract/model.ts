@@ -4,7 +4,9 @@ import {
   NoOutputGeneratedError,
   Output,
   TypeValidationError,
+  extractJsonMiddleware,
   generateText,
+  wrapLanguageModel,
   type LanguageModel,
 } from 'ai';
 import { z } from 'zod';
@@ -39,7 +41,7 @@ export function extractionSchema(input: ExtractionInput) {
   for (const gate of input.gates)
     shape[gate.key] = z
       .object({
-        value: z.enum([UNKNOWN, ...gate.categories]),
+        value: z.enum([...new Set([UNKNOWN, ...gate.categories])] as [string, ...string[]]),
         confidence: z.number().min(0).max(1),
       })
       .describe(gate.prompt);
@@ -63,20 +65,26 @@ export async function extractWithModel(
   options: ModelExtractionOptions,
 ): Promise<ExtractionOutput> {
   const minConfidence = options.minConfidence ?? 0.6;
+  const deadline = deadlineSignal(options.timeoutMs ?? 15_000, options.abortSignal);
   let answers: Record<string, { value: string; confidence: number }>;
   try {
     const result = await generateText({
-      model: options.model,
+      // Some compatible servers wrap JSON in code fences; strip them before parsing.
+      model:
+        typeof options.model === 'string'
+          ? options.model
+          : wrapLanguageModel({ model: options.model, middleware: extractJsonMiddleware() }),
       instructions: INSTRUCTIONS,
       prompt: extractionPrompt(input),
       output: Output.object({ schema: extractionSchema(input), name: 'intake_answers' }),
       maxRetries: options.maxRetries ?? 1,
-      timeout: options.timeoutMs ?? 15_000,
-      ...(options.abortSignal && { abortSignal: options.abortSignal }),
+      abortSignal: deadline.signal,
     });
     answers = result.output.answers;
   } catch (error) {
     return { values: {}, failure: { reason: failureReason(error), message: describe(error) } };
+  } finally {
+    deadline.clear();
   }
 
   const values: ExtractionOutput['values'] = {};
@@ -99,4 +107,25 @@ function failureReason(error: unknown): ExtractionFailureReason {
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
+}
+
+/**
+ * One signal that aborts at the deadline or when `outer` aborts. Not
+ * `AbortSignal.any` with `AbortSignal.timeout` (what the SDK's `timeout` does):
+ * on Node 20 the timeout signal inside `any()` can be garbage-collected before
+ * it fires (nodejs/node#57736), and the call then waits for as long as the server.
+ */
+function deadlineSignal(timeoutMs: number, outer: AbortSignal | undefined) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`model call timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const forward = () => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    },
+  };
 }

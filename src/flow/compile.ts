@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { assign, fromPromise, setup, type AnyEventObject, type DoneStateEvent } from 'xstate';
 import { extractOffline } from '../extract/offline.js';
 import { classifyConfirmation } from '../extract/match-confirmation.js';
 import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
@@ -224,7 +224,7 @@ export function compileFlow(doc: FlowDocument) {
         type: 'final',
         tags: ['terminal'],
         meta: { node: node.id, kind: 'terminal', outcome: node.outcome },
-        // A top-level final state's output is the machine's output.
+        // Passed to the root's `output` in the done-state event.
         output: ({ context }: { context: FlowContext }): FlowOutput => ({
           outcome: node.outcome,
           answers: context.answers,
@@ -238,6 +238,7 @@ export function compileFlow(doc: FlowDocument) {
     context: initialFlowContext,
     initial: graph.start.id,
     states,
+    output: ({ event }) => (event as unknown as DoneStateEvent<FlowOutput>).output,
   });
 }
 

@@ -20,7 +20,10 @@ export const FlowIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must use only lowercase letters, digits, "_" and "-"');
 
-export const FlowVersionSchema = z.union([z.string().trim().min(1), z.number().int().nonnegative()]);
+export const FlowVersionSchema = z.union([z.string().trim().min(1), z.number().int().nonnegative()], {
+  error: (issue) =>
+    issue.input === undefined ? 'is required' : 'must be a non-empty string (such as "1.2.0") or a whole number',
+});
 
 export const CategoryAnswerSchema = z.strictObject({
   type: z.literal('category'),

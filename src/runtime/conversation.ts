@@ -32,7 +32,10 @@ export interface Conversation {
   readonly done: boolean;
   /** The reply for the current state. */
   reply(): Reply;
-  /** Takes a turn, waits until the machine settles, returns the reply. Turns are applied one at a time. */
+  /**
+   * Takes a turn, waits until the machine settles, returns the reply. Turns are
+   * applied one at a time; a turn whose `turnId` was seen returns the reply it got then.
+   */
   send(turn: Turn): Promise<Reply>;
   /** The snapshot to store, with the flow id and version beside it. */
   persist(): PersistedConversation;
@@ -90,14 +93,13 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
     ...(persisted && { snapshot: persisted.snapshot }),
     ...(options.inspect && { inspect: options.inspect }),
   });
-  actor.start();
-  const status = actor.getSnapshot().status;
-  if (status === 'error') {
-    actor.stop();
+  // A snapshot XState cannot restore gives an actor in error before it starts;
+  // starting it anyway would report the error again, uncaught, later on.
+  if (actor.getSnapshot().status === 'error')
     throw new IncompatibleSnapshotError(
       `session ${sessionId}: the stored snapshot does not fit flow ${flow.id}@${flow.version} (${describe(actor.getSnapshot().error)})`,
     );
-  }
+  actor.start();
 
   const settle = async () => {
     const snapshot = await waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), {
@@ -109,6 +111,9 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
   let queue: Promise<unknown> = settle();
 
   const reply = () => buildReply(graph, actor.getSnapshot(), sessionId);
+  // Replies by turnId, so that a replayed turn changes nothing (this process
+  // only: a store keeps the journal across processes).
+  const repliesByTurnId = new Map<string, Reply>();
 
   return {
     sessionId,
@@ -122,10 +127,15 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
       const run = queue.catch(() => undefined).then(async () => {
         if (!parsed.success)
           throw new InvalidTurnError(`invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'turn'}: ${i.message}`).join('; ')}`);
+        const { turnId } = parsed.data;
+        const replayed = turnId !== undefined ? repliesByTurnId.get(turnId) : undefined;
+        if (replayed) return replayed;
         if (actor.getSnapshot().status === 'done') throw new ConversationFinishedError(sessionId);
         actor.send(turnToEvent(parsed.data));
         await settle();
-        return reply();
+        const result = reply();
+        if (turnId !== undefined) repliesByTurnId.set(turnId, result);
+        return result;
       });
       queue = run;
       return run;
