@@ -79,7 +79,7 @@ export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic
   const conversation = startConversation(flow, { extract });
   let reply = conversation.reply();
   const prompt = () => io.interactive && io.output.write('> ');
-  write(io.output, `${flow.title ?? flow.id} (type a number to press a button, or answer in your own words)\n`);
+  write(io.output, `${flow.title ?? flow.id} (type a number to press a button, or answer in your own words)\n\n`);
   write(io.output, formatReply(reply));
   prompt();
   for await (const line of lines(io.input)) {

@@ -4,6 +4,7 @@ import { classifyConfirmation } from '../extract/match-confirmation.js';
 import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
 import { initialFlowContext, type FlowContext, type FlowEvent, type GateAnswer } from './context.js';
 import { findCategory, flowGraph, isLimitingValue, type FlowGraph } from './graph.js';
+import { parseFlowValue } from './parse.js';
 import type { ConfirmationNode, FlowDocument, QuestionNode, TerminalOutcome } from './schema.js';
 
 /** The invoke id (and actor name) of extraction: `xstate.done.actor.extract`. */
@@ -28,7 +29,9 @@ export interface FlowOutput {
  * named guards with params, the `extract` actor invoked by name, final states
  * for terminals. Replace the extractor with `machine.provide({ actors: { extract } })`.
  */
-export function compileFlow(doc: FlowDocument) {
+export function compileFlow(input: FlowDocument) {
+  // Checked again here, so that a document built in code is refused as clearly as a file.
+  const doc = parseFlowValue(input, input.id ?? 'flow');
   const graph = flowGraph(doc);
   const ref = (nodeId: string) => `#${doc.id}.${nodeId}`;
   const question = (gate: string) => {

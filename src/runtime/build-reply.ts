@@ -31,13 +31,18 @@ export function buildReply(
   const { context } = snapshot;
   const node = graph.node(nodeIdOf(snapshot.value));
   if (!node) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
+  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, node, context);
   return {
     sessionId,
     flowId: graph.doc.id,
     flowVersion: graph.doc.version,
     state: snapshot.value as Reply['state'],
+    message,
+    buttons,
+    buttonContext,
     answers: context.answers,
-    ...replyFor(graph, node, context),
+    artifacts,
+    completion,
   };
 }
 

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -10,33 +8,15 @@ import { extractWithModel, extractionSchema, UNKNOWN } from '../../src/extract/m
 import type { ExtractionInput } from '../../src/extract/types.js';
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
-import { flowGraph } from '../../src/flow/graph.js';
-import { parseFlowText } from '../../src/flow/parse.js';
-import type { QuestionNode } from '../../src/flow/schema.js';
 import { startConversation } from '../../src/runtime/conversation.js';
 import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
+import { G1, G2, G3, G4, G5, buttonsOf, flow, graph, question } from '../helpers/patient-intake.js';
 
-const FLOW_PATH = fileURLToPath(new URL('../../machines/flows/patient-intake.json', import.meta.url));
-const flow = parseFlowText(readFileSync(FLOW_PATH, 'utf8'), FLOW_PATH);
-const graph = flowGraph(flow);
-
-const G1 = '1_patient_info_availability';
-const G2 = '2_insurance_history';
-const G3 = '3_visit_type';
-const G4 = '4_patient_age_group';
-const G5 = '5_preferred_contact';
 
 type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 type Answers = Record<string, { value: string; confidence: number }>;
 
-function question(id: string): QuestionNode {
-  const q = graph.question(id);
-  if (!q) throw new Error(`no question ${id} in the example flow`);
-  return q;
-}
-
-const buttonsOf = (id: string) => question(id).answer.categories.map((c) => ({ label: c, value: c }));
 
 /** What the compiled flow offers the extractor at `gate`, with `answered` already answered. */
 function inputAt(gate: string, text: string, answered: string[] = []): ExtractionInput {

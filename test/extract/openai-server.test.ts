@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,8 +8,6 @@ import { extractWithModel, UNKNOWN } from '../../src/extract/model.js';
 import type { ExtractionFailureReason, ExtractionInput } from '../../src/extract/types.js';
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
-import { flowGraph } from '../../src/flow/graph.js';
-import { parseFlowText } from '../../src/flow/parse.js';
 import { startConversation } from '../../src/runtime/conversation.js';
 import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
 import {
@@ -23,16 +19,8 @@ import {
   type RecordedRequest,
   type Responder,
 } from '../helpers/openai-compatible-server.js';
+import { G1, G2, G3, G4, G5, buttonsOf, flow, graph } from '../helpers/patient-intake.js';
 
-const FLOW_PATH = fileURLToPath(new URL('../../machines/flows/patient-intake.json', import.meta.url));
-const flow = parseFlowText(readFileSync(FLOW_PATH, 'utf8'), FLOW_PATH);
-const graph = flowGraph(flow);
-
-const G1 = '1_patient_info_availability';
-const G2 = '2_insurance_history';
-const G3 = '3_visit_type';
-const G4 = '4_patient_age_group';
-const G5 = '5_preferred_contact';
 
 /** Text the offline matcher abstains on at gate 2, so the model is asked. */
 const HARD_TEXT = 'Her coverage story is complicated';
@@ -70,7 +58,6 @@ function questionPrompt(id: string): string {
   return q.prompt;
 }
 
-const buttonsOf = (id: string) => graph.question(id)!.answer.categories.map((c) => ({ label: c, value: c }));
 
 function inputAt(gate: string, text: string, answered: string[]): ExtractionInput {
   const context = initialFlowContext();
@@ -381,7 +368,7 @@ describe('the test server itself', () => {
   });
 
   it('answers with a standard chat.completion', async () => {
-    server.enqueue((request, res) => sendJson(res, 200, chatCompletion('hello', 'test-model')));
+    server.enqueue((_request, res) => sendJson(res, 200, chatCompletion('hello', 'test-model')));
     const res = await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
