@@ -1,6 +1,7 @@
 import { createActor, waitFor, type Actor, type AnyActorLogic, type InspectionEvent, type Snapshot } from 'xstate';
 import { BUSY_TAG, compileFlow, type FlowMachine } from '../flow/compile.js';
 import { flowGraph, type FlowGraph } from '../flow/graph.js';
+import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
 import { buildReply } from './build-reply.js';
 import { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError } from './errors.js';
@@ -53,7 +54,9 @@ const compiled = new WeakMap<FlowDocument, Compiled>();
 function machineFor(flow: FlowDocument, extract: AnyActorLogic | undefined): { graph: FlowGraph; machine: FlowMachine } {
   let entry = compiled.get(flow);
   if (!entry) {
-    entry = { graph: flowGraph(flow), machine: compileFlow(flow), provided: new WeakMap() };
+    // Replies read the flow as checked and completed with defaults, as the machine does.
+    const checked = parseFlowValue(flow, flow.id);
+    entry = { graph: flowGraph(checked), machine: compileFlow(checked), provided: new WeakMap() };
     compiled.set(flow, entry);
   }
   if (!extract) return entry;
