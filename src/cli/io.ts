@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlowText, type FlowDocument } from '../flow/index.js';
 
@@ -42,4 +43,15 @@ export function readText(path: string): string {
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Every flow document in a directory (`*.json`), checked; the first bad one throws. */
+export function readFlowsDir(dir: string): FlowDocument[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch (error) {
+    throw new CliError(`cannot read flows from ${dir}: ${(error as Error).message}`);
+  }
+  return files.map((f) => readFlow(join(dir, f)).flow);
 }

@@ -4,13 +4,14 @@ import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
 import { runEval } from './eval.js';
 import { extractorFromEnv } from './extractor.js';
-import { CliError, readFlow, readText } from './io.js';
+import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText } from './io.js';
 
 export const USAGE = `usage: gateflow <command> [options]
 
 commands:
   chat <flow> [--json]              chat in the terminal; --json: one JSON turn per input line, one Reply per output line
   eval <flow> <cases.jsonl> [--json] score the offline matcher on labeled utterances
+  serve [--port N] [--flows DIR]    serve the HTTP API (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)
   validate <flow>                   check a flow document or gate config
   schema [--gate-config]            print the JSON Schema of flow documents (or of gate configs)
 
@@ -36,7 +37,13 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, 'gate-config': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        json: { type: 'boolean' },
+        'gate-config': { type: 'boolean' },
+        port: { type: 'string' },
+        flows: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
@@ -61,6 +68,34 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       return values.json
         ? chatJson(flow, extract, io)
         : chatInteractive(flow, extract, { ...io, interactive: Boolean(process.stdin.isTTY) });
+    }
+    case 'serve': {
+      need(0);
+      const port = Number(values.port ?? env.PORT ?? 3000);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${values.port ?? env.PORT}"`, 2);
+      const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
+      const { extract, note } = await extractorFromEnv(env);
+      // Loaded here: the chat and eval commands need no database driver.
+      const { startServer } = await import('../server/node.js');
+      const server = await startServer({
+        flows,
+        extract,
+        port,
+        databaseUrl: env.DATABASE_URL?.trim() || undefined,
+        dataDir: env.GATEFLOW_DB_DIR?.trim() || undefined,
+        jwtSecret: env.GATEFLOW_JWT_SECRET?.trim() || undefined,
+      });
+      process.stdout.write(
+        `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
+          `gateflow: store: ${server.storeDescription}\n` +
+          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
+          `${note}\n` +
+          (env.GATEFLOW_JWT_SECRET?.trim() ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
+      );
+      const stop = () => void server.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return new Promise<number>(() => {});
     }
     case 'eval': {
       need(2);

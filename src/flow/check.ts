@@ -72,6 +72,12 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
     }
   });
 
+  doc.migrations?.forEach((m, i) => {
+    if (String(m.from) === String(doc.version)) add(['migrations', i, 'from'], `a migration cannot start from the flow's own version ${doc.version}`);
+    for (const [from, to] of Object.entries(m.nodes))
+      if (!byId.has(to)) add(['migrations', i, 'nodes', from], `no node has the id "${to}"`);
+  });
+
   if (issues.length > 0) return issues;
 
   // Answered questions are passed through when entered again (after an

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { checkCategories, type FlowIssue } from './check.js';
-import { FlowIdSchema, FlowVersionSchema, NodeIdSchema, type Edge, type FlowDocument, type FlowNode } from './schema.js';
+import {
+  FlowIdSchema,
+  FlowVersionSchema,
+  NodeIdSchema,
+  SnapshotMigrationSchema,
+  type Edge,
+  type FlowDocument,
+  type FlowNode,
+} from './schema.js';
 
 /**
  * The gate config of the seed document, accepted as it is written
@@ -33,6 +41,8 @@ export const GateConfigSchema = z.strictObject({
     .optional(),
   /** Shown when the intake is handed off. */
   handoff_message: text.optional(),
+  /** How snapshots of earlier versions map onto this one (gate keys renamed or removed). */
+  migrations: z.array(SnapshotMigrationSchema).optional(),
 });
 
 export type Gate = z.infer<typeof GateSchema>;
@@ -126,5 +136,6 @@ export function gateConfigToFlow(config: GateConfig): FlowDocument {
     start: config.gate_order[0]!,
     nodes,
     edges,
+    ...(config.migrations !== undefined && { migrations: config.migrations }),
   };
 }

@@ -79,6 +79,16 @@ export const EdgeSchema = z.strictObject({
   on: EdgeOutcomeSchema.optional(),
 });
 
+/**
+ * How a snapshot saved with an earlier version of this flow maps onto this
+ * one: node ids that were renamed or removed, and the node that takes their
+ * place. Answers to questions that no longer exist are dropped.
+ */
+export const SnapshotMigrationSchema = z.strictObject({
+  from: FlowVersionSchema,
+  nodes: z.record(NodeIdSchema, NodeIdSchema).default({}),
+});
+
 export const FlowDocumentSchema = z.strictObject({
   $schema: z.string().optional(),
   id: FlowIdSchema,
@@ -89,6 +99,7 @@ export const FlowDocumentSchema = z.strictObject({
   start: NodeIdSchema.optional(),
   nodes: z.array(FlowNodeSchema).min(1, 'needs at least one node'),
   edges: z.array(EdgeSchema),
+  migrations: z.array(SnapshotMigrationSchema).optional(),
 });
 
 export type FlowVersion = z.infer<typeof FlowVersionSchema>;
@@ -100,6 +111,7 @@ export type TerminalOutcome = z.infer<typeof TerminalOutcomeSchema>;
 export type FlowNode = z.infer<typeof FlowNodeSchema>;
 export type EdgeOutcome = z.infer<typeof EdgeOutcomeSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
+export type SnapshotMigration = z.infer<typeof SnapshotMigrationSchema>;
 /** A flow document after parsing (defaults filled in). */
 export type FlowDocument = z.infer<typeof FlowDocumentSchema>;
 /** A flow document as written (defaults may be missing). */

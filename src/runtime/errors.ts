@@ -15,3 +15,19 @@ export class ConversationFinishedError extends Error {
 export class IncompatibleSnapshotError extends Error {
   override readonly name = 'IncompatibleSnapshotError';
 }
+
+/** No flow of that id is registered. */
+export class FlowNotFoundError extends Error {
+  override readonly name = 'FlowNotFoundError';
+  constructor(readonly flowId: string) {
+    super(`no flow "${flowId}" is registered`);
+  }
+}
+
+/** No such session, or not one the caller may see. */
+export class SessionNotFoundError extends Error {
+  override readonly name = 'SessionNotFoundError';
+  constructor(readonly sessionId: string) {
+    super(`no session "${sessionId}"`);
+  }
+}

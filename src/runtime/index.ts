@@ -10,3 +10,7 @@ export { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError 
 export * from './messages.js';
 export * from './reply.js';
 export { MAX_TURN_TEXT_LENGTH, TurnSchema, turnToEvent, type Turn } from './turn.js';
+export { FlowNotFoundError, SessionNotFoundError } from './errors.js';
+export { migrateSnapshot } from './migrate-snapshot.js';
+export { createRuntime, type Caller, type FlowSummary, type Runtime, type RuntimeOptions, type SessionView } from './runtime.js';
+export { newSessionId } from './session-id.js';

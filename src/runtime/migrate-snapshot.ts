@@ -1,0 +1,56 @@
+import type { Snapshot } from 'xstate';
+import type { FlowContext, GateAnswer } from '../flow/context.js';
+import { flowGraph } from '../flow/graph.js';
+import type { FlowDocument, FlowVersion } from '../flow/schema.js';
+import { IncompatibleSnapshotError } from './errors.js';
+
+interface StoredMachineSnapshot {
+  status: string;
+  value: unknown;
+  context: FlowContext;
+  [key: string]: unknown;
+}
+
+/**
+ * Maps a snapshot saved with an earlier version of `flow` onto its current
+ * version, as the flow's `migrations` declare (renamed or removed node ids).
+ * Refuses with {@link IncompatibleSnapshotError} when the flow declares no
+ * migration from that version or the snapshot is not a machine snapshot.
+ */
+export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, snapshot: Snapshot<unknown>): Snapshot<unknown> {
+  const migration = flow.migrations?.find((m) => String(m.from) === String(fromVersion));
+  if (!migration)
+    throw new IncompatibleSnapshotError(
+      `incompatible snapshot: saved with ${flow.id}@${fromVersion}, which is no longer registered, and ${flow.id}@${flow.version} declares no migration from it`,
+    );
+  const stored = snapshot as unknown as StoredMachineSnapshot;
+  if (typeof stored !== 'object' || stored === null || typeof stored.context !== 'object' || stored.value === undefined)
+    throw new IncompatibleSnapshotError(`incompatible snapshot: not a snapshot of flow ${flow.id}`);
+
+  const graph = flowGraph(flow);
+  const rename = (id: string) => migration.nodes[id] ?? id;
+  const oldNode = typeof stored.value === 'string' ? stored.value : Object.keys(stored.value as object)[0] ?? '';
+  const nodeId = rename(oldNode);
+  const node = graph.node(nodeId);
+  if (!node)
+    throw new IncompatibleSnapshotError(
+      `incompatible snapshot: state "${oldNode}" does not exist in ${flow.id}@${flow.version} and the migration from ${fromVersion} does not map it`,
+    );
+  // A question is resumed waiting for an answer; anything in flight is asked again.
+  const value = node.kind === 'question' ? { [nodeId]: 'asking' } : nodeId;
+
+  const answers = (all: Record<string, GateAnswer>) =>
+    Object.fromEntries(
+      Object.entries(all)
+        .map(([k, a]) => [rename(k), a] as const)
+        .filter(([k]) => graph.question(k) !== undefined),
+    );
+  const context: FlowContext = {
+    ...stored.context,
+    answers: answers(stored.context.answers ?? {}),
+    previousAnswers: answers(stored.context.previousAnswers ?? {}),
+    stoppedBy: stored.context.stoppedBy ? rename(stored.context.stoppedBy) : null,
+    pendingText: null,
+  };
+  return { ...stored, value, context, children: {} } as unknown as Snapshot<unknown>;
+}

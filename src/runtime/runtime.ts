@@ -1,0 +1,168 @@
+import type { AnyActorLogic } from 'xstate';
+import { parseFlowValue } from '../flow/parse.js';
+import type { FlowDocument, FlowVersion } from '../flow/schema.js';
+import { ConflictError, type Store } from '../store/types.js';
+import { restoreConversation, startConversation } from './conversation.js';
+import { FlowNotFoundError, InvalidTurnError, SessionNotFoundError } from './errors.js';
+import { migrateSnapshot } from './migrate-snapshot.js';
+import type { Reply } from './reply.js';
+import { newSessionId } from './session-id.js';
+import { TurnSchema, type Turn } from './turn.js';
+
+export interface RuntimeOptions {
+  /**
+   * The flows to serve. Several versions of one flow may be given: the last is
+   * the current one, used for new sessions; earlier ones keep serving the
+   * sessions that started on them.
+   */
+  flows: FlowDocument[];
+  store: Store;
+  /** The `extract` actor (see `createExtractActor`); the offline matcher when absent. */
+  extract?: AnyActorLogic;
+  /** How often a turn is applied again after losing a race with another process. */
+  maxConflictRetries?: number;
+}
+
+export interface FlowSummary {
+  id: string;
+  version: FlowVersion;
+  title: string | null;
+}
+
+/** Who asks: sessions belong to an owner (a JWT subject) when the server has auth. */
+export interface Caller {
+  owner?: string | null;
+}
+
+export interface SessionView {
+  reply: Reply;
+  history: { turn: Turn | null; reply: Reply }[];
+}
+
+export interface Runtime {
+  flows(): FlowSummary[];
+  start(flowId: string, caller?: Caller): Promise<{ sessionId: string; reply: Reply }>;
+  /** Load, restore, send, wait until settled, build the reply, save and journal. */
+  turn(sessionId: string, turn: unknown, caller?: Caller): Promise<Reply>;
+  session(sessionId: string, caller?: Caller): Promise<SessionView>;
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { store, extract } = options;
+  const maxRetries = options.maxConflictRetries ?? 100;
+
+  // id → version (as text) → checked document; the current version per id.
+  const versions = new Map<string, Map<string, FlowDocument>>();
+  const current = new Map<string, FlowDocument>();
+  for (const flow of options.flows) {
+    const checked = parseFlowValue(flow, flow.id);
+    if (!versions.has(checked.id)) versions.set(checked.id, new Map());
+    versions.get(checked.id)!.set(String(checked.version), checked);
+    current.set(checked.id, checked);
+  }
+
+  // Turns on one session run one after another in this process.
+  const queues = new Map<string, Promise<unknown>>();
+  const serialized = <T>(sessionId: string, fn: () => Promise<T>): Promise<T> => {
+    const previous = queues.get(sessionId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(fn);
+    queues.set(sessionId, run);
+    const cleanup = () => {
+      if (queues.get(sessionId) === run) queues.delete(sessionId);
+    };
+    run.then(cleanup, cleanup);
+    return run;
+  };
+
+  const visible = (owner: string | null, caller: Caller | undefined) => (caller?.owner ?? null) === null || owner === caller?.owner;
+
+  /** The flow a stored session continues on, and its snapshot (migrated if need be). */
+  const resolve = (flowId: string, flowVersion: FlowVersion, snapshot: unknown) => {
+    const registered = versions.get(flowId);
+    const flow = current.get(flowId);
+    if (!registered || !flow) throw new FlowNotFoundError(flowId);
+    const same = registered.get(String(flowVersion));
+    if (same) return { flow: same, snapshot };
+    return { flow, snapshot: migrateSnapshot(flow, flowVersion, snapshot as never) };
+  };
+
+  const applyTurn = async (sessionId: string, turn: Turn, caller: Caller | undefined): Promise<Reply> => {
+    const turnId = turn.turnId ?? null;
+    for (let attempt = 0; ; attempt++) {
+      const loaded = await store.load(sessionId, turnId ?? undefined);
+      if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
+      if (loaded.replayed) return loaded.replayed.reply;
+      const { session } = loaded;
+      const { flow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
+      const conversation = restoreConversation(
+        flow,
+        { sessionId, flowId: flow.id, flowVersion: flow.version, snapshot: snapshot as never },
+        extract ? { extract } : {},
+      );
+      try {
+        const reply = await conversation.send(turn);
+        await store.commitTurn(sessionId, session.version, {
+          snapshot: conversation.persist().snapshot,
+          flowVersion: flow.version,
+          turn,
+          turnId,
+          reply,
+        });
+        return reply;
+      } catch (error) {
+        // Another process saved a turn first: load its result and apply this turn again.
+        if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
+      } finally {
+        conversation.stop();
+      }
+    }
+  };
+
+  return {
+    flows: () => [...current.values()].map((f) => ({ id: f.id, version: f.version, title: f.title ?? null })),
+
+    async start(flowId, caller) {
+      const flow = current.get(flowId);
+      if (!flow) throw new FlowNotFoundError(flowId);
+      const sessionId = newSessionId();
+      const conversation = startConversation(flow, { sessionId, ...(extract && { extract }) });
+      try {
+        const reply = conversation.reply();
+        await store.create({
+          sessionId,
+          flowId: flow.id,
+          flowVersion: flow.version,
+          snapshot: conversation.persist().snapshot,
+          owner: caller?.owner ?? null,
+          reply,
+        });
+        return { sessionId, reply };
+      } finally {
+        conversation.stop();
+      }
+    },
+
+    turn(sessionId, input, caller) {
+      const parsed = TurnSchema.safeParse(input);
+      if (!parsed.success)
+        return Promise.reject(
+          new InvalidTurnError(
+            `invalid turn: expected {"text": string} or {"button": string}, with an optional "turnId": ${parsed.error.issues
+              .map((i) => `${i.path.join('.') || 'turn'}: ${i.message}`)
+              .join('; ')}`,
+          ),
+        );
+      return serialized(sessionId, () => applyTurn(sessionId, parsed.data, caller));
+    },
+
+    async session(sessionId, caller) {
+      const loaded = await store.load(sessionId);
+      if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
+      const history = await store.history(sessionId);
+      const last = history[history.length - 1];
+      if (!last) throw new SessionNotFoundError(sessionId);
+      return { reply: last.reply, history: history.map((e) => ({ turn: e.turn, reply: e.reply })) };
+    },
+  };
+}
+

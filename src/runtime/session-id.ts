@@ -1,0 +1,7 @@
+/** A random, unguessable session id: 144 bits, base64url (24 characters). */
+export function newSessionId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_');
+}

@@ -1,0 +1,3 @@
+export { MAX_BODY_BYTES, createApp, type AppOptions } from './app.js';
+export { HttpError, toHttpError } from './errors.js';
+export { openApiDocument } from './openapi.js';

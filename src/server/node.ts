@@ -1,0 +1,63 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { AnyActorLogic } from 'xstate';
+import type { FlowDocument } from '../flow/schema.js';
+import { createRuntime } from '../runtime/runtime.js';
+import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
+import { createPostgresStore } from '../store/postgres.js';
+import type { Store } from '../store/types.js';
+import { createApp } from './app.js';
+
+export interface ServerOptions {
+  flows: FlowDocument[];
+  extract: AnyActorLogic;
+  port?: number;
+  hostname?: string;
+  /** PostgreSQL when set; PGlite in `dataDir` otherwise. */
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  jwtSecret?: string | undefined;
+}
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  /** Where the store keeps its data, for the start-up line. */
+  storeDescription: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the runtime and serves the API on loopback. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const store = options.databaseUrl
+    ? await createPostgresStore({ connectionString: options.databaseUrl })
+    : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR });
+  const storeDescription = options.databaseUrl
+    ? `PostgreSQL at ${redact(options.databaseUrl)}`
+    : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
+  const runtime = createRuntime({ flows: options.flows, store, extract: options.extract });
+  const app = createApp({
+    runtime,
+    jwtSecret: options.jwtSecret,
+    onError: (error) => console.error('gateflow: internal error:', error),
+  });
+  const hostname = options.hostname ?? '127.0.0.1';
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${hostname}:${port}`,
+    store,
+    storeDescription,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,4 @@
+export { createMemoryStore } from './memory.js';
+export { MIGRATIONS, type Migration } from './sql/migrations.js';
+export { createSqlStore, migrate, type SqlClient } from './sql/sql-store.js';
+export * from './types.js';

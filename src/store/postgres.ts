@@ -1,0 +1,37 @@
+import pg from 'pg';
+import { createSqlStore, migrate, type SqlClient } from './sql/sql-store.js';
+import type { Store } from './types.js';
+
+/** A PostgreSQL server through `pg` (DATABASE_URL): for many processes or machines. */
+export async function createPostgresStore(options: { connectionString: string; max?: number }): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  // pg types rows as QueryResultRow; the store names its own row shapes.
+  const rowsOf = <Row>(result: pg.QueryResult) => result as unknown as { rows: Row[] };
+  const client: SqlClient = {
+    query: async <Row>(text: string, params?: unknown[]) => rowsOf<Row>(await pool.query(text, params)),
+    transaction: async (fn) => {
+      const conn = await pool.connect();
+      try {
+        await conn.query('BEGIN');
+        const result = await fn({ query: async <Row>(text: string, params?: unknown[]) => rowsOf<Row>(await conn.query(text, params)) });
+        await conn.query('COMMIT');
+        return result;
+      } catch (error) {
+        await conn.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        conn.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  try {
+    await migrate(client);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  return createSqlStore('postgres', client);
+}

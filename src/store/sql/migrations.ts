@@ -1,0 +1,39 @@
+/**
+ * The schema of the SQL stores, as versioned migrations shared by PGlite and
+ * PostgreSQL. Applied in order at start; each one recorded in
+ * `gateflow_migrations`. Never edit a released migration: add the next one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions and journal',
+    sql: `
+      CREATE TABLE gateflow_sessions (
+        id           text PRIMARY KEY,
+        flow_id      text NOT NULL,
+        flow_version jsonb NOT NULL,
+        snapshot     json NOT NULL,
+        version      integer NOT NULL,
+        owner        text,
+        created_at   timestamptz NOT NULL DEFAULT now(),
+        updated_at   timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE gateflow_journal (
+        session_id text NOT NULL REFERENCES gateflow_sessions (id) ON DELETE CASCADE,
+        seq        integer NOT NULL,
+        turn_id    text,
+        turn       json,
+        reply      json NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, seq),
+        UNIQUE (session_id, turn_id)
+      );
+    `,
+  },
+];

@@ -1,0 +1,149 @@
+import type { Snapshot } from 'xstate';
+import type { FlowVersion } from '../../flow/schema.js';
+import type { Reply } from '../../runtime/reply.js';
+import type { Turn } from '../../runtime/turn.js';
+import { ConflictError, StoreUnavailableError, type JournalEntry, type SessionRecord, type Store } from '../types.js';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+/** The little a SQL store needs of a driver: PGlite and `pg` both fit. */
+export interface SqlClient {
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /** Runs `fn` in one transaction on one connection. */
+  transaction<T>(fn: (tx: Pick<SqlClient, 'query'>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const UNIQUE_VIOLATION = '23505';
+/** Serializes migrations when several processes start at once (any fixed number). */
+const MIGRATION_LOCK = 726_147_001;
+
+interface SessionRow {
+  id: string;
+  flow_id: string;
+  flow_version: FlowVersion;
+  snapshot: Snapshot<unknown>;
+  version: number;
+  owner: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+interface JournalRow {
+  seq: number;
+  turn_id: string | null;
+  turn: Turn | null;
+  reply: Reply;
+  created_at: Date;
+}
+
+/** Applies the migrations not yet recorded, each in its own transaction. Returns those applied. */
+export async function migrate(client: SqlClient, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  await client.query(
+    'CREATE TABLE IF NOT EXISTS gateflow_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await client.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const { rows } = await tx.query<{ version: number }>('SELECT version FROM gateflow_migrations WHERE version = $1', [m.version]);
+      if (rows.length > 0) return false;
+      for (const statement of m.sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query('INSERT INTO gateflow_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}
+
+const toSession = (r: SessionRow): SessionRecord => ({
+  sessionId: r.id,
+  flowId: r.flow_id,
+  flowVersion: r.flow_version,
+  snapshot: r.snapshot,
+  version: r.version,
+  owner: r.owner,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+const toEntry = (r: JournalRow): JournalEntry => ({
+  seq: r.seq,
+  turnId: r.turn_id,
+  turn: r.turn,
+  reply: r.reply,
+  createdAt: r.created_at,
+});
+
+/**
+ * A store on PostgreSQL's SQL (PGlite or a server): a turn is one SELECT
+ * (session and replayed turn together) and one statement that updates the
+ * session if its version is unchanged and appends to the journal.
+ */
+export function createSqlStore(kind: string, client: SqlClient): Store {
+  const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof ConflictError) throw error;
+      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new ConflictError(`${what}: ${(error as Error).message}`);
+      throw new StoreUnavailableError(`${kind} store: ${what} failed: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  const json = (value: unknown) => JSON.stringify(value);
+
+  return {
+    kind,
+    create: (s) =>
+      guard('create session', async () => {
+        await client.query(
+          `WITH s AS (
+             INSERT INTO gateflow_sessions (id, flow_id, flow_version, snapshot, version, owner)
+             VALUES ($1, $2, $3::jsonb, $4::json, 1, $5) RETURNING id)
+           INSERT INTO gateflow_journal (session_id, seq, reply) SELECT id, 1, $6::json FROM s`,
+          [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply)],
+        );
+      }),
+    load: (sessionId, turnId) =>
+      guard('load session', async () => {
+        const { rows } = await client.query<SessionRow & { j_seq: number | null } & { [K in keyof JournalRow as `j_${K}`]: JournalRow[K] }>(
+          `SELECT s.*, j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
+             FROM gateflow_sessions s
+             LEFT JOIN gateflow_journal j ON j.session_id = s.id AND j.turn_id = $2
+            WHERE s.id = $1`,
+          [sessionId, turnId ?? null],
+        );
+        const row = rows[0];
+        if (!row) return null;
+        const replayed =
+          row.j_seq !== null
+            ? toEntry({ seq: row.j_seq, turn_id: row.j_turn_id, turn: row.j_turn, reply: row.j_reply, created_at: row.j_created_at })
+            : null;
+        return { session: toSession(row), replayed };
+      }),
+    commitTurn: (sessionId, expectedVersion, t) =>
+      guard('commit turn', async () => {
+        const { rows } = await client.query<{ seq: number }>(
+          `WITH s AS (
+             UPDATE gateflow_sessions
+                SET snapshot = $3::json, flow_version = $4::jsonb, version = version + 1, updated_at = now()
+              WHERE id = $1 AND version = $2
+             RETURNING version)
+           INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply)
+           SELECT $1, s.version, $5, $6::json, $7::json FROM s
+           RETURNING seq`,
+          [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply)],
+        );
+        const seq = rows[0]?.seq;
+        if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
+        return seq;
+      }),
+    history: (sessionId) =>
+      guard('read journal', async () => {
+        const { rows } = await client.query<JournalRow>(
+          'SELECT seq, turn_id, turn, reply, created_at FROM gateflow_journal WHERE session_id = $1 ORDER BY seq',
+          [sessionId],
+        );
+        return rows.map(toEntry);
+      }),
+    close: () => client.close(),
+  };
+}

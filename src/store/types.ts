@@ -1,0 +1,86 @@
+import type { Snapshot } from 'xstate';
+import type { FlowVersion } from '../flow/schema.js';
+import type { Reply } from '../runtime/reply.js';
+import type { Turn } from '../runtime/turn.js';
+
+/** A stored session: the snapshot, the flow it belongs to, and its version for optimistic locking. */
+export interface SessionRecord {
+  sessionId: string;
+  flowId: string;
+  flowVersion: FlowVersion;
+  snapshot: Snapshot<unknown>;
+  /** Starts at 1; every committed turn adds one. */
+  version: number;
+  /** The JWT subject that owns the session, or null when the server has no auth. */
+  owner: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One line of a session's append-only journal: the opening reply (turn null), then every turn. */
+export interface JournalEntry {
+  /** The session version this entry produced: 1 for the opening reply. */
+  seq: number;
+  turnId: string | null;
+  turn: Turn | null;
+  reply: Reply;
+  createdAt: Date;
+}
+
+export interface NewSession {
+  sessionId: string;
+  flowId: string;
+  flowVersion: FlowVersion;
+  snapshot: Snapshot<unknown>;
+  owner: string | null;
+  reply: Reply;
+}
+
+export interface CommittedTurn {
+  snapshot: Snapshot<unknown>;
+  /** Changed when a snapshot was migrated to another flow version. */
+  flowVersion: FlowVersion;
+  turn: Turn;
+  turnId: string | null;
+  reply: Reply;
+}
+
+/** What `load` returns: the session and, when asked for a turnId, that turn's entry if present. */
+export interface LoadedSession {
+  session: SessionRecord;
+  replayed: JournalEntry | null;
+}
+
+/**
+ * Where sessions live. A turn costs at most two round trips: `load` (with the
+ * turn id lookup) and `commitTurn` (one atomic statement).
+ */
+export interface Store {
+  readonly kind: string;
+  /** Creates a session at version 1 with its opening reply as journal entry 1. */
+  create(session: NewSession): Promise<void>;
+  /** The session, and the journal entry of `turnId` if it was already taken. Null when unknown. */
+  load(sessionId: string, turnId?: string): Promise<LoadedSession | null>;
+  /**
+   * Saves a turn if the session is still at `expectedVersion`: snapshot and
+   * journal together or not at all. Returns the new version; throws
+   * {@link ConflictError} when another turn got there first or the turnId is taken.
+   */
+  commitTurn(sessionId: string, expectedVersion: number, turn: CommittedTurn): Promise<number>;
+  /** The whole journal, oldest first. */
+  history(sessionId: string): Promise<JournalEntry[]>;
+  close(): Promise<void>;
+}
+
+/** Another turn was saved first (or carried the same turnId): reload and apply again. */
+export class ConflictError extends Error {
+  override readonly name = 'ConflictError';
+}
+
+/** The store cannot be reached or failed; nothing was written. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
