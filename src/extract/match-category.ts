@@ -144,11 +144,16 @@ function abstain(reason: AbstainReason): MatchResult {
   return { status: 'abstain', reason };
 }
 
-const phraseCache = new WeakMap<MatchableGate, Phrase[]>();
+// Keyed by the categories array and the synonyms object, which a flow keeps
+// for its lifetime, rather than by the gate object, which callers rebuild.
+const phraseCache = new WeakMap<readonly string[], WeakMap<object, Phrase[]>>();
+const NO_SYNONYMS = {};
 
 /** Every phrase that means something for this question, longest first. */
 function phrasesFor(gate: MatchableGate): Phrase[] {
-  const cached = phraseCache.get(gate);
+  let bySynonyms = phraseCache.get(gate.categories);
+  if (!bySynonyms) phraseCache.set(gate.categories, (bySynonyms = new WeakMap()));
+  const cached = bySynonyms.get(gate.synonyms ?? NO_SYNONYMS);
   if (cached) return cached;
   const byText = new Map<string, Phrase>();
   const add = (text: string, means: Phrase['means']) => {
@@ -167,7 +172,7 @@ function phrasesFor(gate: MatchableGate): Phrase[] {
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
-  phraseCache.set(gate, phrases);
+  bySynonyms.set(gate.synonyms ?? NO_SYNONYMS, phrases);
   return phrases;
 }
 

@@ -17,10 +17,14 @@ export const offlineExtractActor = fromPromise<ExtractionOutput, ExtractionInput
   extractOffline(input),
 );
 
-/** The output of a finished flow. */
+/**
+ * The output of a finished flow: how it ended. The answers stay in the
+ * snapshot's context (not copied here, so a finished snapshot stays small).
+ */
 export interface FlowOutput {
   outcome: TerminalOutcome;
-  answers: Record<string, GateAnswer>;
+  /** The terminal node that ended the flow. */
+  terminal: string;
   stoppedBy: string | null;
 }
 
@@ -41,8 +45,13 @@ export function compileFlow(input: FlowDocument) {
   };
   const confirmation = (node: string) => graph.node(node) as ConfirmationNode;
   const pressed = (event: AnyEventObject) => (event.type === 'user.button' ? String(event.value) : null);
-  const accepted = (context: FlowContext, gate: string, event: AnyEventObject) =>
-    acceptedValues(graph, gate, context, event);
+  // Several guards and an action read the same extraction result: check it once per event.
+  const acceptedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof acceptedValues>>();
+  const accepted = (context: FlowContext, gate: string, event: AnyEventObject) => {
+    let values = acceptedByEvent.get(event);
+    if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
+    return values;
+  };
 
   const machineSetup = setup({
     types: {
@@ -230,7 +239,7 @@ export function compileFlow(input: FlowDocument) {
         // Passed to the root's `output` in the done-state event.
         output: ({ context }: { context: FlowContext }): FlowOutput => ({
           outcome: node.outcome,
-          answers: context.answers,
+          terminal: node.id,
           stoppedBy: context.stoppedBy,
         }),
       };

@@ -6,7 +6,7 @@ import type { FlowDocument, FlowVersion } from '../flow/schema.js';
 import { buildReply } from './build-reply.js';
 import { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError } from './errors.js';
 import type { Reply } from './reply.js';
-import { TurnSchema, turnToEvent, type Turn } from './turn.js';
+import { parseTurn, turnToEvent, type Turn } from './turn.js';
 
 /** What is stored for a conversation: the snapshot, and beside it the flow it belongs to. */
 export interface PersistedConversation {
@@ -126,10 +126,9 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
     },
     reply,
     send(turn) {
-      const parsed = TurnSchema.safeParse(turn);
+      const parsed = parseTurn(turn);
       const run = queue.catch(() => undefined).then(async () => {
-        if (!parsed.success)
-          throw new InvalidTurnError(`invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'turn'}: ${i.message}`).join('; ')}`);
+        if (!parsed.success) throw new InvalidTurnError(parsed.message);
         const { turnId } = parsed.data;
         const replayed = turnId !== undefined ? repliesByTurnId.get(turnId) : undefined;
         if (replayed) return replayed;

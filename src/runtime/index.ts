@@ -9,8 +9,8 @@ export {
 export { ConversationFinishedError, IncompatibleSnapshotError, InvalidTurnError } from './errors.js';
 export * from './messages.js';
 export * from './reply.js';
-export { MAX_TURN_TEXT_LENGTH, TurnSchema, turnToEvent, type Turn } from './turn.js';
+export { ButtonTurnSchema, MAX_TURN_TEXT_LENGTH, TextTurnSchema, TurnSchema, parseTurn, turnToEvent, type Turn, type TurnParseResult } from './turn.js';
 export { FlowNotFoundError, SessionNotFoundError } from './errors.js';
 export { migrateSnapshot } from './migrate-snapshot.js';
 export { createRuntime, type Caller, type FlowSummary, type Runtime, type RuntimeOptions, type SessionView } from './runtime.js';
-export { newSessionId } from './session-id.js';
+export { isSessionId, newSessionId } from './session-id.js';

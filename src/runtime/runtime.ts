@@ -2,12 +2,12 @@ import type { AnyActorLogic } from 'xstate';
 import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
 import { ConflictError, type Store } from '../store/types.js';
-import { restoreConversation, startConversation } from './conversation.js';
+import { restoreConversation, startConversation, type Conversation } from './conversation.js';
 import { FlowNotFoundError, InvalidTurnError, SessionNotFoundError } from './errors.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
 import type { Reply } from './reply.js';
-import { newSessionId } from './session-id.js';
-import { TurnSchema, type Turn } from './turn.js';
+import { isSessionId, newSessionId } from './session-id.js';
+import { parseTurn, type Turn } from './turn.js';
 
 export interface RuntimeOptions {
   /**
@@ -21,6 +21,8 @@ export interface RuntimeOptions {
   extract?: AnyActorLogic;
   /** How often a turn is applied again after losing a race with another process. */
   maxConflictRetries?: number;
+  /** How many sessions keep a live actor between turns (restoring is skipped while the stored version matches). */
+  liveSessions?: number;
 }
 
 export interface FlowSummary {
@@ -50,6 +52,7 @@ export interface Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { store, extract } = options;
   const maxRetries = options.maxConflictRetries ?? 100;
+  const live = new LiveConversations(options.liveSessions ?? 1000);
 
   // id → version (as text) → checked document; the current version per id.
   const versions = new Map<string, Map<string, FlowDocument>>();
@@ -93,27 +96,35 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
       if (loaded.replayed) return loaded.replayed.reply;
       const { session } = loaded;
-      const { flow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
-      const conversation = restoreConversation(
-        flow,
-        { sessionId, flowId: flow.id, flowVersion: flow.version, snapshot: snapshot as never },
-        extract ? { extract } : {},
-      );
+      // The actor kept from this session's last turn, if the store still holds that
+      // version; otherwise restore from the stored snapshot.
+      const conversation =
+        live.take(sessionId, session.version) ??
+        (() => {
+          const { flow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
+          return restoreConversation(
+            flow,
+            { sessionId, flowId: flow.id, flowVersion: flow.version, snapshot: snapshot as never },
+            extract ? { extract } : {},
+          );
+        })();
       try {
-        const reply = await conversation.send(turn);
-        await store.commitTurn(sessionId, session.version, {
+        // The store keeps turn ids; the conversation only needs the turn.
+        const reply = await conversation.send('button' in turn ? { button: turn.button } : { text: turn.text });
+        const version = await store.commitTurn(sessionId, session.version, {
           snapshot: conversation.persist().snapshot,
-          flowVersion: flow.version,
+          flowVersion: conversation.flow.version,
           turn,
           turnId,
           reply,
         });
+        if (conversation.done) conversation.stop();
+        else live.keep(sessionId, version, conversation);
         return reply;
       } catch (error) {
+        conversation.stop();
         // Another process saved a turn first: load its result and apply this turn again.
         if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
-      } finally {
-        conversation.stop();
       }
     }
   };
@@ -126,8 +137,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!flow) throw new FlowNotFoundError(flowId);
       const sessionId = newSessionId();
       const conversation = startConversation(flow, { sessionId, ...(extract && { extract }) });
+      const reply = conversation.reply();
       try {
-        const reply = conversation.reply();
         await store.create({
           sessionId,
           flowId: flow.id,
@@ -136,26 +147,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           owner: caller?.owner ?? null,
           reply,
         });
-        return { sessionId, reply };
-      } finally {
+      } catch (error) {
         conversation.stop();
+        throw error;
       }
+      live.keep(sessionId, 1, conversation);
+      return { sessionId, reply };
     },
 
     turn(sessionId, input, caller) {
-      const parsed = TurnSchema.safeParse(input);
-      if (!parsed.success)
-        return Promise.reject(
-          new InvalidTurnError(
-            `invalid turn: expected {"text": string} or {"button": string}, with an optional "turnId": ${parsed.error.issues
-              .map((i) => `${i.path.join('.') || 'turn'}: ${i.message}`)
-              .join('; ')}`,
-          ),
-        );
+      const parsed = parseTurn(input);
+      if (!parsed.success) return Promise.reject(new InvalidTurnError(parsed.message));
+      if (!isSessionId(sessionId)) return Promise.reject(new SessionNotFoundError(sessionId));
       return serialized(sessionId, () => applyTurn(sessionId, parsed.data, caller));
     },
 
     async session(sessionId, caller) {
+      if (!isSessionId(sessionId)) throw new SessionNotFoundError(sessionId);
       const loaded = await store.load(sessionId);
       if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
       const history = await store.history(sessionId);
@@ -166,3 +174,32 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
 }
 
+
+/**
+ * Live conversations by session, each valid for one stored version: a turn
+ * takes it out (so no two turns share it) and puts it back after its commit.
+ * The least recently used are stopped beyond `capacity`.
+ */
+class LiveConversations {
+  private readonly entries = new Map<string, { version: number; conversation: Conversation }>();
+  constructor(private readonly capacity: number) {}
+
+  take(sessionId: string, version: number): Conversation | undefined {
+    const entry = this.entries.get(sessionId);
+    if (!entry) return undefined;
+    this.entries.delete(sessionId);
+    if (entry.version === version) return entry.conversation;
+    entry.conversation.stop();
+    return undefined;
+  }
+
+  keep(sessionId: string, version: number, conversation: Conversation): void {
+    if (this.capacity <= 0) return conversation.stop();
+    this.entries.set(sessionId, { version, conversation });
+    if (this.entries.size > this.capacity) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      entry.conversation.stop();
+    }
+  }
+}

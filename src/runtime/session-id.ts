@@ -5,3 +5,8 @@ export function newSessionId(): string {
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_');
 }
+
+/** Whether a string could be a session id at all; anything else is unknown without asking a store. */
+export function isSessionId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(value);
+}

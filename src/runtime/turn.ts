@@ -4,18 +4,64 @@ import type { FlowEvent } from '../flow/context.js';
 /** The longest text a turn may carry; longer messages are refused, not cut. */
 export const MAX_TURN_TEXT_LENGTH = 4000;
 
-const turnId = z.string().min(1).max(200).optional();
+const turnId = z
+  .string()
+  .min(1, 'turnId must not be empty')
+  .max(200, 'turnId must be at most 200 characters')
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'turnId must not contain control characters')
+  .optional();
+
+export const TextTurnSchema = z.strictObject({
+  text: z.string().max(MAX_TURN_TEXT_LENGTH, `text must be at most ${MAX_TURN_TEXT_LENGTH} characters`),
+  turnId,
+});
+export const ButtonTurnSchema = z.strictObject({
+  button: z.string().min(1, 'button must not be empty').max(200, 'button must be at most 200 characters'),
+  turnId,
+});
 
 /** A person's turn: text they typed or a button they pressed, with an optional id for replays. */
-export const TurnSchema = z.union([
-  z.strictObject({
-    text: z.string().max(MAX_TURN_TEXT_LENGTH, `text must be at most ${MAX_TURN_TEXT_LENGTH} characters`),
-    turnId,
-  }),
-  z.strictObject({ button: z.string().min(1, 'button must not be empty').max(200), turnId }),
-]);
+export const TurnSchema = z.union([TextTurnSchema, ButtonTurnSchema]);
 
 export type Turn = z.infer<typeof TurnSchema>;
+
+export type TurnParseResult = { success: true; data: Turn } | { success: false; message: string };
+
+/** What every refusal of a turn starts with. */
+export const TURN_SHAPE = 'expected {"text": string} or {"button": string}, with an optional "turnId"';
+
+/**
+ * Checks a turn and, when it is wrong, says what is wrong: not an object, both
+ * or neither of `text` and `button`, a field of the wrong type, an unknown key.
+ */
+export function parseTurn(input: unknown): TurnParseResult {
+  const refuse = (detail: string): TurnParseResult => ({ success: false, message: `invalid turn: ${TURN_SHAPE}: ${detail}` });
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return refuse(`got ${describe(input)}`);
+  const hasText = 'text' in input;
+  const hasButton = 'button' in input;
+  if (hasText && hasButton) return refuse('got both "text" and "button"');
+  if (!hasText && !hasButton) {
+    const keys = Object.keys(input);
+    return refuse(keys.length ? `got ${keys.map((k) => `"${k}"`).join(', ')} instead` : 'got an empty object');
+  }
+  const parsed = (hasText ? TextTurnSchema : ButtonTurnSchema).safeParse(input);
+  if (parsed.success) return { success: true, data: parsed.data };
+  return refuse(
+    parsed.error.issues
+      .map((i) =>
+        i.code === 'unrecognized_keys'
+          ? `unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`
+          : `${i.path.join('.') || 'turn'}: ${i.message}`,
+      )
+      .join('; '),
+  );
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
 
 export function turnToEvent(turn: Turn): FlowEvent {
   return 'button' in turn ? { type: 'user.button', value: turn.button } : { type: 'user.text', text: turn.text };

@@ -42,14 +42,24 @@ export function openApiDocument(options: { auth: boolean }) {
     paths: {
       '/api/health': { get: { summary: 'Liveness', responses: { 200: { description: 'The server is up' } } } },
       '/api/flows': {
-        get: { summary: 'The registered flows', security, responses: { 200: json('FlowList', 'id, version and title of each flow') } },
+        get: {
+          summary: 'The registered flows',
+          security,
+          responses: { 200: json('FlowList', 'id, version and title of each flow'), ...(options.auth && { 401: error('Missing or invalid bearer token') }) },
+        },
       },
       '/api/flows/{flowId}/sessions': {
         post: {
           summary: 'Start a session',
           security,
           parameters: [{ name: 'flowId', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 201: json('Started', 'The new session and its opening reply'), 404: error('Unknown flow'), 413: error('Body over 16 KB'), ...common },
+          responses: {
+            201: json('Started', 'The new session and its opening reply'),
+            400: error('Malformed body (the body is optional)'),
+            404: error('Unknown flow'),
+            413: error('Body over 16 KB'),
+            ...common,
+          },
         },
       },
       '/api/sessions/{sessionId}/turns': {

@@ -4,12 +4,24 @@ import type { Store } from './types.js';
 
 /** A PostgreSQL server through `pg` (DATABASE_URL): for many processes or machines. */
 export async function createPostgresStore(options: { connectionString: string; max?: number }): Promise<Store> {
+  const client = createPostgresClient(options);
+  try {
+    await migrate(client);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return createSqlStore('postgres', client);
+}
+
+/** The SQL client a PostgreSQL store runs on: a `pg` pool (exported for instrumented stores). */
+export function createPostgresClient(options: { connectionString: string; max?: number }): SqlClient {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   // pg types rows as QueryResultRow; the store names its own row shapes.
   const rowsOf = <Row>(result: pg.QueryResult) => result as unknown as { rows: Row[] };
-  const client: SqlClient = {
+  return {
     query: async <Row>(text: string, params?: unknown[]) => rowsOf<Row>(await pool.query(text, params)),
     transaction: async (fn) => {
       const conn = await pool.connect();
@@ -25,13 +37,8 @@ export async function createPostgresStore(options: { connectionString: string; m
         conn.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
   };
-  try {
-    await migrate(client);
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw error;
-  }
-  return createSqlStore('postgres', client);
 }

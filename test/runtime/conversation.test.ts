@@ -57,7 +57,7 @@ describe('a conversation', () => {
     await expect(c.send({ button: 'Yes' })).rejects.toThrow(ConversationFinishedError);
     expect(c.persist().snapshot).toMatchObject({
       status: 'done',
-      output: { outcome: 'stopped', stoppedBy: '1_patient_info_availability' },
+      output: { outcome: 'stopped', terminal: 'stopped', stoppedBy: '1_patient_info_availability' },
     });
   });
 });

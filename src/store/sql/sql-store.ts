@@ -14,6 +14,13 @@ export interface SqlClient {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/**
+ * SQLSTATE classes that mean the database cannot serve now: connection (08),
+ * transaction rollback (40), resources (53), operator intervention such as a
+ * shutdown (57), system errors (58). Errors with no SQLSTATE (a refused socket,
+ * a closed PGlite) are outages too.
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '40', '53', '57', '58']);
 /** Serializes migrations when several processes start at once (any fixed number). */
 const MIGRATION_LOCK = 726_147_001;
 
@@ -35,24 +42,28 @@ interface JournalRow {
   created_at: Date;
 }
 
-/** Applies the migrations not yet recorded, each in its own transaction. Returns those applied. */
+/**
+ * Applies the migrations not yet recorded, in one transaction that holds an
+ * advisory lock, so that processes starting together migrate once. Returns
+ * the versions applied.
+ */
 export async function migrate(client: SqlClient, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  await client.query(
-    'CREATE TABLE IF NOT EXISTS gateflow_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
-  const applied: number[] = [];
-  for (const m of migrations) {
-    const done = await client.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      const { rows } = await tx.query<{ version: number }>('SELECT version FROM gateflow_migrations WHERE version = $1', [m.version]);
-      if (rows.length > 0) return false;
+  return client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS gateflow_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM gateflow_migrations');
+    const done = new Set(rows.map((r) => r.version));
+    const applied: number[] = [];
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
       for (const statement of m.sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
       await tx.query('INSERT INTO gateflow_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      return true;
-    });
-    if (done) applied.push(m.version);
-  }
-  return applied;
+      applied.push(m.version);
+    }
+    return applied;
+  });
 }
 
 const toSession = (r: SessionRow): SessionRecord => ({
@@ -84,7 +95,10 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       return await fn();
     } catch (error) {
       if (error instanceof ConflictError) throw error;
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new ConflictError(`${what}: ${(error as Error).message}`);
+      const code = (error as { code?: unknown }).code;
+      if (code === UNIQUE_VIOLATION) throw new ConflictError(`${what}: ${(error as Error).message}`);
+      // A statement the database refused (bad data, a bug) is not an outage: let it surface.
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !UNAVAILABLE_CLASSES.has(code.slice(0, 2))) throw error;
       throw new StoreUnavailableError(`${kind} store: ${what} failed: ${(error as Error).message}`, { cause: error });
     }
   };

@@ -1,0 +1,169 @@
+/**
+ * Helpers for the HTTP suite: the example flows, a real Node server on
+ * loopback around an app, a small JSON client over global fetch, and a store
+ * wrapper whose methods can be made to fail (or whose store can be swapped).
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { readFileSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseFlowText } from '../../src/flow/parse.js';
+import type { FlowDocument } from '../../src/flow/schema.js';
+import { StoreUnavailableError, type Store } from '../../src/store/types.js';
+
+export const FLOWS_DIR = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
+
+/** Every flow in machines/flows, parsed and checked, sorted by file name. */
+export function exampleFlows(): FlowDocument[] {
+  return readdirSync(FLOWS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => parseFlowText(readFileSync(`${FLOWS_DIR}${f}`, 'utf8'), f));
+}
+
+export interface LoopbackServer {
+  /** e.g. http://127.0.0.1:43121 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a Fetch handler on 127.0.0.1 on a free port. */
+export async function serveOnLoopback(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<LoopbackServer> {
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port, address } = server.address() as AddressInfo;
+  return {
+    url: `http://${address}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections from fetch would otherwise hold close() open.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Sent as JSON (JSON.stringify). */
+  json?: unknown;
+  /** Sent as is. */
+  body?: string | ReadableStream<Uint8Array> | Uint8Array;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** One request; the JSON body parsed. */
+export async function call<T = any>(base: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: RequestInit['body'] | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    body = options.body as RequestInit['body'];
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const init: RequestInit & { duplex?: 'half' } = { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers };
+  if (body !== undefined) init.body = body;
+  if (options.body instanceof ReadableStream) init.duplex = 'half';
+  const response = await fetch(`${base}${path}`, init);
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A body sent with chunked transfer encoding (no Content-Length), in pieces of `chunk` bytes. */
+export function chunkedBody(text: string, chunk = 1024): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(offset, offset + chunk));
+      offset += chunk;
+    },
+  });
+}
+
+/** `json` followed by spaces, `bytes` long in UTF-8 (still valid JSON). */
+export function paddedJson(value: unknown, bytes: number): string {
+  const text = JSON.stringify(value);
+  const length = Buffer.byteLength(text);
+  if (length > bytes) throw new Error(`${text} is already longer than ${bytes} bytes`);
+  return text + ' '.repeat(bytes - length);
+}
+
+type StoreMethod = 'create' | 'load' | 'commitTurn' | 'history';
+
+export interface FlakyStore {
+  store: Store;
+  /** Methods that throw StoreUnavailableError without touching the inner store. */
+  down: Set<StoreMethod>;
+  /** Methods that throw a plain Error (not a store error) instead. */
+  broken: Set<StoreMethod>;
+  /** The store calls go to; may be replaced (e.g. by a store reopened on the same directory). */
+  inner: Store;
+  /** Calls per method, failed ones included. */
+  calls: Record<StoreMethod, number>;
+  heal(): void;
+}
+
+/** Wraps a store so that its methods can be made unreachable, then healed. */
+export function flakyStore(inner: Store): FlakyStore {
+  const flaky: FlakyStore = {
+    inner,
+    down: new Set(),
+    broken: new Set(),
+    calls: { create: 0, load: 0, commitTurn: 0, history: 0 },
+    heal() {
+      flaky.down.clear();
+      flaky.broken.clear();
+    },
+    store: undefined as unknown as Store,
+  };
+  const gate = (method: StoreMethod) => {
+    flaky.calls[method]++;
+    if (flaky.down.has(method)) throw new StoreUnavailableError(`test store: ${method} is unreachable`);
+    if (flaky.broken.has(method)) throw new Error(`test store: ${method} broke with a secret detail`);
+  };
+  flaky.store = {
+    get kind() {
+      return `flaky(${flaky.inner.kind})`;
+    },
+    async create(session) {
+      gate('create');
+      return flaky.inner.create(session);
+    },
+    async load(sessionId, turnId) {
+      gate('load');
+      return flaky.inner.load(sessionId, turnId);
+    },
+    async commitTurn(sessionId, expectedVersion, turn) {
+      gate('commitTurn');
+      return flaky.inner.commitTurn(sessionId, expectedVersion, turn);
+    },
+    async history(sessionId) {
+      gate('history');
+      return flaky.inner.history(sessionId);
+    },
+    close: () => flaky.inner.close(),
+  };
+  return flaky;
+}
