@@ -4,7 +4,7 @@ import type { AnyActorLogic } from 'xstate';
 import type { FlowDocument } from '../flow/schema.js';
 import { createRuntime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
-import { createPostgresStore } from '../store/postgres.js';
+import { createPostgresStore, redactUrl } from '../store/postgres.js';
 import type { Store } from '../store/types.js';
 import { createApp } from './app.js';
 
@@ -33,7 +33,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ? await createPostgresStore({ connectionString: options.databaseUrl })
     : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR });
   const storeDescription = options.databaseUrl
-    ? `PostgreSQL at ${redact(options.databaseUrl)}`
+    ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
   const runtime = createRuntime({ flows: options.flows, store, extract: options.extract });
   const app = createApp({
@@ -58,6 +58,3 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createSqlStore, migrate, type SqlClient } from './sql/sql-store.js';
-import type { Store } from './types.js';
+import { StoreUnavailableError, type Store } from './types.js';
 
 /** A PostgreSQL server through `pg` (DATABASE_URL): for many processes or machines. */
 export async function createPostgresStore(options: { connectionString: string; max?: number }): Promise<Store> {
@@ -9,7 +9,10 @@ export async function createPostgresStore(options: { connectionString: string; m
     await migrate(client);
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw error;
+    throw new StoreUnavailableError(
+      `postgres store: cannot open ${redactUrl(options.connectionString)}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return createSqlStore('postgres', client);
 }
@@ -41,4 +44,9 @@ export function createPostgresClient(options: { connectionString: string; max?: 
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/** A connection string with its password hidden, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }

@@ -1,0 +1,66 @@
+/**
+ * A child process for the cross-process concurrency test (test/runtime/concurrency.test.ts):
+ *
+ *   node --import tsx test/helpers/concurrency-worker.ts <connectionString> <sessionId> <workerIndex> <count>
+ *
+ * Opens its own PostgreSQL store and runtime, prints `ready` once connected
+ * (migrations applied), waits for a line on stdin (the parent's "go", so that
+ * every worker starts at once), sends `count` turns together (`hmm w<index> <i>`,
+ * turnId `w<index>-<i>`), then prints one JSON line with every reply (or error)
+ * and how many commits lost the version race, and exits 0 (1 on a setup failure).
+ */
+import { createInterface } from 'node:readline';
+import { createRuntime } from '../../src/runtime/runtime.js';
+import type { Reply } from '../../src/runtime/reply.js';
+import { createPostgresStore } from '../../src/store/postgres.js';
+import { ConflictError, type Store } from '../../src/store/types.js';
+import { flow } from './patient-intake.js';
+
+export interface WorkerResult {
+  index: number;
+  conflicts: number;
+  results: ({ turnId: string; reply: Reply } | { turnId: string; error: string })[];
+}
+
+const [connectionString, sessionId, indexText, countText] = process.argv.slice(2);
+if (!connectionString || !sessionId || !indexText || !countText) {
+  process.stderr.write('usage: concurrency-worker.ts <connectionString> <sessionId> <workerIndex> <count>\n');
+  process.exit(1);
+}
+const index = Number(indexText);
+const count = Number(countText);
+
+const inner = await createPostgresStore({ connectionString });
+let conflicts = 0;
+const store: Store = {
+  ...inner,
+  kind: inner.kind,
+  commitTurn: async (...args) => {
+    try {
+      return await inner.commitTurn(...args);
+    } catch (error) {
+      if (error instanceof ConflictError) conflicts++;
+      throw error;
+    }
+  },
+};
+const runtime = createRuntime({ flows: [flow], store });
+
+process.stdout.write('ready\n');
+const lines = createInterface({ input: process.stdin });
+await new Promise<void>((resolve) => lines.once('line', () => resolve()));
+lines.close();
+
+const results = await Promise.all(
+  Array.from({ length: count }, async (_, i) => {
+    const turnId = `w${index}-${i}`;
+    try {
+      return { turnId, reply: await runtime.turn(sessionId, { text: `hmm w${index} ${i}`, turnId }) };
+    } catch (error) {
+      return { turnId, error: `${(error as Error).name}: ${(error as Error).message}` };
+    }
+  }),
+);
+await inner.close();
+const out: WorkerResult = { index, conflicts, results };
+process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -1,0 +1,383 @@
+/**
+ * Crash tests against real processes (issue 3, section 5): `gateflow serve` on
+ * PGlite is killed with SIGKILL in the middle of a conversation, started again
+ * on the same directory, and continues it with every answer kept; an
+ * extraction in flight when the process dies is simply run again, with no
+ * duplicate turn and no duplicate HANDOFF.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Reply } from '../../src/runtime/reply.js';
+import type { Turn } from '../../src/runtime/turn.js';
+import { createPgliteStore } from '../../src/store/pglite.js';
+import {
+  respond,
+  startOpenAICompatibleServer,
+  type OpenAICompatibleServer,
+  type RecordedRequest,
+  type Responder,
+} from '../helpers/openai-compatible-server.js';
+import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const TEST_TIMEOUT = 60_000;
+/** A fresh PGlite directory takes several seconds to initialize; a used one about two. */
+const START_TIMEOUT = 40_000;
+/** Text the offline matcher abstains on at gate 2 (see test/extract/openai-server.test.ts), so the model is asked. */
+const HARD_TEXT = 'Her coverage story is complicated';
+
+interface Session {
+  reply: Reply;
+  history: { turn: Turn | null; reply: Reply }[];
+}
+
+interface Server {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output(): string;
+}
+
+const children = new Set<ChildProcessWithoutNullStreams>();
+let base: string;
+/** An initialized (migrated) PGlite directory, copied for each test so that no test waits for initdb. */
+let template: string;
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'gateflow-crash-'));
+  template = join(base, 'template');
+  const store = await createPgliteStore({ dataDir: template });
+  await store.close();
+}, TEST_TIMEOUT);
+
+afterEach(async () => {
+  await Promise.all([...children].map(kill));
+  children.clear();
+});
+
+afterAll(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** A PGlite directory of its own for one test. */
+function freshDir(name: string): string {
+  const dir = join(base, name);
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/** `gateflow serve --port 0` on `dbDir`, resolved once it prints where it listens. */
+async function startServe(dbDir: string, env: Record<string, string> = {}): Promise<Server> {
+  const clean = { ...process.env };
+  for (const key of ['DATABASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GATEFLOW_MODEL', 'GATEFLOW_MODEL_TIMEOUT_MS', 'GATEFLOW_JWT_SECRET', 'PORT'])
+    delete clean[key];
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...clean, NODE_OPTIONS: '', GATEFLOW_DB_DIR: dbDir, ...env },
+  });
+  children.add(child);
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT} ms:\n${output}`)), START_TIMEOUT);
+    const onData = (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: string) => (output += chunk));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output };
+}
+
+async function kill(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** SIGKILL: no shutdown handler runs, nothing is flushed or closed. */
+async function crash(server: Server): Promise<void> {
+  await kill(server.child);
+  expect(server.child.signalCode).toBe('SIGKILL');
+  children.delete(server.child);
+}
+
+async function call<T>(server: Server, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: response.status, json: (await response.json()) as T };
+}
+
+async function startSession(server: Server): Promise<{ sessionId: string; reply: Reply }> {
+  const { status, json } = await call<{ sessionId: string; reply: Reply }>(server, 'POST', '/api/flows/patient-intake/sessions');
+  expect(status).toBe(201);
+  return json;
+}
+
+async function turn(server: Server, sessionId: string, t: Turn): Promise<Reply> {
+  const { status, json } = await call<Reply>(server, 'POST', `/api/sessions/${sessionId}/turns`, t);
+  expect(status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
+async function session(server: Server, sessionId: string): Promise<Session> {
+  const { status, json } = await call<Session>(server, 'GET', `/api/sessions/${sessionId}`);
+  expect(status).toBe(200);
+  return json;
+}
+
+/** HANDOFF artifacts in the whole history (the current reply is its last entry). */
+const handoffs = (s: Session) => s.history.flatMap((e) => e.reply.artifacts).filter((a) => a.type === 'HANDOFF').length;
+const asking = (gate: string) => ({ [gate]: 'asking' });
+const withTurnId = (s: Session, id: string) => s.history.filter((e) => e.turn?.turnId === id);
+
+describe('gateflow serve killed with SIGKILL (PGlite)', () => {
+  it(
+    'continues a conversation after a restart with every answer kept, and hands off once',
+    async () => {
+      const dir = freshDir('kill-between-turns');
+      let server = await startServe(dir);
+      const { sessionId, reply: opening } = await startSession(server);
+      expect(opening.state).toEqual(asking(G1));
+      const r1 = await turn(server, sessionId, { button: 'Yes', turnId: 'g1' });
+      expect(r1.state).toEqual(asking(G2));
+      const r2 = await turn(server, sessionId, { text: 'there was one gap', turnId: 'g2' });
+      expect(r2.state).toEqual(asking(G3));
+      const before = await session(server, sessionId);
+
+      await crash(server);
+      server = await startServe(dir);
+
+      const after = await session(server, sessionId);
+      expect(after).toEqual(before);
+      expect(after.reply).toEqual(r2);
+      expect(after.reply.answers).toEqual({
+        [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' },
+        [G2]: expect.objectContaining({ value: 'Partial', source: 'match', raw: 'there was one gap' }),
+      });
+      expect(after.history.map((e) => e.turn)).toEqual([null, { button: 'Yes', turnId: 'g1' }, { text: 'there was one gap', turnId: 'g2' }]);
+      expect(after.history.map((e) => e.reply)).toEqual([opening, r1, r2]);
+      // A replay of a turn taken before the crash returns what it got then.
+      expect(await turn(server, sessionId, { button: 'Yes', turnId: 'g1' })).toEqual(r1);
+
+      expect((await turn(server, sessionId, { button: 'Follow-up' })).state).toEqual(asking(G4));
+      expect((await turn(server, sessionId, { button: 'Adult' })).state).toEqual(asking(G5));
+      expect((await turn(server, sessionId, { button: 'Email' })).completion.reason).toBe('awaiting_user_confirmation');
+      const done = await turn(server, sessionId, { button: 'confirm', turnId: 'confirm-1' });
+      expect(done.completion).toEqual({ isComplete: true, reason: 'handed_off', readyForHandoff: true });
+      expect(done.answers).toMatchObject({
+        [G1]: { value: 'Yes' },
+        [G2]: { value: 'Partial' },
+        [G3]: { value: 'Follow-up' },
+        [G4]: { value: 'Adult' },
+        [G5]: { value: 'Email' },
+      });
+      const finished = await session(server, sessionId);
+      expect(finished.history).toHaveLength(7);
+      expect(handoffs(finished)).toBe(1);
+
+      // Killed once more after the handoff: the confirm turn replayed gives the same
+      // reply, a new one is refused, and the HANDOFF stays single.
+      await crash(server);
+      server = await startServe(dir);
+      expect(await turn(server, sessionId, { button: 'confirm', turnId: 'confirm-1' })).toEqual(done);
+      const refused = await call<{ error: { code: string } }>(server, 'POST', `/api/sessions/${sessionId}/turns`, { button: 'confirm' });
+      expect(refused.status).toBe(409);
+      const final = await session(server, sessionId);
+      expect(final).toEqual(finished);
+      expect(handoffs(final)).toBe(1);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'loses no acknowledged turn when killed at an arbitrary moment while turns stream in',
+    async () => {
+      const dir = freshDir('kill-while-busy');
+      let server = await startServe(dir);
+      const { sessionId } = await startSession(server);
+      /** Every turn that got a 200, with the reply it got. */
+      const acked = new Map<string, Reply>();
+      const rounds = 3;
+
+      for (let round = 0; round < rounds; round++) {
+        let killed = false;
+        let inFlight: Turn | undefined;
+        const stream = (async () => {
+          for (let i = 0; !killed; i++) {
+            const t: Turn = { text: `hmm ${round} ${i}`, turnId: `r${round}-${i}` };
+            inFlight = t;
+            try {
+              const { status, json } = await call<Reply>(server, 'POST', `/api/sessions/${sessionId}/turns`, t);
+              expect(status).toBe(200);
+              acked.set(t.turnId!, json);
+              inFlight = undefined;
+            } catch {
+              return; // the connection dropped: the process is gone
+            }
+          }
+        })();
+        // Let a few turns through, then kill in the middle of whatever it is doing.
+        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 400)));
+        killed = true;
+        await crash(server);
+        await stream;
+
+        server = await startServe(dir);
+        const s = await session(server, sessionId);
+        // Every acknowledged turn is there exactly once, with the reply the client got.
+        for (const [id, reply] of acked) {
+          const entries = withTurnId(s, id);
+          expect(entries, id).toHaveLength(1);
+          expect(entries[0]!.reply).toEqual(reply);
+        }
+        // The turn cut off (committed or not) is sent again and ends up in the journal once.
+        if (inFlight) {
+          const t: Turn = inFlight;
+          acked.set(t.turnId!, await turn(server, sessionId, t));
+          expect(withTurnId(await session(server, sessionId), t.turnId!)).toHaveLength(1);
+        }
+      }
+
+      const s = await session(server, sessionId);
+      expect(acked.size).toBeGreaterThan(rounds);
+      expect(s.history).toHaveLength(1 + acked.size);
+      expect(new Set(s.history.slice(1).map((e) => e.turn?.turnId)).size).toBe(acked.size);
+      for (const e of s.history.slice(1)) expect(e.reply).toEqual(acked.get(e.turn!.turnId!));
+    },
+    TEST_TIMEOUT,
+  );
+
+  describe('with a model whose answer is still pending when the process dies', () => {
+    let model: OpenAICompatibleServer;
+    beforeAll(async () => {
+      model = await startOpenAICompatibleServer();
+    });
+    afterAll(async () => {
+      await model?.close();
+    });
+    beforeEach(() => model.reset());
+
+    /** Answers gate 2 with `value`; every other gate offered "unknown". */
+    const answeringGate2 =
+      (value: string): Responder =>
+      (request: RecordedRequest, res) => {
+        const body = request.body as {
+          response_format?: { json_schema?: { schema?: { properties?: { answers?: { properties?: Record<string, unknown> } } } } };
+        };
+        const keys = Object.keys(body.response_format?.json_schema?.schema?.properties?.answers?.properties ?? { [G2]: null });
+        const answers: Record<string, { value: string; confidence: number }> = {};
+        for (const key of keys) answers[key] = key === G2 ? { value, confidence: 0.9 } : { value: 'unknown', confidence: 0.9 };
+        respond.json({ answers })(request, res);
+      };
+
+    it(
+      'runs the extraction again after a restart: the turn is journaled once, the answer committed once, one HANDOFF',
+      async () => {
+        const dir = freshDir('kill-during-extraction');
+        const env = {
+          OPENAI_BASE_URL: model.baseURL,
+          OPENAI_API_KEY: 'test',
+          GATEFLOW_MODEL: 'test-model',
+          GATEFLOW_MODEL_TIMEOUT_MS: '20000',
+        };
+        let server = await startServe(dir, env);
+        expect(server.output()).toContain('model "test-model"');
+        const { sessionId } = await startSession(server);
+        const r1 = await turn(server, sessionId, { button: 'Yes', turnId: 't-1' });
+        expect(r1.state).toEqual(asking(G2));
+        expect(model.requests).toHaveLength(0);
+
+        // The model takes 3 s; the process dies while it thinks.
+        model.enqueue(respond.delayed(3000, answeringGate2('Partial')));
+        const crashTurn: Turn = { text: HARD_TEXT, turnId: 't-crash' };
+        const inFlight = call(server, 'POST', `/api/sessions/${sessionId}/turns`, crashTurn).then(
+          (r) => ({ ok: true as const, status: r.status }),
+          (error: unknown) => ({ ok: false as const, error }),
+        );
+        const deadline = Date.now() + 15_000;
+        while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(model.requests).toHaveLength(1);
+        await crash(server);
+        // The client saw the connection drop, not an answer.
+        expect((await inFlight).ok).toBe(false);
+        expect(model.pending()).toBe(0);
+
+        // Restarted, with a model that answers at once.
+        model.enqueue(answeringGate2('Partial'));
+        server = await startServe(dir, env);
+        const beforeRetry = await session(server, sessionId);
+        expect(beforeRetry.history).toHaveLength(2);
+        expect(withTurnId(beforeRetry, 't-crash')).toHaveLength(0);
+        expect(beforeRetry.reply).toEqual(r1);
+
+        const retried = await turn(server, sessionId, crashTurn);
+        expect(model.requests).toHaveLength(2);
+        expect(retried.state).toEqual(asking(G3));
+        expect(retried.answers[G2]).toEqual({ value: 'Partial', confidence: 0.9, source: 'llm', raw: HARD_TEXT });
+        expect(Object.keys(retried.answers).sort()).toEqual([G1, G2]);
+        // Resent once more: the stored reply, and the model is not asked again.
+        expect(await turn(server, sessionId, crashTurn)).toEqual(retried);
+        expect(model.requests).toHaveLength(2);
+
+        const afterRetry = await session(server, sessionId);
+        expect(afterRetry.history).toHaveLength(3);
+        expect(withTurnId(afterRetry, 't-crash')).toHaveLength(1);
+        expect(withTurnId(afterRetry, 't-crash')[0]!.reply).toEqual(retried);
+        // The answer to gate 2 was committed by exactly one turn.
+        const g2Commits = afterRetry.history.filter((e, i) => e.reply.answers[G2] && !afterRetry.history[i - 1]?.reply.answers[G2]);
+        expect(g2Commits).toHaveLength(1);
+
+        await turn(server, sessionId, { button: 'Follow-up' });
+        await turn(server, sessionId, { button: 'Adult' });
+        await turn(server, sessionId, { button: 'Email' });
+        const confirm: Turn = { button: 'confirm', turnId: 't-confirm' };
+        const done = await turn(server, sessionId, confirm);
+        expect(done.completion.reason).toBe('handed_off');
+        expect(done.artifacts.filter((a) => a.type === 'HANDOFF')).toHaveLength(1);
+        expect(await turn(server, sessionId, confirm)).toEqual(done);
+
+        const finished = await session(server, sessionId);
+        expect(finished.history).toHaveLength(7);
+        expect(handoffs(finished)).toBe(1);
+        expect(withTurnId(finished, 't-confirm')).toHaveLength(1);
+        expect(model.requests).toHaveLength(2);
+
+        // Killed once more; the journal on disk, read directly: seq 1..7, each turnId once,
+        // the stored version matches it.
+        await crash(server);
+        const store = await createPgliteStore({ dataDir: dir });
+        try {
+          const journal = await store.history(sessionId);
+          expect(journal.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+          expect(journal.filter((e) => e.turnId === 't-crash')).toHaveLength(1);
+          expect(journal.filter((e) => e.turnId === 't-confirm')).toHaveLength(1);
+          expect(journal.map((e) => e.reply)).toEqual(finished.history.map((e) => e.reply));
+          const loaded = await store.load(sessionId);
+          expect(loaded!.session.version).toBe(7);
+        } finally {
+          await store.close();
+        }
+      },
+      TEST_TIMEOUT,
+    );
+  });
+});
