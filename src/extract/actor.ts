@@ -1,24 +1,23 @@
 import type { LanguageModel } from 'ai';
 import { fromPromise } from 'xstate';
 import { extractWithModel, type ModelExtractionOptions } from './model.js';
-import { extractOffline } from './offline.js';
 import type { ExtractionInput, ExtractionOutput } from './types.js';
 
 export interface ExtractActorOptions extends Omit<ModelExtractionOptions, 'model' | 'abortSignal'> {
-  /** Any AI SDK language model; without one the offline matcher is the whole extractor. */
+  /** Any AI SDK language model; without one, text the offline matcher cannot read stays unread. */
   model?: LanguageModel | undefined;
 }
 
 /**
- * The `extract` actor a runtime provides to a compiled flow: the offline
- * matcher first; when it abstains, a model may be called, and is, when
- * configured (never on the first question: `input.allowModel`).
+ * The `extract` actor a runtime provides to a compiled flow. The machine runs
+ * the offline matcher itself (it is pure) and invokes this actor only where the
+ * matcher abstained and a model may be asked (never on the first question).
  */
 export function createExtractActor(options: ExtractActorOptions = {}) {
   const { model, ...modelOptions } = options;
   return fromPromise<ExtractionOutput, ExtractionInput>(async ({ input, signal }) => {
-    const offline = extractOffline(input);
-    if (Object.keys(offline.values).length > 0 || !input.allowModel || !model) return offline;
+    if (!model || !input.allowModel)
+      return { values: {}, failure: { reason: 'abstained', message: model ? 'no model on this question' : 'no model configured' } };
     return extractWithModel(input, { ...modelOptions, model, abortSignal: signal });
   });
 }

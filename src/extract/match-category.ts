@@ -70,7 +70,8 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   if (all.length === 0) return abstain('empty');
 
   const whole = all.filter((t) => t !== BREAK).join(' ');
-  const exact = gate.categories.find((c) => normalize(c) === whole);
+  const lexicon = lexiconFor(gate);
+  const exact = gate.categories[lexicon.normalized.indexOf(whole)];
   if (exact !== undefined && !/\?\s*$/.test(text)) return { status: 'match', value: exact, confidence: 1 };
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
@@ -83,9 +84,9 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
-  const phrases = phrasesFor(gate);
+  const { phrases, hedges } = lexicon;
   // A hedge anywhere wins, even inside what reads as an answer ("I don't remember").
-  if (hedgesOf(gate).some((h) => indexOf(tokens, h) >= 0)) return abstain('uncertain');
+  if (hedges.some((h) => indexOf(tokens, h) >= 0)) return abstain('uncertain');
   const mentions: Mention[] = [];
   const consumedBy = new Map<number, Phrase>();
   for (let i = 0; i < tokens.length; ) {
@@ -102,8 +103,7 @@ export function matchCategory(text: string, gate: MatchableGate): MatchResult {
 
   if (hasTrailingNot(tokens, consumedBy)) return abstain('ambiguous');
 
-  const yes = gate.categories.find((c) => normalize(c) === 'yes');
-  const no = gate.categories.find((c) => normalize(c) === 'no');
+  const { yes, no } = lexicon;
   const otherOf = (category: string) =>
     category === yes && no !== undefined
       ? no
@@ -144,17 +144,29 @@ function abstain(reason: AbstainReason): MatchResult {
   return { status: 'abstain', reason };
 }
 
+/** What the matcher knows about one question, built once per flow question. */
+interface GateLexicon {
+  /** Every phrase that means something for this question, longest first. */
+  phrases: Phrase[];
+  /** The hedges that are not answers of this question (a "Not sure" category is one). */
+  hedges: string[][];
+  /** The categories, normalized, in order. */
+  normalized: string[];
+  yes: string | undefined;
+  no: string | undefined;
+}
+
 // Keyed by the categories array and the synonyms object, which a flow keeps
 // for its lifetime, rather than by the gate object, which callers rebuild.
-const phraseCache = new WeakMap<readonly string[], WeakMap<object, Phrase[]>>();
+const lexiconCache = new WeakMap<readonly string[], WeakMap<object, GateLexicon>>();
 const NO_SYNONYMS = {};
 
-/** Every phrase that means something for this question, longest first. */
-function phrasesFor(gate: MatchableGate): Phrase[] {
-  let bySynonyms = phraseCache.get(gate.categories);
-  if (!bySynonyms) phraseCache.set(gate.categories, (bySynonyms = new WeakMap()));
+function lexiconFor(gate: MatchableGate): GateLexicon {
+  let bySynonyms = lexiconCache.get(gate.categories);
+  if (!bySynonyms) lexiconCache.set(gate.categories, (bySynonyms = new WeakMap()));
   const cached = bySynonyms.get(gate.synonyms ?? NO_SYNONYMS);
   if (cached) return cached;
+
   const byText = new Map<string, Phrase>();
   const add = (text: string, means: Phrase['means']) => {
     const tokens = phraseTokens(text);
@@ -172,8 +184,16 @@ function phrasesFor(gate: MatchableGate): Phrase[] {
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
-  bySynonyms.set(gate.synonyms ?? NO_SYNONYMS, phrases);
-  return phrases;
+  const normalized = gate.categories.map((c) => normalize(c));
+  const lexicon: GateLexicon = {
+    phrases,
+    hedges: phrases.filter((p) => p.means === 'hedge').map((p) => p.tokens),
+    normalized,
+    yes: gate.categories[normalized.indexOf('yes')],
+    no: gate.categories[normalized.indexOf('no')],
+  };
+  bySynonyms.set(gate.synonyms ?? NO_SYNONYMS, lexicon);
+  return lexicon;
 }
 
 function longestPhraseAt(
@@ -252,10 +272,6 @@ function afterLastCorrection(tokens: string[]): number | undefined {
   return corrections > 1 ? undefined : from;
 }
 
-/** The hedges that are not answers of this question (a "Not sure" category is one). */
-function hedgesOf(gate: MatchableGate): string[][] {
-  return phrasesFor(gate).filter((p) => p.means === 'hedge').map((p) => p.tokens);
-}
 
 function lastClauseStart(tokens: string[]): number {
   const i = tokens.lastIndexOf(BREAK);

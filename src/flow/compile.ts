@@ -12,10 +12,15 @@ export const EXTRACT_ACTOR_ID = 'extract';
 /** Tag of states that wait for an invoked actor; a turn settles when none is active. */
 export const BUSY_TAG = 'busy';
 
-/** The default `extract` actor: the offline matcher alone, no I/O. */
-export const offlineExtractActor = fromPromise<ExtractionOutput, ExtractionInput>(async ({ input }) =>
-  extractOffline(input),
-);
+/**
+ * The default `extract` actor: no model, so nothing to add to what the
+ * machine's offline matching already tried. Provide a real one with
+ * `createExtractActor({ model })`.
+ */
+export const noModelExtractActor = fromPromise<ExtractionOutput, ExtractionInput>(async () => ({
+  values: {},
+  failure: { reason: 'abstained', message: 'no model configured' },
+}));
 
 /**
  * The output of a finished flow: how it ended. The answers stay in the
@@ -45,6 +50,23 @@ export function compileFlow(input: FlowDocument) {
   };
   const confirmation = (node: string) => graph.node(node) as ConfirmationNode;
   const pressed = (event: AnyEventObject) => (event.type === 'user.button' ? String(event.value) : null);
+  // The offline matcher on a text turn, once per event (guards and actions ask again).
+  const matchedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof extractOffline>>();
+  const matched = (event: AnyEventObject, gate: string) => {
+    if (event.type !== 'user.text') return undefined;
+    let output = matchedByEvent.get(event);
+    if (!output) {
+      const q = question(gate);
+      output = extractOffline({
+        text: String(event.text),
+        gate,
+        allowModel: false,
+        gates: [{ key: q.id, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
+      });
+      matchedByEvent.set(event, output);
+    }
+    return output.values[gate];
+  };
   // Several guards and an action read the same extraction result: check it once per event.
   const acceptedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof acceptedValues>>();
   const accepted = (context: FlowContext, gate: string, event: AnyEventObject) => {
@@ -59,7 +81,7 @@ export function compileFlow(input: FlowDocument) {
       events: {} as FlowEvent,
       output: {} as FlowOutput,
     },
-    actors: { extract: offlineExtractActor },
+    actors: { extract: noModelExtractActor },
     guards: {
       /** The question already has a value (another message answered it early). */
       isAnswered: ({ context }, params: { gate: string }) => context.answers[params.gate] !== undefined,
@@ -70,6 +92,13 @@ export function compileFlow(input: FlowDocument) {
       buttonIsLimiting: ({ event }, params: { gate: string }) => {
         const value = pressed(event);
         return value !== null && isLimitingValue(question(params.gate), value);
+      },
+      /** The offline matcher reads one of the question's categories in the text. */
+      textMatches: ({ event }, params: { gate: string }) => matched(event, params.gate) !== undefined,
+      /** ... and it is one of the question's limiting values. */
+      textIsLimiting: ({ event }, params: { gate: string }) => {
+        const found = matched(event, params.gate);
+        return found !== undefined && isLimitingValue(question(params.gate), found.value);
       },
       /** Extraction produced no value the flow allows. */
       extractedNothing: ({ context, event }, params: { gate: string }) =>
@@ -100,6 +129,12 @@ export function compileFlow(input: FlowDocument) {
         const answer: GateAnswer = { value, confidence: 1, source: 'button', raw: pressed(event)! };
         return { answers: { ...context.answers, [params.gate]: answer }, notice: null };
       }),
+      commitMatched: assign(({ context, event }, params: { gate: string }) => {
+        const found = matched(event, params.gate);
+        if (!found || event.type !== 'user.text') return {};
+        const answer: GateAnswer = { ...found, raw: event.text };
+        return { answers: { ...context.answers, [params.gate]: answer }, notice: null };
+      }),
       rememberText: assign(({ event }) => ({ pendingText: event.type === 'user.text' ? event.text : null })),
       commitExtracted: assign(({ context, event }, params: { gate: string }) => {
         const raw = context.pendingText ?? '';
@@ -124,19 +159,8 @@ export function compileFlow(input: FlowDocument) {
   const questionState = (q: QuestionNode) => {
     const answered = ref(graph.target(q.id, 'answered')!.id);
     const limitingNode = graph.target(q.id, 'limiting');
+    // The first question never calls a model (the seed's rule): it has no extracting state.
     const modelAllowed = q.id !== graph.start.id;
-    // Questions that one extraction here may answer (see extractionInput).
-    const reachable = modelAllowed ? questionsFrom(graph, q.id) : [q];
-    const limitingTransitions = reachable
-      .filter((g) => (g.limitingValues ?? []).length > 0)
-      .map((g) => ({
-        guard: { type: 'extractedLimiting' as const, params: { gate: q.id, limitingGate: g.id } },
-        target: ref(graph.target(g.id, 'limiting')!.id),
-        actions: [
-          { type: 'commitExtracted' as const, params: { gate: q.id } },
-          { type: 'recordStop' as const, params: { gate: g.id } },
-        ],
-      }));
     // Only a question some earlier model-allowed question can answer may be entered answered.
     const canBeAnsweredEarly = graph.questions.some(
       (p) => p.id !== graph.start.id && p.id !== q.id && questionsFrom(graph, p.id).includes(q),
@@ -171,36 +195,73 @@ export function compileFlow(input: FlowDocument) {
               },
               { actions: 'noteNotUnderstood' as const },
             ],
-            'user.text': { target: 'extracting', actions: 'rememberText' as const },
-          },
-        },
-        extracting: {
-          tags: [BUSY_TAG],
-          invoke: {
-            id: EXTRACT_ACTOR_ID,
-            src: 'extract' as const,
-            input: ({ context }: { context: FlowContext }) => extractionInput(graph, q.id, context),
-            onDone: [
-              {
-                guard: { type: 'extractedNothing' as const, params: { gate: q.id } },
-                target: 'asking',
-                actions: 'noteNotUnderstood' as const,
-              },
-              ...limitingTransitions,
-              {
-                guard: { type: 'extractedAnswer' as const, params: { gate: q.id } },
-                target: answered,
-                actions: { type: 'commitExtracted' as const, params: { gate: q.id } },
-              },
-              // Only later questions were answered: keep them, ask this one again.
-              ...(reachable.length > 1
-                ? [{ target: 'asking', actions: { type: 'commitExtracted' as const, params: { gate: q.id } } }]
+            // The offline matcher first (pure, here in the machine); the model only where it abstains.
+            'user.text': [
+              ...(limitingNode
+                ? [
+                    {
+                      guard: { type: 'textIsLimiting' as const, params: { gate: q.id } },
+                      target: ref(limitingNode.id),
+                      actions: [
+                        { type: 'commitMatched' as const, params: { gate: q.id } },
+                        { type: 'recordStop' as const, params: { gate: q.id } },
+                      ],
+                    },
+                  ]
                 : []),
+              {
+                guard: { type: 'textMatches' as const, params: { gate: q.id } },
+                target: answered,
+                actions: { type: 'commitMatched' as const, params: { gate: q.id } },
+              },
+              // The first question never calls a model (the seed's rule).
+              modelAllowed ? { target: 'extracting', actions: 'rememberText' as const } : { actions: 'noteNotUnderstood' as const },
             ],
-            // A failing extractor never ends the conversation: ask again.
-            onError: { target: 'asking', actions: 'noteNotUnderstood' as const },
           },
         },
+        ...(modelAllowed && { extracting: extractingState(q, answered) }),
+      },
+    };
+  };
+
+  /** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
+  const extractingState = (q: QuestionNode, answered: string) => {
+    const reachable = questionsFrom(graph, q.id);
+    const limitingTransitions = reachable
+      .filter((g) => (g.limitingValues ?? []).length > 0)
+      .map((g) => ({
+        guard: { type: 'extractedLimiting' as const, params: { gate: q.id, limitingGate: g.id } },
+        target: ref(graph.target(g.id, 'limiting')!.id),
+        actions: [
+          { type: 'commitExtracted' as const, params: { gate: q.id } },
+          { type: 'recordStop' as const, params: { gate: g.id } },
+        ],
+      }));
+    return {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: EXTRACT_ACTOR_ID,
+        src: 'extract' as const,
+        input: ({ context }: { context: FlowContext }) => extractionInput(graph, q.id, context),
+        onDone: [
+          {
+            guard: { type: 'extractedNothing' as const, params: { gate: q.id } },
+            target: 'asking',
+            actions: 'noteNotUnderstood' as const,
+          },
+          ...limitingTransitions,
+          {
+            guard: { type: 'extractedAnswer' as const, params: { gate: q.id } },
+            target: answered,
+            actions: { type: 'commitExtracted' as const, params: { gate: q.id } },
+          },
+          // Only later questions were answered: keep them, ask this one again.
+          ...(reachable.length > 1
+            ? [{ target: 'asking', actions: { type: 'commitExtracted' as const, params: { gate: q.id } } }]
+            : []),
+        ],
+        // A failing extractor never ends the conversation: ask again.
+        onError: { target: 'asking', actions: 'noteNotUnderstood' as const },
       },
     };
   };

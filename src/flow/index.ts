@@ -1,5 +1,5 @@
 export { checkFlow, type FlowIssue } from './check.js';
-export { BUSY_TAG, EXTRACT_ACTOR_ID, acceptedValues, compileFlow, extractionInput, offlineExtractActor, type FlowMachine, type FlowOutput } from './compile.js';
+export { BUSY_TAG, EXTRACT_ACTOR_ID, acceptedValues, compileFlow, extractionInput, noModelExtractActor, type FlowMachine, type FlowOutput } from './compile.js';
 export * from './context.js';
 export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './errors.js';
 export { GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './gate-config.js';

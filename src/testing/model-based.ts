@@ -43,10 +43,12 @@ export const UNKNOWN_BUTTON = 'not-one-of-the-options';
 
 /**
  * The events worth trying in a state, from the flow: on a question every
- * category as a button, an unknown button and an unclear text; while
+ * category as a button and as text, an unknown button and an unclear text; while
  * extracting, each category, each limiting value of every question the
  * extraction may answer, answers to later questions only, nothing, and a
  * failure; on a confirmation, confirm and edit as buttons and as text.
+ * Typed categories are read by the machine's own matcher; unclear text goes
+ * to the extractor where a model may be asked.
  */
 export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot): FlowTestEvent[] {
   const node = graph.node(nodeIdOf(snapshot.value));
@@ -63,6 +65,8 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot): FlowTe
     return [
       ...node.answer.categories.map((value) => ({ type: 'user.button' as const, value })),
       { type: 'user.button', value: UNKNOWN_BUTTON },
+      // Each category typed (the offline matcher reads it), and text it cannot read.
+      ...node.answer.categories.map((text) => ({ type: 'user.text' as const, text })),
       { type: 'user.text', text: UNCLEAR_TEXT },
     ];
 

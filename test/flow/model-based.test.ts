@@ -44,6 +44,7 @@ describe('the coverage measure can fail', () => {
         !p.events.some(
           (e) =>
             (e.type === 'user.button' && (e.value === 'No' || e.value === 'Emergency')) ||
+            (e.type === 'user.text' && (e.text === 'No' || e.text === 'Emergency')) ||
             (e.type === 'xstate.done.actor.extract' && Object.values(e.output.values).some((v) => v.value === 'Emergency' || v.value === 'No')),
         ),
     );

@@ -209,13 +209,25 @@ describe('the compiled seed machine', () => {
     expect(stateNode(machine, 'confirmation').type).toBe('atomic');
   });
 
-  it('gives each gate the substates asking and extracting, extracting busy and invoking "extract" by name', () => {
-    for (const gate of [GATE_1, GATE_2]) {
-      expect(Object.keys(stateNode(machine, gate).states)).toEqual(['asking', 'extracting']);
-      const extracting = stateNode(machine, gate, 'extracting');
-      expect([...extracting.tags]).toContain('busy');
-      expect(extracting.invoke.map((i) => ({ id: i.id, src: i.src }))).toEqual([{ id: 'extract', src: 'extract' }]);
-    }
+  it('gives gates 2+ the substates asking and extracting (busy, invoking "extract" by name); gate 1 only asking', () => {
+    // The seed's rule: gate 1 never calls a model, so its state has nothing to invoke.
+    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['asking']);
+    expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['asking', 'extracting']);
+    const extracting = stateNode(machine, GATE_2, 'extracting');
+    expect([...extracting.tags]).toContain('busy');
+    expect(extracting.invoke.map((i) => ({ id: i.id, src: i.src }))).toEqual([{ id: 'extract', src: 'extract' }]);
+  });
+
+  it('reads gate text with the offline matcher in named guards: limiting first, then category, then the model', () => {
+    expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.text')).toEqual([
+      { guard: { type: 'textIsLimiting', params: { gate: GATE_1 } }, target: ['seed-gates.stopped'] },
+      { guard: { type: 'textMatches', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
+      { guard: null, target: null },
+    ]);
+    expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.text')).toEqual([
+      { guard: { type: 'textMatches', params: { gate: GATE_2 } }, target: ['seed-gates.confirmation'] },
+      { guard: null, target: [`seed-gates.${GATE_2}.extracting`] },
+    ]);
   });
 
   it('checks a gate 1 button with named, parameterized guards: limiting first, then category', () => {
@@ -374,7 +386,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     expect(model.calls).toBe(0);
   });
 
-  it('2.1 gate 1 tells the extractor not to call a model and offers only gate 1', async () => {
+  it('2.1 gate 1 never invokes the extractor: text it cannot match is not understood at once', async () => {
     const inputs: ExtractionInput[] = [];
     const extract = fromPromise<ExtractionOutput, ExtractionInput>(async ({ input }) => {
       inputs.push(input);
@@ -385,8 +397,9 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       extract: () => extract,
     });
     expect(replies[1]!.message).toBe(TROUBLE);
+    expect(replies[1]!.state).toEqual({ [GATE_1]: 'asking' });
+    // Only gate 2 reaches the extractor, offered gate 2 alone (the last gate).
     expect(inputs.map((i) => ({ gate: i.gate, allowModel: i.allowModel, keys: i.gates.map((g) => g.key) }))).toEqual([
-      { gate: GATE_1, allowModel: false, keys: [GATE_1] },
       { gate: GATE_2, allowModel: true, keys: [GATE_2] },
     ]);
   });
