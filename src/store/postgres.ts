@@ -24,8 +24,15 @@ export function createPostgresClient(options: { connectionString: string; max?: 
   pool.on('error', () => {});
   // pg types rows as QueryResultRow; the store names its own row shapes.
   const rowsOf = <Row>(result: pg.QueryResult) => result as unknown as { rows: Row[] };
+  // Named statements are parsed and planned once per connection, not on every turn.
+  const names = new Map<string, string>();
+  const named = (text: string, values: unknown[] | undefined) => {
+    let name = names.get(text);
+    if (name === undefined) names.set(text, (name = `gateflow_${names.size + 1}`));
+    return { name, text, values: values ?? [] };
+  };
   return {
-    query: async <Row>(text: string, params?: unknown[]) => rowsOf<Row>(await pool.query(text, params)),
+    query: async <Row>(text: string, params?: unknown[]) => rowsOf<Row>(await pool.query(named(text, params))),
     transaction: async (fn) => {
       const conn = await pool.connect();
       try {

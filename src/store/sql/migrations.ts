@@ -25,7 +25,9 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at   timestamptz NOT NULL DEFAULT now()
       );
       CREATE TABLE gateflow_journal (
-        session_id text NOT NULL REFERENCES gateflow_sessions (id) ON DELETE CASCADE,
+        -- No foreign key: rows are only ever added by the statement that moved the
+        -- session's version, and the check would cost every turn a lookup.
+        session_id text NOT NULL,
         seq        integer NOT NULL,
         turn_id    text,
         turn       json,

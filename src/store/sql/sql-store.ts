@@ -66,6 +66,9 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
   });
 }
 
+type JournalColumns = { [K in keyof JournalRow as `j_${K}`]: JournalRow[K] | null };
+const SESSION_COLUMNS = 's.id, s.flow_id, s.flow_version, s.snapshot, s.version, s.owner, s.created_at, s.updated_at';
+
 const toSession = (r: SessionRow): SessionRecord => ({
   sessionId: r.id,
   flowId: r.flow_id,
@@ -118,18 +121,24 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       }),
     load: (sessionId, turnId) =>
       guard('load session', async () => {
-        const { rows } = await client.query<SessionRow & { j_seq: number | null } & { [K in keyof JournalRow as `j_${K}`]: JournalRow[K] }>(
-          `SELECT s.*, j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
-             FROM gateflow_sessions s
-             LEFT JOIN gateflow_journal j ON j.session_id = s.id AND j.turn_id = $2
-            WHERE s.id = $1`,
-          [sessionId, turnId ?? null],
-        );
+        // With a turn id, the journal entry of that turn comes in the same round trip.
+        const { rows } =
+          turnId === undefined
+            ? await client.query<SessionRow & Partial<JournalColumns>>(`SELECT ${SESSION_COLUMNS} FROM gateflow_sessions s WHERE s.id = $1`, [
+                sessionId,
+              ])
+            : await client.query<SessionRow & Partial<JournalColumns>>(
+                `SELECT ${SESSION_COLUMNS}, j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
+                   FROM gateflow_sessions s
+                   LEFT JOIN gateflow_journal j ON j.session_id = s.id AND j.turn_id = $2
+                  WHERE s.id = $1`,
+                [sessionId, turnId],
+              );
         const row = rows[0];
         if (!row) return null;
         const replayed =
-          row.j_seq !== null
-            ? toEntry({ seq: row.j_seq, turn_id: row.j_turn_id, turn: row.j_turn, reply: row.j_reply, created_at: row.j_created_at })
+          row.j_seq !== undefined && row.j_seq !== null
+            ? toEntry({ seq: row.j_seq, turn_id: row.j_turn_id!, turn: row.j_turn!, reply: row.j_reply!, created_at: row.j_created_at! })
             : null;
         return { session: toSession(row), replayed };
       }),
