@@ -1,4 +1,6 @@
+import type { LanguageModel } from 'ai';
 import type { AnyActorLogic } from 'xstate';
+import { createExtractActor } from '../extract/actor.js';
 import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
 import { ConflictError, type Store } from '../store/types.js';
@@ -17,7 +19,9 @@ export interface RuntimeOptions {
    */
   flows: FlowDocument[];
   store: Store;
-  /** The `extract` actor (see `createExtractActor`); the offline matcher when absent. */
+  /** A model for text the offline matcher cannot read (any AI SDK language model). */
+  model?: LanguageModel;
+  /** Or the whole `extract` actor (see `createExtractActor`); it wins over `model`. */
   extract?: AnyActorLogic;
   /** How often a turn is applied again after losing a race with another process. */
   maxConflictRetries?: number;
@@ -50,7 +54,8 @@ export interface Runtime {
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const { store, extract } = options;
+  const { store } = options;
+  const extract = options.extract ?? (options.model ? createExtractActor({ model: options.model }) : undefined);
   const maxRetries = options.maxConflictRetries ?? 100;
   const live = new LiveConversations(options.liveSessions ?? 1000);
 

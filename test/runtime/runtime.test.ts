@@ -772,3 +772,32 @@ describe('a full intake on PGlite', () => {
     expect(memoryReplies.map((r) => ({ ...r, sessionId: 'x' }))).toEqual(replies.map((r) => ({ ...r, sessionId: 'x' })));
   }, 60_000);
 });
+
+describe('a model given to the runtime', () => {
+  it('reads the text the offline matcher cannot, through the AI SDK, on gates 2+', async () => {
+    const { MockLanguageModelV4 } = await import('ai/test');
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        calls++;
+        return {
+          content: [{ type: 'text', text: JSON.stringify({ answers: { [GATE_2]: { value: 'Partial', confidence: 0.9 } } }) }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 1, text: 1, reasoning: undefined },
+          },
+          warnings: [],
+        };
+      },
+    });
+    const runtime = createRuntime({ flows: [seedFlow()], store: createMemoryStore(), model });
+    const { sessionId } = await runtime.start(seedFlow().id);
+    expect((await runtime.turn(sessionId, { text: 'hmm, hard to say' })).message).toBe(TROUBLE); // gate 1: no model
+    await runtime.turn(sessionId, { button: 'Yes' });
+    const reply = await runtime.turn(sessionId, { text: 'her coverage story is complicated' });
+    expect(calls).toBe(1);
+    expect(reply.answers[GATE_2]).toEqual({ value: 'Partial', confidence: 0.9, source: 'llm', raw: 'her coverage story is complicated' });
+    expect(reply.completion).toEqual(AWAITING_CONFIRMATION);
+  });
+});
