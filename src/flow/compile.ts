@@ -161,6 +161,27 @@ export function compileFlow(input: FlowDocument) {
     const limitingNode = graph.target(q.id, 'limiting');
     // The first question never calls a model (the seed's rule): it has no extracting state.
     const modelAllowed = q.id !== graph.start.id;
+    const params = { gate: q.id };
+    /** A button or text read directly: a limiting value stops (checked first), a category answers. */
+    const directAnswer = <L extends 'buttonIsLimiting' | 'textIsLimiting', M extends 'buttonIsCategory' | 'textMatches', C extends 'commitButton' | 'commitMatched'>(
+      isLimiting: L,
+      matches: M,
+      commit: C,
+    ) => [
+      ...(limitingNode
+        ? [
+            {
+              guard: { type: isLimiting, params },
+              target: ref(limitingNode.id),
+              actions: [
+                { type: commit, params },
+                { type: 'recordStop' as const, params },
+              ],
+            },
+          ]
+        : []),
+      { guard: { type: matches, params }, target: answered, actions: { type: commit, params } },
+    ];
     // Only a question some earlier model-allowed question can answer may be entered answered.
     const canBeAnsweredEarly = graph.questions.some(
       (p) => p.id !== graph.start.id && p.id !== q.id && questionsFrom(graph, p.id).includes(q),
@@ -176,44 +197,12 @@ export function compileFlow(input: FlowDocument) {
         asking: {
           on: {
             'user.button': [
-              ...(limitingNode
-                ? [
-                    {
-                      guard: { type: 'buttonIsLimiting' as const, params: { gate: q.id } },
-                      target: ref(limitingNode.id),
-                      actions: [
-                        { type: 'commitButton' as const, params: { gate: q.id } },
-                        { type: 'recordStop' as const, params: { gate: q.id } },
-                      ],
-                    },
-                  ]
-                : []),
-              {
-                guard: { type: 'buttonIsCategory' as const, params: { gate: q.id } },
-                target: answered,
-                actions: { type: 'commitButton' as const, params: { gate: q.id } },
-              },
+              ...directAnswer('buttonIsLimiting', 'buttonIsCategory', 'commitButton'),
               { actions: 'noteNotUnderstood' as const },
             ],
             // The offline matcher first (pure, here in the machine); the model only where it abstains.
             'user.text': [
-              ...(limitingNode
-                ? [
-                    {
-                      guard: { type: 'textIsLimiting' as const, params: { gate: q.id } },
-                      target: ref(limitingNode.id),
-                      actions: [
-                        { type: 'commitMatched' as const, params: { gate: q.id } },
-                        { type: 'recordStop' as const, params: { gate: q.id } },
-                      ],
-                    },
-                  ]
-                : []),
-              {
-                guard: { type: 'textMatches' as const, params: { gate: q.id } },
-                target: answered,
-                actions: { type: 'commitMatched' as const, params: { gate: q.id } },
-              },
+              ...directAnswer('textIsLimiting', 'textMatches', 'commitMatched'),
               // The first question never calls a model (the seed's rule).
               modelAllowed ? { target: 'extracting', actions: 'rememberText' as const } : { actions: 'noteNotUnderstood' as const },
             ],
