@@ -1,10 +1,26 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlowText, type FlowDocument } from '../flow/index.js';
 
-/** The example flows shipped with the package (src/cli → machines/flows, and dist/cli alike). */
-export const EXAMPLE_FLOWS_DIR = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
+/** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'gateflow') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('gateflow: cannot find the package root');
+    dir = up;
+  }
+}
+const ROOT = packageRoot();
+
+/** The example flows shipped with the package. */
+export const EXAMPLE_FLOWS_DIR = join(ROOT, 'machines', 'flows') + '/';
+
+/** The demo page, built by `npm run build:demo` (vite) into dist/demo at the package root. */
+export const DEMO_DIR = join(ROOT, 'dist', 'demo') + '/';
 
 /** A CLI failure: printed on stderr, with the exit code. */
 export class CliError extends Error {

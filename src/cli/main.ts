@@ -4,7 +4,8 @@ import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
 import { runEval } from './eval.js';
 import { extractorFromEnv } from './extractor.js';
-import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText } from './io.js';
+import { existsSync } from 'node:fs';
+import { CliError, DEMO_DIR, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText } from './io.js';
 
 export const USAGE = `usage: gateflow <command> [options]
 
@@ -84,9 +85,11 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         databaseUrl: env.DATABASE_URL?.trim() || undefined,
         dataDir: env.GATEFLOW_DB_DIR?.trim() || undefined,
         jwtSecret: env.GATEFLOW_JWT_SECRET?.trim() || undefined,
+        staticDir: existsSync(DEMO_DIR) ? DEMO_DIR : undefined,
       });
       process.stdout.write(
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
+          (existsSync(DEMO_DIR) ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector)\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
           `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
           `${note}\n` +

@@ -1,4 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { AnyActorLogic } from 'xstate';
 import type { FlowDocument } from '../flow/schema.js';
@@ -17,6 +19,8 @@ export interface ServerOptions {
   databaseUrl?: string | undefined;
   dataDir?: string;
   jwtSecret?: string | undefined;
+  /** A built web app to serve at the root (the demo page), next to the API. */
+  staticDir?: string | undefined;
 }
 
 export interface RunningServer {
@@ -41,6 +45,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     jwtSecret: options.jwtSecret,
     onError: (error) => console.error('gateflow: internal error:', error),
   });
+  if (options.staticDir) {
+    const root = relative(process.cwd(), options.staticDir) || '.';
+    const files = serveStatic({ root });
+    // A page reload on a client-side path gets the app again.
+    const page = serveStatic({ root, path: 'index.html' });
+    const notApi = (handler: typeof files): typeof files => (c, next) => (c.req.path.startsWith('/api/') ? next() : handler(c, next));
+    app.get('/*', notApi(files), notApi(page));
+  }
   const hostname = options.hostname ?? '127.0.0.1';
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(s));

@@ -1,0 +1,65 @@
+/**
+ * The widget's styles, scoped under `.gf-chat` and themed with CSS variables.
+ * Rendered as a React 19 hoisted <style> (deduplicated by its href), so a
+ * consumer needs no CSS loader and no framework. Override any `--gf-*`.
+ */
+export const CHAT_WIDGET_CSS = `
+.gf-chat {
+  --gf-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --gf-bg: #ffffff;
+  --gf-fg: #1d2330;
+  --gf-muted: #5b6475;
+  --gf-border: #d5d9e2;
+  --gf-accent: #2457d6;
+  --gf-accent-fg: #ffffff;
+  --gf-user-bg: #e8eefc;
+  --gf-assistant-bg: #f4f5f8;
+  --gf-error-bg: #fdecec;
+  --gf-error-fg: #8a1c1c;
+  --gf-done-bg: #e7f6ec;
+  --gf-done-fg: #1b5e33;
+  --gf-radius: 12px;
+  --gf-gap: 0.75rem;
+  font-family: var(--gf-font);
+  color: var(--gf-fg);
+  background: var(--gf-bg);
+  border: 1px solid var(--gf-border);
+  border-radius: var(--gf-radius);
+  display: flex;
+  flex-direction: column;
+  gap: var(--gf-gap);
+  padding: var(--gf-gap);
+  max-width: 40rem;
+  box-sizing: border-box;
+}
+.gf-chat *, .gf-chat *::before, .gf-chat *::after { box-sizing: inherit; }
+.gf-header { display: flex; align-items: center; justify-content: space-between; gap: var(--gf-gap); }
+.gf-header h2 { font-size: 1.1rem; margin: 0; }
+.gf-transcript { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; max-height: 28rem; overflow-y: auto; }
+.gf-message { border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; max-width: 90%; }
+.gf-message p, .gf-message h3 { margin: 0.25rem 0; }
+.gf-message h3 { font-size: 1rem; }
+.gf-message hr { border: 0; border-top: 1px solid var(--gf-border); }
+.gf-assistant { background: var(--gf-assistant-bg); align-self: flex-start; }
+.gf-user { background: var(--gf-user-bg); align-self: flex-end; }
+.gf-summary { border: 1px solid var(--gf-accent); max-width: 100%; }
+.gf-thinking { color: var(--gf-muted); font-style: italic; display: flex; align-items: center; gap: 0.5rem; }
+.gf-dots { width: 1.5rem; height: 0.5rem; background: radial-gradient(circle, var(--gf-muted) 30%, transparent 35%) 0 50% / 0.5rem 0.5rem repeat-x; animation: gf-pulse 1s infinite alternate; }
+@keyframes gf-pulse { from { opacity: 0.3; } to { opacity: 1; } }
+@media (prefers-reduced-motion: reduce) { .gf-dots { animation: none; } }
+.gf-end { height: 0; padding: 0; }
+.gf-status { color: var(--gf-muted); margin: 0; }
+.gf-error { background: var(--gf-error-bg); color: var(--gf-error-fg); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; display: flex; align-items: center; justify-content: space-between; gap: var(--gf-gap); }
+.gf-error p { margin: 0; }
+.gf-finished { background: var(--gf-done-bg); color: var(--gf-done-fg); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; margin: 0; font-weight: 600; }
+.gf-finished.gf-stopped_limiting_value { background: var(--gf-assistant-bg); color: var(--gf-fg); }
+.gf-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.gf-chat button { font: inherit; border-radius: 999px; border: 1px solid var(--gf-accent); background: var(--gf-bg); color: var(--gf-accent); padding: 0.4rem 0.9rem; cursor: pointer; }
+.gf-chat button:hover:not(:disabled) { background: var(--gf-user-bg); }
+.gf-chat button:focus-visible, .gf-chat input:focus-visible { outline: 3px solid var(--gf-accent); outline-offset: 2px; }
+.gf-chat button:disabled { opacity: 0.5; cursor: not-allowed; }
+.gf-confirmation button:first-child, .gf-input button[type="submit"] { background: var(--gf-accent); color: var(--gf-accent-fg); }
+.gf-input { display: flex; gap: 0.5rem; }
+.gf-input input { flex: 1; font: inherit; padding: 0.45rem 0.75rem; border: 1px solid var(--gf-border); border-radius: 999px; color: var(--gf-fg); background: var(--gf-bg); }
+.gf-visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+`;

@@ -1,0 +1,34 @@
+import type { FlowDocument } from '../flow/schema.js';
+import { ConversationFinishedError, FlowNotFoundError, InvalidTurnError, SessionNotFoundError } from '../runtime/errors.js';
+import { createRuntime } from '../runtime/runtime.js';
+import { createMemoryStore } from '../store/memory.js';
+import { TransportError, type Transport } from './transport.js';
+
+const CODES: [new (...args: never[]) => Error, string][] = [
+  [InvalidTurnError, 'invalid_turn'],
+  [FlowNotFoundError, 'flow_not_found'],
+  [SessionNotFoundError, 'session_not_found'],
+  [ConversationFinishedError, 'session_finished'],
+];
+
+/**
+ * The runtime in the page: the in-memory store and the offline matcher, no
+ * server. For stories, demos and tests; sessions live as long as the page.
+ */
+export function createLocalTransport(options: { flows: FlowDocument[] }): Transport {
+  const runtime = createRuntime({ flows: options.flows, store: createMemoryStore() });
+  const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      const code = CODES.find(([kind]) => error instanceof kind)?.[1] ?? 'internal';
+      throw new TransportError(code, (error as Error).message);
+    }
+  };
+  return {
+    flows: async () => runtime.flows(),
+    start: (flowId) => wrap(() => runtime.start(flowId)),
+    turn: (sessionId, turn) => wrap(() => runtime.turn(sessionId, turn)),
+    session: (sessionId) => wrap(() => runtime.session(sessionId)),
+  };
+}
