@@ -155,18 +155,26 @@ export function ChatView({ conversation, title, className }: { conversation: Con
 
 /** The inspect function to use: none, the caller's own, or the Stately inspector's. */
 function useInspector(option: ChatWidgetProps['inspect']): ((event: InspectionEvent) => void) | undefined {
-  const [inspector] = useState(() => {
-    if (typeof option === 'function') return { inspect: option };
-    if (option !== true || typeof window === 'undefined') return undefined;
-    // Loaded only when asked for; it opens the hosted inspector in a new window.
-    const queue: InspectionEvent[] = [];
-    let forward: ((event: InspectionEvent) => void) | undefined;
-    void import('@statelyai/inspect').then(({ createBrowserInspector }) => {
-      const browser = createBrowserInspector();
-      forward = browser.inspect.next?.bind(browser.inspect) ?? (() => {});
-      queue.splice(0).forEach(forward);
-    });
-    return { inspect: (event: InspectionEvent) => (forward ? forward(event) : queue.push(event)) };
+  if (typeof option === 'function') return option;
+  return option === true && typeof window !== 'undefined' ? statelyInspector() : undefined;
+}
+
+let shared: ((event: InspectionEvent) => void) | undefined;
+
+/**
+ * One Stately inspector client for the page, shared by every widget and made
+ * on first use (it opens the hosted inspector in a window; render code that
+ * runs twice, as StrictMode does, must not open it twice).
+ */
+function statelyInspector(): (event: InspectionEvent) => void {
+  if (shared) return shared;
+  const queue: InspectionEvent[] = [];
+  let forward: ((event: InspectionEvent) => void) | undefined;
+  void import('@statelyai/inspect').then(({ createBrowserInspector }) => {
+    const browser = createBrowserInspector();
+    forward = (event) => browser.inspect.next?.(event);
+    queue.splice(0).forEach(forward);
   });
-  return inspector?.inspect;
+  shared = (event) => (forward ? forward(event) : void queue.push(event));
+  return shared;
 }

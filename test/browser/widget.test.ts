@@ -1,0 +1,719 @@
+/**
+ * The chat widget end to end (issue 4, section 5): the demo page in Debian's
+ * Chromium against the real server on 127.0.0.1 (PGlite in a temporary
+ * directory). Intakes by clicks and by typing, a stop on a limiting value, an
+ * edit after the summary, a reload mid-intake, the server going away and
+ * coming back, StrictMode, the "thinking" indicator with a slow model, the
+ * accessibility basics and `?inspect`. Screenshots of the main states go to
+ * test/browser/screenshots/ (not committed).
+ *
+ * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractActor } from '../../src/extract/actor.js';
+import { modelFromEnv } from '../../src/extract/model-from-env.js';
+import { startServer, type RunningServer } from '../../src/server/node.js';
+import {
+  DEMO_DIR,
+  buildDevelopmentDemo,
+  ensureDemoBuilt,
+  fetchSession,
+  freshDataDir,
+  killChildren,
+  pgliteTemplate,
+  spawnServe,
+  type SessionState,
+} from '../helpers/browser-server.js';
+import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { exampleFlows } from '../helpers/http.js';
+import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type Responder } from '../helpers/openai-compatible-server.js';
+import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const FLOW_ID = 'patient-intake';
+const STORAGE_KEY = `gateflow:session:${FLOW_ID}`;
+/** Playwright's waits stay well inside the test timeout, so a failure says what it waited for. */
+const WAIT = 10_000;
+const TEST_TIMEOUT = 30_000;
+
+const QUESTION = {
+  [G1]: /Do we have the patient's information available/,
+  [G2]: /history of inconsistencies in their insurance coverage/,
+  [G3]: /What kind of visit is this\?/,
+  [G4]: /adult \(18 or older\) or a minor/,
+  [G5]: /How should we contact the patient/,
+} as const;
+const STOP_G1 = /We need the patient's basic information/;
+const STOP_G3 = /This sounds like an emergency/;
+const HANDOFF_MESSAGE = /handed off to the care team/;
+/** Text the offline matcher abstains on at gate 2, so the model is asked. */
+const HARD_TEXT = 'Her coverage story is complicated';
+
+/** What one page load saw: errors, the API requests it made, windows it opened. */
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions and console errors. */
+  errors: string[];
+  /** API requests, as "METHOD /path". */
+  api: string[];
+  /** Requests to anywhere but the server under test (answered locally, never sent). */
+  offsite: string[];
+  popups: Page[];
+}
+
+const runBrowser = hasChromium || REQUIRE_BROWSER;
+
+describe.skipIf(!runBrowser)('the chat widget in Chromium against the real server', () => {
+  let browser: Browser;
+  let base: string;
+  let template: string;
+  /** The server most tests share (each test has its own browser context and session). */
+  let shared: RunningServer;
+  const servers = new Set<RunningServer>();
+  const contexts = new Set<BrowserContext>();
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    ensureDemoBuilt();
+    base = mkdtempSync(join(tmpdir(), 'gateflow-browser-'));
+    [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
+    shared = await serveInProcess('shared');
+  }, 120_000);
+
+  afterEach(async () => {
+    await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+    contexts.clear();
+    await killChildren();
+  });
+
+  afterAll(async () => {
+    await Promise.all([...servers].map((s) => s.close().catch(() => {})));
+    await browser?.close();
+    await killChildren();
+    if (base) rmSync(base, { recursive: true, force: true });
+  }, 30_000);
+
+  let developmentDir: string | undefined;
+  /** The demo page with React's development build (StrictMode runs effects twice), built once. */
+  function developmentDemo(): string {
+    if (!developmentDir) {
+      const dir = join(base, 'demo-development');
+      buildDevelopmentDemo(dir);
+      developmentDir = dir;
+    }
+    return developmentDir;
+  }
+
+  /** startServer in this process, on a PGlite directory of its own, serving the built demo. */
+  async function serveInProcess(name: string, options: { extract?: ReturnType<typeof createExtractActor>; staticDir?: string } = {}) {
+    const server = await startServer({
+      flows: exampleFlows(),
+      extract: options.extract ?? createExtractActor(),
+      port: 0,
+      dataDir: freshDataDir(template, base, name),
+      staticDir: options.staticDir ?? DEMO_DIR,
+    });
+    servers.add(server);
+    return server;
+  }
+
+  async function closeServer(server: RunningServer) {
+    servers.delete(server);
+    await server.close();
+  }
+
+  /** A new browser context (no localStorage shared with other tests) on the demo page. */
+  async function openDemo(baseUrl: string, query = `?flow=${FLOW_ID}`, initScript?: string): Promise<Opened> {
+    const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+    contexts.add(context);
+    context.setDefaultTimeout(WAIT);
+    const opened: Opened = { context, page: undefined as unknown as Page, errors: [], api: [], offsite: [], popups: [] };
+    const origin = new URL(baseUrl).origin;
+    // Nothing leaves the machine: the Stately inspector gets a stand-in page
+    // that says it is connected and keeps what it receives, anything else a 404.
+    await context.route(
+      (url) => url.origin !== origin,
+      (route) => {
+        const url = route.request().url();
+        opened.offsite.push(url);
+        if (/stately\.ai/.test(url)) return route.fulfill({ status: 200, contentType: 'text/html', body: FAKE_INSPECTOR });
+        return route.fulfill({ status: 404, body: '' });
+      },
+    );
+    if (initScript) await context.addInitScript(initScript);
+    const page = await context.newPage();
+    opened.page = page;
+    page.on('popup', (p) => opened.popups.push(p));
+    page.on('pageerror', (e) => opened.errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') opened.errors.push(`console: ${m.text()}`);
+    });
+    page.on('request', (r: Request) => {
+      const url = new URL(r.url());
+      if (url.origin === origin && url.pathname.startsWith('/api/')) opened.api.push(`${r.method()} ${url.pathname}`);
+    });
+    await page.goto(`${baseUrl}/${query}`);
+    await settled(page, 1);
+    return opened;
+  }
+
+  it('completes an intake by clicks only: the summary card, the handoff, one history entry per click', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors, api } = await openDemo(shared.url);
+    const w = widget(page);
+    await expect.poll(() => lastAssistant(page)).toMatch(QUESTION[G1]);
+    expect(await buttonNames(w.choices)).toEqual(['Yes', 'No']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-01-first-gate.png'), fullPage: true });
+
+    await press(page, 'Yes');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G2]);
+    await press(page, 'No');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
+    await press(page, 'Follow-up');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G4]);
+    await press(page, 'Adult');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G5]);
+    await press(page, 'Email');
+
+    // The summary card with every answer, and the confirm/edit buttons.
+    const summary = w.root.locator('.gf-summary');
+    await summary.waitFor();
+    const card = await summary.innerText();
+    expect(card).toMatch(/Summary of Collected Information/);
+    for (const answer of ['Patient information available: Yes', 'Insurance coverage inconsistencies: No', 'Visit type: Follow-up', 'Age group: Adult', 'Preferred contact: Email'])
+      expect(card).toContain(answer);
+    expect(await buttonNames(w.confirm)).toEqual(['Looks Good', 'Edit Answers']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-02-summary.png'), fullPage: true });
+
+    await press(page, 'Looks Good');
+    await w.finished.waitFor();
+    expect(await w.finished.innerText()).toBe('Intake complete: handed off.');
+    expect(await lastAssistant(page)).toMatch(HANDOFF_MESSAGE);
+    expect(await w.root.getByRole('group').count()).toBe(0);
+    expect(await w.input.count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-04-handed-off.png'), fullPage: true });
+
+    const session = await fetchSession(shared.url, await sessionIdOf(page));
+    expect(session.history).toHaveLength(7);
+    expect(session.history.map((e) => e.turn && ('button' in e.turn ? e.turn.button : e.turn.text))).toEqual([
+      null,
+      'Yes',
+      'No',
+      'Follow-up',
+      'Adult',
+      'Email',
+      'confirm',
+    ]);
+    expectDistinctTurnIds(session);
+    expect(session.reply.completion).toEqual({ isComplete: true, reason: 'handed_off', readyForHandoff: true });
+    expect(api.filter((r) => r === `POST /api/flows/${FLOW_ID}/sessions`)).toHaveLength(1);
+    expect(api.filter((r) => r.endsWith('/turns'))).toHaveLength(6);
+    expect(errors).toEqual([]);
+  });
+
+  it('completes an intake by typing only (Enter sends)', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    const answers = ['yes we have it', 'no, always covered', 'a follow up', 'an adult', 'text me'];
+    for (const text of answers) await type(page, text);
+    await w.root.locator('.gf-summary').waitFor();
+    expect(await w.root.locator('.gf-summary').innerText()).toContain('Preferred contact: Text message');
+    // The person's own words are in the transcript.
+    expect(await userMessages(page)).toEqual(answers);
+
+    await type(page, "yes that's correct");
+    await w.finished.waitFor();
+    expect(await w.finished.innerText()).toBe('Intake complete: handed off.');
+
+    const session = await fetchSession(shared.url, await sessionIdOf(page));
+    expect(session.history.map((e) => e.turn && ('text' in e.turn ? e.turn.text : `button:${e.turn.button}`))).toEqual([
+      null,
+      ...answers,
+      "yes that's correct",
+    ]);
+    expect(session.reply.answers).toMatchObject({
+      [G1]: { value: 'Yes', source: 'match' },
+      [G2]: { value: 'No', source: 'match' },
+      [G3]: { value: 'Follow-up', source: 'match' },
+      [G4]: { value: 'Adult', source: 'match' },
+      [G5]: { value: 'Text message', source: 'match' },
+    });
+    expect(session.reply.completion.reason).toBe('handed_off');
+    expect(errors).toEqual([]);
+  });
+
+  it('stops on a limiting value: "No" at gate 1 by click, "it\'s an emergency" typed at gate 3', { timeout: TEST_TIMEOUT }, async () => {
+    // By a click at gate 1.
+    {
+      const { page, errors } = await openDemo(shared.url);
+      const w = widget(page);
+      await press(page, 'No');
+      expect(await lastAssistant(page)).toMatch(STOP_G1);
+      await expectStopped(w);
+      await page.screenshot({ path: join(SCREENSHOTS, 'widget-03-stopped.png'), fullPage: true });
+      const session = await fetchSession(shared.url, await sessionIdOf(page));
+      expect(session.reply.completion).toEqual({ isComplete: true, reason: 'stopped_limiting_value', readyForHandoff: false });
+      expect(session.history).toHaveLength(2);
+
+      // "Start over" begins a new session at the first gate (and the page keeps its id).
+      await w.root.getByRole('button', { name: 'Start over' }).click();
+      await settled(page, 1);
+      expect(await lastAssistant(page)).toMatch(QUESTION[G1]);
+      expect(await buttonNames(w.choices)).toEqual(['Yes', 'No']);
+      const again = await sessionIdOf(page);
+      expect(again).not.toBe(session.reply.sessionId);
+      expect((await fetchSession(shared.url, again)).history).toHaveLength(1);
+      expect(errors).toEqual([]);
+    }
+    // By text at gate 3.
+    {
+      const { page, errors } = await openDemo(shared.url);
+      const w = widget(page);
+      await press(page, 'Yes');
+      await press(page, 'Partial');
+      await type(page, "it's an emergency");
+      expect(await lastAssistant(page)).toMatch(STOP_G3);
+      await expectStopped(w);
+      const session = await fetchSession(shared.url, await sessionIdOf(page));
+      expect(session.reply.completion.reason).toBe('stopped_limiting_value');
+      expect(session.reply.answers[G3]).toMatchObject({ value: 'Emergency', raw: "it's an emergency" });
+      expect(session.reply.artifacts).toEqual([]);
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('edits after the summary: answers again with one change, confirms, and the handoff carries the change', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email']) await press(page, label);
+    await w.root.locator('.gf-summary').waitFor();
+
+    await press(page, 'Edit Answers');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G1]);
+    expect(await lastAssistant(page)).toContain('(Your previous answer: Yes)');
+    expect(await w.root.locator('.gf-summary').count()).toBe(0);
+    for (const label of ['Yes', 'No', 'Telehealth', 'Adult', 'Email']) await press(page, label);
+    const card = await w.root.locator('.gf-summary').innerText();
+    expect(card).toContain('Visit type: Telehealth');
+    expect(card).not.toContain('Follow-up');
+
+    await press(page, 'Looks Good');
+    await w.finished.waitFor();
+    const session = await fetchSession(shared.url, await sessionIdOf(page));
+    const handoffs = session.history.flatMap((e) => e.reply.artifacts).filter((a) => a.type === 'HANDOFF');
+    expect(handoffs).toHaveLength(1);
+    expect(handoffs[0]).toMatchObject({
+      type: 'HANDOFF',
+      flowId: FLOW_ID,
+      answers: {
+        [G1]: { value: 'Yes' },
+        [G2]: { value: 'No' },
+        [G3]: { value: 'Telehealth', source: 'button' },
+        [G4]: { value: 'Adult' },
+        [G5]: { value: 'Email' },
+      },
+    });
+    expect(session.history).toHaveLength(1 + 5 + 1 + 5 + 1);
+    expectDistinctTurnIds(session);
+    expect(errors).toEqual([]);
+  });
+
+  it('continues the same session after a reload mid-intake', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors, api } = await openDemo(shared.url);
+    const w = widget(page);
+    await press(page, 'Yes');
+    await type(page, 'there was one gap');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
+    const sessionId = await sessionIdOf(page);
+    const before = await transcriptTexts(page);
+    expect(before).toHaveLength(5);
+
+    await page.reload();
+    await settled(page, 3);
+    expect(await sessionIdOf(page)).toBe(sessionId);
+    expect(await transcriptTexts(page)).toEqual(before);
+    expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
+    expect(await buttonNames(w.choices)).toEqual(['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency']);
+    expect(await focused(page)).toEqual({ text: 'New patient', group: 'Choices', first: true });
+    // Resumed with GET, not started again.
+    expect(api.filter((r) => r.startsWith('POST /api/flows/'))).toHaveLength(1);
+    expect(api).toContain(`GET /api/sessions/${sessionId}`);
+
+    for (const label of ['Follow-up', 'Adult', 'Phone', 'Looks Good']) await press(page, label);
+    await w.finished.waitFor();
+    const session = await fetchSession(shared.url, sessionId);
+    expect(session.history).toHaveLength(7);
+    expect(session.reply.answers).toMatchObject({ [G2]: { value: 'Partial' }, [G5]: { value: 'Phone' } });
+    expectDistinctTurnIds(session);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the error with Retry while the server is gone; Retry sends the turn exactly once when it is back', { timeout: TEST_TIMEOUT }, async () => {
+    const dataDir = freshDataDir(template, base, 'server-away');
+    let server = await spawnServe(dataDir);
+    const { page, errors } = await openDemo(server.url);
+    const w = widget(page);
+    await press(page, 'Yes');
+    await press(page, 'No');
+    const sessionId = await sessionIdOf(page);
+
+    await server.kill();
+    expect(server.child.signalCode).toBe('SIGKILL');
+    await w.choices.getByRole('button', { name: 'Follow-up', exact: true }).click();
+    await w.alert.waitFor();
+    expect(await w.alert.innerText()).toMatch(/Something went wrong: cannot reach the server/);
+    expect(await buttonNames(w.alert)).toEqual(['Retry']);
+    // The person's answer stays in the transcript; nothing else can be sent meanwhile.
+    expect((await userMessages(page)).at(-1)).toBe('Follow-up');
+    expect(await w.root.getByRole('group').count()).toBe(0);
+    expect(await w.input.isDisabled()).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-05-error-retry.png'), fullPage: true });
+
+    server = await spawnServe(dataDir, server.port);
+    expect(server.url).toBe(new URL(page.url()).origin);
+    await w.alert.getByRole('button', { name: 'Retry' }).click();
+    await settled(page, 4);
+    expect(await w.alert.count()).toBe(0);
+    expect(await lastAssistant(page)).toMatch(QUESTION[G4]);
+    expect(await userMessages(page)).toEqual(['Yes', 'No', 'Follow-up']);
+
+    const session = await fetchSession(server.url, sessionId);
+    expect(session.history).toHaveLength(4);
+    expect(session.history.filter((e) => e.turn && 'button' in e.turn && e.turn.button === 'Follow-up')).toHaveLength(1);
+    expectDistinctTurnIds(session);
+
+    for (const label of ['Adult', 'Phone', 'Looks Good']) await press(page, label);
+    await w.finished.waitFor();
+    const done = await fetchSession(server.url, sessionId);
+    expect(done.history).toHaveLength(7);
+    expect(done.reply.answers[G3]).toMatchObject({ value: 'Follow-up' });
+    // The only errors are the browser's own lines about the refused connection.
+    expect(errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource|Failed to fetch/.test(e))).toEqual([]);
+  });
+
+  it.each(['development', 'production'] as const)(
+    'StrictMode (%s build): one session per page load and no duplicated turn',
+    { timeout: TEST_TIMEOUT },
+    async (mode) => {
+      const staticDir = mode === 'development' ? developmentDemo() : DEMO_DIR;
+      const server = await serveInProcess(`strict-${mode}`, { staticDir });
+      const dataDir = join(base, `strict-${mode}`);
+      const { page, errors, api } = await openDemo(server.url);
+      const w = widget(page);
+      // A double click sends one turn.
+      await w.choices.getByRole('button', { name: 'Yes', exact: true }).dblclick();
+      await settled(page, 2);
+      for (const label of ['Partial', 'New patient', 'Minor', 'Patient portal', 'Looks Good']) await press(page, label);
+      await w.finished.waitFor();
+      const sessionId = await sessionIdOf(page);
+      expect(await userMessages(page)).toEqual(['Yes', 'Partial', 'New patient', 'Minor', 'Patient portal', 'Looks Good']);
+
+      expect(api.filter((r) => r.startsWith('POST /api/flows/'))).toHaveLength(1);
+      expect(api.filter((r) => r.endsWith('/turns'))).toHaveLength(6);
+      const session = await fetchSession(server.url, sessionId);
+      expect(session.history).toHaveLength(7);
+      expectDistinctTurnIds(session);
+      expect(errors).toEqual([]);
+
+      // What the store holds, read from the PGlite directory once the server has let go of it.
+      await page.context().close();
+      await closeServer(server);
+      const db = new PGlite(dataDir);
+      try {
+        const sessions = await db.query<{ id: string }>('SELECT id FROM gateflow_sessions');
+        expect(sessions.rows.map((r) => r.id)).toEqual([sessionId]);
+        const journal = await db.query<{ n: number; turns: number }>(
+          'SELECT count(*)::int AS n, count(DISTINCT turn_id)::int AS turns FROM gateflow_journal WHERE session_id = $1',
+          [sessionId],
+        );
+        expect(journal.rows[0]).toEqual({ n: 7, turns: 6 });
+      } finally {
+        await db.close();
+      }
+    },
+  );
+
+  describe('with a slow model', () => {
+    let model: OpenAICompatibleServer;
+    afterAll(async () => {
+      await model?.close();
+    });
+
+    it('shows "Thinking…" while the model extracts', { timeout: TEST_TIMEOUT }, async () => {
+      model = await startOpenAICompatibleServer();
+      const config = await modelFromEnv({ OPENAI_BASE_URL: model.baseURL, GATEFLOW_MODEL: 'test-model' });
+      const server = await serveInProcess('slow-model', {
+        extract: createExtractActor({ model: config!.model, maxRetries: 0, timeoutMs: 10_000 }),
+      });
+      model.enqueue(respond.delayed(1500, answering({ [G2]: { value: 'Partial', confidence: 0.9 } })));
+
+      const { page, errors } = await openDemo(server.url);
+      const w = widget(page);
+      await press(page, 'Yes');
+      expect(model.requests).toHaveLength(0);
+
+      await w.input.fill(HARD_TEXT);
+      const sent = Date.now();
+      await w.input.press('Enter');
+      await w.thinking.waitFor({ timeout: 1000 });
+      expect(await w.thinking.innerText()).toContain('Thinking…');
+      expect(await w.input.isDisabled()).toBe(true);
+      expect(await w.root.getByRole('group').count()).toBe(0);
+      await page.screenshot({ path: join(SCREENSHOTS, 'widget-06-thinking.png'), fullPage: true });
+      // Still thinking a second later: the indicator lasts as long as the model does.
+      await page.waitForTimeout(Math.max(0, 1000 - (Date.now() - sent)));
+      expect(await w.thinking.isVisible()).toBe(true);
+
+      await settled(page, 3);
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(1400);
+      expect(await w.thinking.count()).toBe(0);
+      expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
+      expect(model.requests).toHaveLength(1);
+      const session = await fetchSession(server.url, await sessionIdOf(page));
+      expect(session.reply.answers[G2]).toEqual({ value: 'Partial', confidence: 0.9, source: 'llm', raw: HARD_TEXT });
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('accessibility: named controls, keyboard only, focus on the first choice after a reply', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    expect(await w.transcript.getAttribute('aria-live')).toBe('polite');
+
+    const named = await accessibleControls(page);
+    expect(named.filter((c) => c.name === '')).toEqual([]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        { role: 'button', name: 'Start over' },
+        { role: 'button', name: 'Yes' },
+        { role: 'button', name: 'No' },
+        { role: 'textbox', name: 'Your answer' },
+        { role: 'button', name: 'Send' },
+      ]),
+    );
+
+    // The opening reply put focus on its first choice.
+    expect(await focused(page)).toEqual({ text: 'Yes', group: 'Choices', first: true });
+    // Gate 1 by keyboard: Tab to "No", Shift+Tab back to "Yes", Enter.
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('No');
+    await page.keyboard.press('Shift+Tab');
+    expect((await focused(page)).text).toBe('Yes');
+    await page.keyboard.press('Enter');
+    await settled(page, 2);
+    expect(await lastAssistant(page)).toMatch(QUESTION[G2]);
+    // After the reply, focus is on the first choice again.
+    expect(await focused(page)).toEqual({ text: 'Yes', group: 'Choices', first: true });
+
+    // Gate 2: Tab to "No", Space.
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).text).toBe('No');
+    await page.keyboard.press('Space');
+    await settled(page, 3);
+    expect(await focused(page)).toEqual({ text: 'New patient', group: 'Choices', first: true });
+
+    // Gate 3: Tab past the five choices to the text box, type, Enter.
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
+    expect((await focused(page)).label).toBe('Your answer');
+    await page.keyboard.type('a follow up');
+    await page.keyboard.press('Enter');
+    await settled(page, 4);
+    expect(await focused(page)).toEqual({ text: 'Adult', group: 'Choices', first: true });
+    await page.keyboard.press('Enter');
+    await settled(page, 5);
+    await page.keyboard.press('Space');
+    await settled(page, 6);
+
+    // The summary: focus on "Looks Good", every control named.
+    expect(await focused(page)).toEqual({ text: 'Looks Good', group: 'Confirm or edit', first: true });
+    const atSummary = await accessibleControls(page);
+    expect(atSummary.filter((c) => c.name === '')).toEqual([]);
+    expect(atSummary).toEqual(expect.arrayContaining([{ role: 'button', name: 'Looks Good' }, { role: 'button', name: 'Edit Answers' }]));
+    await page.keyboard.press('Enter');
+    await w.finished.waitFor();
+    const session = await fetchSession(shared.url, await sessionIdOf(page));
+    expect(session.reply.answers).toMatchObject({
+      [G1]: { value: 'Yes', source: 'button' },
+      [G2]: { value: 'No', source: 'button' },
+      [G3]: { value: 'Follow-up', source: 'match' },
+      [G4]: { value: 'Adult', source: 'button' },
+      [G5]: { value: 'Phone', source: 'button' },
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it.each(['production', 'development'] as const)(
+    '?inspect (%s build): connects the Stately inspector (kept offline) and the widget still works',
+    { timeout: TEST_TIMEOUT },
+    async (mode) => {
+      const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: developmentDemo() });
+      const { page, errors, popups, offsite } = await openDemo(server.url, `?flow=${FLOW_ID}&inspect`, COUNT_WINDOW_OPEN);
+      const w = widget(page);
+      // The inspector client opened its window (answered by the stand-in page, never the internet).
+      await expect.poll(() => popups.length).toBeGreaterThanOrEqual(1);
+      const inspector = popups[0]!;
+      expect(inspector.url()).toMatch(/^https:\/\/stately\.ai\/inspect/);
+      expect(offsite.length).toBeGreaterThanOrEqual(1);
+      expect(offsite.filter((u) => !/^https:\/\/stately\.ai\//.test(u))).toEqual([]);
+      // Headless Chromium throttles a page whose popup is in front: bring the widget back.
+      await page.bringToFront();
+
+      for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email', 'Looks Good']) await press(page, label);
+      await w.finished.waitFor();
+      const sessionId = await sessionIdOf(page);
+      const session = await fetchSession(server.url, sessionId);
+      expect(session.history).toHaveLength(7);
+      expectDistinctTurnIds(session);
+
+      // Inspection events of the widget's actors reached the inspector window.
+      await expect
+        .poll(() => inspector.evaluate(() => JSON.stringify((window as unknown as { received: unknown[] }).received)))
+        .toContain('handed_off');
+      const received = await inspector.evaluate(() => (window as unknown as { received: { type?: string }[] }).received);
+      expect(received.some((e) => e.type === '@xstate.actor')).toBe(true);
+      expect(received.some((e) => e.type === '@xstate.event')).toBe(true);
+      expect(popups).toHaveLength(1);
+      expect(errors).toEqual([]);
+      // One inspector client per page load: window.open called once. Fails in the development
+      // build: ChatWidget's useInspector creates the client inside a useState initializer, which
+      // StrictMode calls twice, so a second, unused client opens the inspector window again.
+      expect(await page.evaluate(() => (window as unknown as { opened: string[] }).opened), 'window.open calls').toEqual([
+        'https://stately.ai/inspect',
+      ]);
+    },
+  );
+});
+
+/** The Stately inspector's stand-in: tells the opener it is connected and keeps every message. */
+const FAKE_INSPECTOR = `<!doctype html><title>inspector</title><script>
+window.received = [];
+addEventListener('message', (e) => window.received.push(e.data));
+if (window.opener) window.opener.postMessage({ type: '@statelyai.connected' }, '*');
+</script>`;
+
+/** Records the URL of every window.open call in `window.opened` (the inspector client opens its window so). */
+const COUNT_WINDOW_OPEN = `(() => {
+  const open = window.open;
+  window.opened = [];
+  window.open = function (url, ...rest) {
+    window.opened.push(String(url));
+    return open.call(this, url, ...rest);
+  };
+})();`;
+
+function widget(page: Page) {
+  const root = page.getByRole('region', { name: 'Patient intake' });
+  return {
+    root,
+    transcript: root.getByRole('list', { name: 'Conversation' }),
+    choices: root.getByRole('group', { name: 'Choices' }),
+    confirm: root.getByRole('group', { name: 'Confirm or edit' }),
+    input: root.getByRole('textbox', { name: 'Your answer' }),
+    thinking: root.getByRole('status').filter({ hasText: 'Thinking…' }),
+    alert: root.getByRole('alert'),
+    finished: root.getByRole('status').filter({ hasText: /^Intake (complete|ended)/ }),
+  };
+}
+type Widget = ReturnType<typeof widget>;
+
+/** Waits until the widget is idle or finished with `assistant` assistant messages. */
+async function settled(page: Page, assistant: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const chat = document.querySelector('.gf-chat');
+      const status = chat?.getAttribute('data-status');
+      return (status === 'idle' || status === 'finished') && chat!.querySelectorAll('.gf-message.gf-assistant:not(.gf-thinking)').length === n;
+    },
+    assistant,
+    { timeout: WAIT, polling: 50 },
+  );
+}
+
+const assistantCount = (page: Page) => page.locator('.gf-chat .gf-message.gf-assistant:not(.gf-thinking)').count();
+
+/** Clicks a choice (or confirm/edit) button and waits for the reply. */
+async function press(page: Page, label: string): Promise<void> {
+  const n = await assistantCount(page);
+  await widget(page).root.getByRole('group').getByRole('button', { name: label, exact: true }).click();
+  await settled(page, n + 1);
+}
+
+/** Types into the answer box, sends with Enter, and waits for the reply. */
+async function type(page: Page, text: string): Promise<void> {
+  const n = await assistantCount(page);
+  const { input } = widget(page);
+  await input.fill(text);
+  await input.press('Enter');
+  await settled(page, n + 1);
+}
+
+const lastAssistant = (page: Page) => page.locator('.gf-chat .gf-message.gf-assistant:not(.gf-thinking)').last().innerText();
+const userMessages = (page: Page) => page.locator('.gf-chat .gf-message.gf-user p').allInnerTexts();
+const transcriptTexts = (page: Page) => page.locator('.gf-chat .gf-message:not(.gf-thinking)').allInnerTexts();
+const buttonNames = (scope: Locator) => scope.getByRole('button').allInnerTexts();
+
+async function sessionIdOf(page: Page): Promise<string> {
+  const id = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+  if (!id) throw new Error('the demo page stored no session id');
+  return id;
+}
+
+async function expectStopped(w: Widget): Promise<void> {
+  await w.finished.waitFor();
+  expect(await w.finished.innerText()).toBe('Intake ended.');
+  expect(await w.root.getByRole('group').count()).toBe(0);
+  expect(await w.root.getByRole('button').allInnerTexts()).toEqual(['Start over']);
+  expect(await w.input.count()).toBe(0);
+}
+
+function expectDistinctTurnIds(session: SessionState): void {
+  const ids = session.history.flatMap((e) => (e.turn ? [e.turn.turnId] : []));
+  expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+/** Every button and text box in the accessibility tree, with its computed accessible name. */
+async function accessibleControls(page: Page): Promise<{ role: string; name: string }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[];
+    };
+    return nodes
+      .filter((n) => !n.ignored && (n.role?.value === 'button' || n.role?.value === 'textbox'))
+      .map((n) => ({ role: n.role!.value, name: (n.name?.value ?? '').trim() }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The focused element: its text (or label, for the text box), its group, whether it is the group's first button. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    const group = el?.closest('[role="group"]');
+    if (el instanceof HTMLInputElement) return { label: el.labels?.[0]?.textContent?.trim() } as { text?: string; label?: string; group?: string; first?: boolean };
+    return {
+      text: el?.textContent?.trim(),
+      group: group?.getAttribute('aria-label') ?? undefined,
+      first: group ? group.querySelector('button') === el : undefined,
+    } as { text?: string; label?: string; group?: string; first?: boolean };
+  });
+}
+
+/** A model answer for every gate the request asks about: `given` where set, `unknown` elsewhere. */
+function answering(given: Record<string, { value: string; confidence: number }>): Responder {
+  return (request, res) => {
+    const body = request.body as { response_format?: { json_schema?: { schema?: { properties?: { answers?: { properties?: object } } } } } };
+    const keys = Object.keys(body.response_format?.json_schema?.schema?.properties?.answers?.properties ?? {});
+    const answers: Record<string, { value: string; confidence: number }> = {};
+    for (const key of keys) answers[key] = given[key] ?? { value: 'unknown', confidence: 0.9 };
+    return respond.json({ answers })(request, res);
+  };
+}
