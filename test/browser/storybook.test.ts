@@ -5,7 +5,7 @@
  * test/browser/screenshots/ for a person to look at.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { newestMtime } from '../helpers/files.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOTS = join(ROOT, 'test', 'browser', 'screenshots');
@@ -44,18 +45,8 @@ const runBrowser = hasChromium || REQUIRE_BROWSER;
 // ---------------------------------------------------------------------------
 // Building and serving the static Storybook
 
-/** The newest modification time of what the Storybook build reads. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const path of ['.storybook', 'stories', 'src', 'machines', 'vite.config.ts', 'package.json', 'package-lock.json']) walk(join(ROOT, path));
-  return newest;
-}
+/** The newest modification time of what the build reads. */
+const newestSource = () => newestMtime(ROOT, ['.storybook', 'stories', 'src', 'machines', 'vite.config.ts', 'package.json', 'package-lock.json']);
 
 /** Builds Storybook into STORYBOOK_DIR unless a build newer than its sources is there. Returns the build's seconds, or 0. */
 async function ensureStorybook(): Promise<number> {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Reply } from '../../src/runtime/reply.js';
 import type { Turn } from '../../src/runtime/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { newestMtime } from './files.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where `npm run build:demo` puts the demo page, and what `gateflow serve` serves. */
@@ -20,18 +21,8 @@ const VITE = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 /** A fresh PGlite directory takes several seconds to initialize; a copied one about two. */
 const START_TIMEOUT = 40_000;
 
-/** The newest modification time of the files the demo bundle is built from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const path of ['demo', 'src', 'machines/chat-session.ts', 'vite.config.ts', 'package-lock.json']) walk(join(ROOT, path));
-  return newest;
-}
+/** The newest modification time of what the build reads. */
+const newestSource = () => newestMtime(ROOT, ['demo', 'src', 'machines/chat-session.ts', 'vite.config.ts', 'package-lock.json']);
 
 function viteBuild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): void {
   execFileSync(process.execPath, [VITE, 'build', '--logLevel', 'error', ...extraArgs], { cwd: ROOT, env, stdio: 'pipe' });

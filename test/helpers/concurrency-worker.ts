@@ -13,8 +13,8 @@ import { createInterface } from 'node:readline';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { Reply } from '../../src/runtime/reply.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
-import { ConflictError, type Store } from '../../src/store/types.js';
 import { flow } from './patient-intake.js';
+import { countingConflicts } from './counting-store.js';
 
 export interface WorkerResult {
   index: number;
@@ -31,19 +31,7 @@ const index = Number(indexText);
 const count = Number(countText);
 
 const inner = await createPostgresStore({ connectionString });
-let conflicts = 0;
-const store: Store = {
-  ...inner,
-  kind: inner.kind,
-  commitTurn: async (...args) => {
-    try {
-      return await inner.commitTurn(...args);
-    } catch (error) {
-      if (error instanceof ConflictError) conflicts++;
-      throw error;
-    }
-  },
-};
+const store = countingConflicts(inner);
 const runtime = createRuntime({ flows: [flow], store });
 
 process.stdout.write('ready\n');
@@ -62,5 +50,5 @@ const results = await Promise.all(
   }),
 );
 await inner.close();
-const out: WorkerResult = { index, conflicts, results };
+const out: WorkerResult = { index, conflicts: store.conflicts(), results };
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -18,33 +18,17 @@ import type { Turn } from '../../src/runtime/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
-import { ConflictError, type JournalEntry, type Store } from '../../src/store/types.js';
+import type { JournalEntry, Store } from '../../src/store/types.js';
 import type { WorkerResult } from '../helpers/concurrency-worker.js';
 import { G1, G2, flow } from '../helpers/patient-intake.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
+import { countingConflicts } from '../helpers/counting-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = fileURLToPath(new URL('../helpers/concurrency-worker.ts', import.meta.url));
 const N = 50;
 const TIMEOUT = 60_000;
 
-/** A store that counts the commits that lost the version race (so a test can show a race happened). */
-function counting(inner: Store): Store & { conflicts(): number } {
-  let conflicts = 0;
-  return {
-    ...inner,
-    kind: inner.kind,
-    commitTurn: async (...args) => {
-      try {
-        return await inner.commitTurn(...args);
-      } catch (error) {
-        if (error instanceof ConflictError) conflicts++;
-        throw error;
-      }
-    },
-    conflicts: () => conflicts,
-  };
-}
 
 interface Pair {
   a: Store & { conflicts(): number };
@@ -67,8 +51,8 @@ const backends: Backend[] = [
     skip: false,
     open: async () => {
       const store = createMemoryStore();
-      const a = counting(store);
-      const b = counting(store);
+      const a = countingConflicts(store);
+      const b = countingConflicts(store);
       return { a, b, close: () => store.close() };
     },
   },
@@ -77,7 +61,7 @@ const backends: Backend[] = [
     skip: false,
     open: async () => {
       const store = await createPgliteStore();
-      return { a: counting(store), b: counting(store), close: () => store.close() };
+      return { a: countingConflicts(store), b: countingConflicts(store), close: () => store.close() };
     },
   },
   {
@@ -90,7 +74,7 @@ const backends: Backend[] = [
         await a.close();
         throw error;
       });
-      return { a: counting(a), b: counting(b), close: async () => void (await Promise.all([a.close(), b.close()])) };
+      return { a: countingConflicts(a), b: countingConflicts(b), close: async () => void (await Promise.all([a.close(), b.close()])) };
     },
   },
 ];
