@@ -1,0 +1,99 @@
+import { Environment, type TypeCheckResult } from '@marcbachmann/cel-js';
+
+/**
+ * Guards written in CEL (the Common Expression Language) over `answers` and
+ * `context`: parsed and type-checked once, when a flow is compiled, then
+ * evaluated as often as needed. CEL has no side effects, loops or I/O, so a
+ * flow document can never run code of its own.
+ *
+ * Numbers are doubles (`answers.wattage > 200.0`); an optional answer needs
+ * `has(answers.key)` before it is read.
+ */
+
+/** What a guard may read. */
+export interface GuardScope {
+  answers: Record<string, unknown>;
+  context: Record<string, unknown>;
+}
+
+/** Why a guard was refused, and where in its text (0-based character offset). */
+export interface GuardProblem {
+  code: string;
+  message: string;
+  position?: number;
+}
+
+export class GuardCompileError extends Error {
+  override readonly name = 'GuardCompileError';
+  constructor(
+    readonly source: string,
+    readonly problem: GuardProblem,
+  ) {
+    super(`guard ${JSON.stringify(source)}${problem.position !== undefined ? ` at ${problem.position}` : ''}: ${problem.message}`);
+  }
+}
+
+export interface CompiledGuard {
+  readonly source: string;
+  /**
+   * True or false. A guard that fails while it runs (a key read without
+   * `has()`, say) is false, and the reason is given to `onError`.
+   */
+  evaluate(scope: GuardScope, onError?: (problem: GuardProblem) => void): boolean;
+}
+
+/** The maximum length of a guard; longer text is refused before it is parsed. */
+export const MAX_GUARD_LENGTH = 2000;
+
+function environment() {
+  return new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
+    .registerVariable('answers', 'map')
+    .registerVariable('context', 'map');
+}
+const shared = environment();
+
+/** Type-checks a guard: an empty list when it is a boolean expression over `answers` and `context`. */
+export function checkGuard(source: string): GuardProblem[] {
+  if (source.length > MAX_GUARD_LENGTH) return [{ code: 'too_long', message: `longer than ${MAX_GUARD_LENGTH} characters` }];
+  let result: TypeCheckResult;
+  try {
+    result = shared.check(source);
+  } catch (error) {
+    return [problemOf(error)];
+  }
+  if (!result.valid) return [problemOf(result.error)];
+  if (result.type !== 'bool' && result.type !== 'dyn')
+    return [{ code: 'not_boolean', message: `a guard must be true or false, this is ${result.type}`, position: 0 }];
+  return [];
+}
+
+/** Checks and parses a guard once; throws {@link GuardCompileError} when it is refused. */
+export function compileGuard(source: string): CompiledGuard {
+  const [problem] = checkGuard(source);
+  if (problem) throw new GuardCompileError(source, problem);
+  const run = shared.parse(source);
+  return {
+    source,
+    evaluate(scope, onError) {
+      try {
+        const value: unknown = run({ answers: scope.answers, context: scope.context });
+        if (typeof value === 'boolean') return value;
+        onError?.({ code: 'not_boolean', message: `evaluated to ${typeof value}, not true or false` });
+        return false;
+      } catch (error) {
+        onError?.(problemOf(error));
+        return false;
+      }
+    },
+  };
+}
+
+function problemOf(error: unknown): GuardProblem {
+  const e = error as { code?: unknown; summary?: unknown; message?: unknown; range?: { start?: unknown } } | undefined;
+  const position = typeof e?.range?.start === 'number' ? e.range.start : undefined;
+  return {
+    code: typeof e?.code === 'string' ? e.code : 'invalid',
+    message: typeof e?.summary === 'string' ? e.summary : String(e?.message ?? error),
+    ...(position !== undefined && { position }),
+  };
+}
