@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { fromPromise } from 'xstate';
-import { extractWithModel, type ModelExtractionOptions } from './model.js';
+import type { ModelExtractionOptions } from './model.js';
 import type { ExtractionInput, ExtractionOutput } from './types.js';
 
 export interface ExtractActorOptions extends Omit<ModelExtractionOptions, 'model' | 'abortSignal'> {
@@ -18,6 +18,8 @@ export function createExtractActor(options: ExtractActorOptions = {}) {
   return fromPromise<ExtractionOutput, ExtractionInput>(async ({ input, signal }) => {
     if (!model || !input.allowModel)
       return { values: {}, failure: { reason: 'abstained', message: model ? 'no model on this question' : 'no model configured' } };
+    // Loaded on first use: a page that never calls a model never loads the AI SDK.
+    const { extractWithModel } = await import('./model.js');
     return extractWithModel(input, { ...modelOptions, model, abortSignal: signal });
   });
 }
