@@ -144,7 +144,11 @@ export function checkCategories(
       add([...paths.limitingValues, j], `limiting value "${value}" is not one of the categories (${categories.join(', ')})`);
   });
   const phraseOwner = new Map<string, string>();
+  const synonymKeys = new Set<string>();
   for (const [category, phrases] of Object.entries(gate.synonyms ?? {})) {
+    // The matcher finds a category's list ignoring case: two spellings would hide one list.
+    if (synonymKeys.has(lower(category))) add([...paths.synonyms, category], `synonyms for "${category}" are given twice (keys differ only in case)`);
+    synonymKeys.add(lower(category));
     if (!known.has(lower(category)))
       add([...paths.synonyms, category], `synonyms given for "${category}", which is not one of the categories (${categories.join(', ')})`);
     phrases.forEach((phrase, j) => {

@@ -7,3 +7,5 @@ export { findCategory, flowGraph, isLimitingValue, type FlowGraph } from './grap
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './json-schema.js';
 export { MAX_FLOW_TEXT_BYTES, parseFlowText, parseFlowValue } from './parse.js';
 export * from './schema.js';
+export * from './compose.js';
+export { GuardCompileError, MAX_GUARD_LENGTH, checkGuard, compileGuard, type CompiledGuard, type GuardProblem, type GuardScope } from './guards/cel.js';

@@ -316,3 +316,14 @@ describe('the general form', () => {
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 });
+
+describe('synonym lists', () => {
+  it('refuses two lists for one category whose keys differ only in case', () => {
+    const config = JSON.parse(seedFlowText()) as { gates: Record<string, { synonyms?: Record<string, string[]> }> };
+    config.gates[GATE_2]!.synonyms = { Partial: ['one gap'], partial: ['a gap'] };
+    const { problems } = refusal(JSON.stringify(config, null, 2));
+    expect(problems.map((p) => [p.pointer, p.message])).toEqual([
+      [`/gates/${GATE_2}/synonyms/partial`, 'synonyms for "partial" are given twice (keys differ only in case)'],
+    ]);
+  });
+});
