@@ -10,6 +10,7 @@ import {
   type LanguageModel,
 } from 'ai';
 import { z } from 'zod';
+import { deadlineSignal } from './deadline.js';
 import type { ExtractionFailureReason, ExtractionInput, ExtractionOutput } from './types.js';
 
 export interface ModelExtractionOptions {
@@ -107,25 +108,4 @@ function failureReason(error: unknown): ExtractionFailureReason {
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
-}
-
-/**
- * One signal that aborts at the deadline or when `outer` aborts. Not
- * `AbortSignal.any` with `AbortSignal.timeout` (what the SDK's `timeout` does):
- * on Node 20 the timeout signal inside `any()` can be garbage-collected before
- * it fires (nodejs/node#57736), and the call then waits for as long as the server.
- */
-function deadlineSignal(timeoutMs: number, outer: AbortSignal | undefined) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`model call timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  const forward = () => controller.abort(outer?.reason);
-  if (outer?.aborted) forward();
-  else outer?.addEventListener('abort', forward, { once: true });
-  return {
-    signal: controller.signal,
-    clear: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', forward);
-    },
-  };
 }
