@@ -1,26 +1,10 @@
-import {
-  JSONParseError,
-  NoObjectGeneratedError,
-  NoOutputGeneratedError,
-  Output,
-  TypeValidationError,
-  extractJsonMiddleware,
-  generateText,
-  wrapLanguageModel,
-  type LanguageModel,
-} from 'ai';
 import { z } from 'zod';
-import { deadlineSignal } from './deadline.js';
-import type { ExtractionFailureReason, ExtractionInput, ExtractionOutput } from './types.js';
+import { generateObjectSafely, type ObjectCallOptions } from './object-call.js';
+import type { ExtractionInput, ExtractionOutput } from './types.js';
 
-export interface ModelExtractionOptions {
-  model: LanguageModel;
-  /** The whole call, retries included. */
-  timeoutMs?: number;
-  maxRetries?: number;
+export interface ModelExtractionOptions extends ObjectCallOptions {
   /** Values the model is less sure of than this are not committed. */
   minConfidence?: number;
-  abortSignal?: AbortSignal;
 }
 
 export const UNKNOWN = 'unknown';
@@ -66,27 +50,12 @@ export async function extractWithModel(
   options: ModelExtractionOptions,
 ): Promise<ExtractionOutput> {
   const minConfidence = options.minConfidence ?? 0.6;
-  const deadline = deadlineSignal(options.timeoutMs ?? 15_000, options.abortSignal);
-  let answers: Record<string, { value: string; confidence: number }>;
-  try {
-    const result = await generateText({
-      // Some compatible servers wrap JSON in code fences; strip them before parsing.
-      model:
-        typeof options.model === 'string'
-          ? options.model
-          : wrapLanguageModel({ model: options.model, middleware: extractJsonMiddleware() }),
-      instructions: INSTRUCTIONS,
-      prompt: extractionPrompt(input),
-      output: Output.object({ schema: extractionSchema(input), name: 'intake_answers' }),
-      maxRetries: options.maxRetries ?? 1,
-      abortSignal: deadline.signal,
-    });
-    answers = result.output.answers;
-  } catch (error) {
-    return { values: {}, failure: { reason: failureReason(error), message: describe(error) } };
-  } finally {
-    deadline.clear();
-  }
+  const result = await generateObjectSafely(
+    { instructions: INSTRUCTIONS, prompt: extractionPrompt(input), schema: extractionSchema(input), name: 'intake_answers' },
+    options,
+  );
+  if (!result.ok) return { values: {}, failure: result.failure };
+  const { answers } = result.output;
 
   const values: ExtractionOutput['values'] = {};
   for (const gate of input.gates) {
@@ -97,15 +66,4 @@ export async function extractWithModel(
   if (values[input.gate] === undefined)
     return { values, failure: { reason: 'model_unsure', message: 'the model could not tell the answer to the current question' } };
   return { values };
-}
-
-/** The model answered, but not as the schema says; anything else is a failed call. */
-function failureReason(error: unknown): ExtractionFailureReason {
-  const output = [NoObjectGeneratedError, NoOutputGeneratedError, JSONParseError, TypeValidationError];
-  return output.some((kind) => kind.isInstance(error)) ? 'invalid_output' : 'model_error';
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
-  return String(error).slice(0, 500);
 }

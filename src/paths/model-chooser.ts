@@ -1,26 +1,9 @@
-import {
-  JSONParseError,
-  NoObjectGeneratedError,
-  NoOutputGeneratedError,
-  Output,
-  TypeValidationError,
-  extractJsonMiddleware,
-  generateText,
-  wrapLanguageModel,
-  type LanguageModel,
-} from 'ai';
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { NO_PATH, type ChooseInput, type PathChoice } from './policy.js';
-import { deadlineSignal } from '../extract/deadline.js';
+import { generateObjectSafely, type ObjectCallOptions } from '../extract/object-call.js';
 
-export interface ModelChooserOptions {
-  model: LanguageModel;
-  /** The whole call, retries included. */
-  timeoutMs?: number;
-  maxRetries?: number;
-  abortSignal?: AbortSignal;
-}
+export type ModelChooserOptions = ObjectCallOptions;
 
 const INSTRUCTIONS = [
   'You read one message from a person in a conversation that can follow one of several paths,',
@@ -56,28 +39,19 @@ export function pathChoicePrompt(input: ChooseInput): string {
  * reason, which the policy records as an abstention.
  */
 export async function choosePathWithModel(input: ChooseInput, options: ModelChooserOptions): Promise<PathChoice> {
-  const deadline = deadlineSignal(options.timeoutMs ?? 15_000, options.abortSignal);
-  try {
-    const result = await generateText({
-      // Some compatible servers wrap JSON in code fences; strip them before parsing.
-      model:
-        typeof options.model === 'string'
-          ? options.model
-          : wrapLanguageModel({ model: options.model, middleware: extractJsonMiddleware() }),
-      instructions: INSTRUCTIONS,
-      prompt: pathChoicePrompt(input),
-      output: Output.object({ schema: pathChoiceSchema(input), name: 'path_choice' }),
-      maxRetries: options.maxRetries ?? 1,
-      abortSignal: deadline.signal,
-    });
-    const { path, confidence, rationale } = result.output;
-    return { path: path === NO_PATH ? null : path, confidence, rationale: `model: ${rationale}` };
-  } catch (error) {
-    const failure = { reason: failureReason(error), message: describe(error) };
-    return { path: null, confidence: 0, rationale: `model failed (${failure.reason}): ${failure.message}`, failure };
-  } finally {
-    deadline.clear();
-  }
+  const result = await generateObjectSafely(
+    { instructions: INSTRUCTIONS, prompt: pathChoicePrompt(input), schema: pathChoiceSchema(input), name: 'path_choice' },
+    options,
+  );
+  if (!result.ok)
+    return {
+      path: null,
+      confidence: 0,
+      rationale: `model failed (${result.failure.reason}): ${result.failure.message}`,
+      failure: result.failure,
+    };
+  const { path, confidence, rationale } = result.output;
+  return { path: path === NO_PATH ? null : path, confidence, rationale: `model: ${rationale}` };
 }
 
 /** `choosePathWithModel` as the `choose` actor of the path selection machine. */
@@ -85,15 +59,4 @@ export function createModelChooser(options: Omit<ModelChooserOptions, 'abortSign
   return fromPromise<PathChoice, ChooseInput>(async ({ input, signal }) =>
     choosePathWithModel(input, { ...options, abortSignal: signal }),
   );
-}
-
-/** The model answered, but not as the schema says; anything else is a failed call. */
-function failureReason(error: unknown): NonNullable<PathChoice['failure']>['reason'] {
-  const output = [NoObjectGeneratedError, NoOutputGeneratedError, JSONParseError, TypeValidationError];
-  return output.some((kind) => kind.isInstance(error)) ? 'invalid_output' : 'model_error';
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
-  return String(error).slice(0, 500);
 }

@@ -11,10 +11,9 @@ import { initialFlowContext } from '../../src/flow/context.js';
 import { startConversation } from '../../src/runtime/conversation.js';
 import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph, question } from '../helpers/patient-intake.js';
+import { textResult, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
 
 
-type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 type Answers = Record<string, { value: string; confidence: number }>;
 
 
@@ -24,18 +23,6 @@ function inputAt(gate: string, text: string, answered: string[] = []): Extractio
   for (const key of answered) context.answers[key] = { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' };
   context.pendingText = text;
   return extractionInput(graph, gate, context);
-}
-
-function textResult(text: string): GenerateResult {
-  return {
-    content: [{ type: 'text', text }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage: {
-      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 20, text: 20, reasoning: undefined },
-    },
-    warnings: [],
-  };
 }
 
 const answersText = (answers: Answers) => JSON.stringify({ answers });

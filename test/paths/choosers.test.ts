@@ -5,9 +5,8 @@ import { pathSelectionMachine } from '../../machines/path-selection.js';
 import { choosePathWithModel, createModelChooser, pathChoicePrompt } from '../../src/paths/model-chooser.js';
 import { choosePathOffline, createKeywordChooser } from '../../src/paths/offline-chooser.js';
 import { parsePathOptions, type ChooseInput } from '../../src/paths/policy.js';
+import { textResult, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
 
-type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 
 const PATHS = parsePathOptions([
   { id: 'led', keywords: ['led lights', 'lighting', 'floodlights', 'wattage'], description: 'Buying LED lighting for a court' },
@@ -16,17 +15,6 @@ const PATHS = parsePathOptions([
 ]);
 const input = (text: string): ChooseInput => ({ text, paths: PATHS });
 
-function textResult(text: string): GenerateResult {
-  return {
-    content: [{ type: 'text', text }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage: {
-      inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 20, text: 20, reasoning: undefined },
-    },
-    warnings: [],
-  };
-}
 const answering = (answer: unknown) => new MockLanguageModelV4({ doGenerate: async () => textResult(JSON.stringify(answer)) });
 
 function responseSchema(options: CallOptions) {
