@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import {
   applyVote,
   initialPathState,
@@ -30,12 +30,16 @@ export interface PathSelectionContext extends PathState {
   policy: PathPolicy;
   /** The message the chooser is reading. */
   pending: string | null;
+  /** Also send each vote to the parent (a compiled flow) as `path.changed`. */
+  reportToParent: boolean;
 }
 
 export interface PathSelectionInput {
   paths: PathOptionInput[];
   /** The knobs; defaults for the ones left out. Bad knobs fail the actor with a `PathPolicyError`. */
   policy?: PathPolicyInput;
+  /** When invoked by a flow: send each recorded vote to it as `{ type: 'path.changed', vote }`. */
+  reportToParent?: boolean;
 }
 
 export type PathSelectionEvent =
@@ -99,10 +103,10 @@ export const pathSelectionMachine = setup({
     recordBusy: assign(({ context }) => ({
       history: skipTurn(context, 'busy', 'ignored: still choosing on the previous message', context.policy).state.history,
     })),
-    /** The turn just recorded, as a structured event. */
-    emitVote: emit(({ context }): PathVoteEmitted => {
+    /** The turn just recorded, as a structured event (and to the parent flow, when there is one). */
+    emitVote: enqueueActions(({ context, enqueue }) => {
       const turn = context.history.at(-1)!;
-      return {
+      const vote: PathVoteEmitted = {
         type: 'path.vote',
         turn: turn.turn,
         path: turn.path,
@@ -114,6 +118,8 @@ export const pathSelectionMachine = setup({
         rationale: turn.rationale,
         ...(turn.chooser ? { chooser: turn.chooser } : {}),
       };
+      enqueue.emit(vote);
+      if (context.reportToParent) enqueue.sendParent({ type: 'path.changed', vote });
     }),
     keepMessage: assign({ pending: (_, params: { text: string }) => params.text }),
     clearMessage: assign({ pending: null }),
@@ -127,6 +133,7 @@ export const pathSelectionMachine = setup({
       paths,
       policy: parsePathPolicy(input.policy ?? {}),
       pending: null,
+      reportToParent: input.reportToParent ?? false,
     };
   },
   initial: 'choosing',

@@ -1,127 +1,424 @@
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
-import type { FlowDocument, FlowNode } from './schema.js';
+import { checkGuard, type GuardKind } from './guards/cel.js';
+import {
+  DEFAULT_MAX_LENGTH,
+  ELSE_GUARD,
+  EXIT_TARGET,
+  answerKey,
+  type Edge,
+  type EdgeOutcome,
+  type FlowDocument,
+  type FlowNode,
+  type QuestionNode,
+} from './schema.js';
 
 /** One problem in a document: where (a path of keys and indexes) and what. */
 export interface FlowIssue {
   path: (string | number)[];
   message: string;
+  /** Errors refuse the document; warnings are reported by `gateflow validate` only. Error when absent. */
+  severity?: 'error' | 'warning';
+  /** The node the problem is about (its id), when there is one. */
+  node?: string;
+  /** For a guard: its text and the 0-based character position of the problem. */
+  guard?: { source: string; position?: number };
 }
 
+type Path = (string | number)[];
 const lower = (s: string) => s.toLowerCase();
 
+/** A node list with its edges: the main flow or one subgraph, and where its fields are in the document. */
+interface ScopeDoc {
+  ref: string | null;
+  nodes: FlowNode[];
+  edges: Edge[];
+  entry: string | undefined;
+  at: Path;
+}
+
 /**
- * The rules a schema cannot state field by field: ids are unique, edges point at
- * nodes that exist and leave on outcomes their node has, limiting values are
- * categories, every node is reachable and every question can be left.
+ * The rules a schema cannot state field by field: ids are unique, edges point
+ * at nodes that exist and leave on outcomes their node has, guards
+ * type-check, limiting values are categories, every node is reachable and
+ * can be left, no loop runs without asking anything. Warnings (dead ends,
+ * guards reading answers no question gives) do not refuse a document.
  */
 export function checkFlow(doc: FlowDocument): FlowIssue[] {
   const issues: FlowIssue[] = [];
-  const add = (path: (string | number)[], message: string) => issues.push({ path, message });
+  const add = (path: Path, message: string, extra: Omit<FlowIssue, 'path' | 'message'> = {}) =>
+    issues.push({ path, message, ...extra });
+  const warn = (path: Path, message: string, extra: Omit<FlowIssue, 'path' | 'message' | 'severity'> = {}) =>
+    add(path, message, { ...extra, severity: 'warning' });
 
-  const byId = new Map<string, FlowNode>();
-  doc.nodes.forEach((node, i) => {
-    if (byId.has(node.id)) add(['nodes', i, 'id'], `duplicate node id "${node.id}"`);
-    else byId.set(node.id, node);
-  });
+  const scopes: ScopeDoc[] = [
+    { ref: null, nodes: doc.nodes, edges: doc.edges, entry: doc.start, at: [] },
+    ...Object.entries(doc.subgraphs ?? {}).map(([ref, sub]) => ({
+      ref,
+      nodes: sub.nodes,
+      edges: sub.edges,
+      entry: sub.entry,
+      at: ['subgraphs', ref],
+    })),
+  ];
 
-  if (doc.start !== undefined && !byId.has(doc.start)) add(['start'], `no node has the id "${doc.start}"`);
+  // Answer keys are flow-wide: guards read `answers.<key>` wherever the question is.
+  const keys = new Map<string, Path>();
+  const produced = new Set<string>();
+  for (const scope of scopes)
+    scope.nodes.forEach((node, i) => {
+      if (node.kind === 'question') {
+        const key = answerKey(node);
+        const where = [...scope.at, 'nodes', i, node.key !== undefined ? 'key' : 'id'];
+        // A key taken from a duplicate id is reported once, as the id.
+        if (keys.has(key) && (node.key !== undefined || scope.ref !== null || doc.nodes.filter((n) => n.id === node.id).length === 1))
+          add(where, `duplicate answer key "${key}" (also at ${pointer(keys.get(key)!)})`, { node: node.id });
+        else keys.set(key, where);
+        produced.add(key);
+      }
+      if (node.kind === 'action') for (const key of Object.keys(node.assign ?? {})) produced.add(key);
+    });
 
-  doc.nodes.forEach((node, i) => {
-    if (node.kind !== 'question') return;
-    checkCategories(
-      { categories: node.answer.categories, limitingValues: node.limitingValues, synonyms: node.answer.synonyms },
-      { categories: ['nodes', i, 'answer', 'categories'], limitingValues: ['nodes', i, 'limitingValues'], synonyms: ['nodes', i, 'answer', 'synonyms'] },
-      add,
-    );
-  });
-
-  const leaving = new Map<string, number>();
-  doc.edges.forEach((edge, i) => {
-    const from = byId.get(edge.from);
-    const to = byId.get(edge.to);
-    if (!from) add(['edges', i, 'from'], `no node has the id "${edge.from}"`);
-    if (!to) add(['edges', i, 'to'], `no node has the id "${edge.to}"`);
-    if (!from) return;
-    if (from.kind === 'terminal') {
-      add(['edges', i, 'from'], `"${edge.from}" is a terminal: nothing leaves it`);
-      return;
+  const constraintNames = new Set((doc.constraints ?? []).map((c) => c.name));
+  const guard = (path: Path, source: string, node: string | undefined, kind: GuardKind = 'guard') => {
+    for (const problem of checkGuard(source, kind))
+      add(path, `guard ${problem.position !== undefined ? `at character ${problem.position}` : ''}: ${problem.message}`.replace('guard :', 'guard:'), {
+        ...(node !== undefined && { node }),
+        guard: { source, ...(problem.position !== undefined && { position: problem.position }) },
+      });
+    // CEL cannot know the keys of `answers`: names no question or action gives are reported here.
+    for (const match of source.matchAll(/\b(answers|constraints)\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      const [, variable, name] = match;
+      const position = match.index;
+      if (variable === 'answers' && !produced.has(name!))
+        warn(path, `guard at character ${position}: no question or action gives "answers.${name}"`, {
+          ...(node !== undefined && { node }),
+          guard: { source, position },
+        });
+      if (variable === 'constraints' && !constraintNames.has(name!))
+        add(path, `guard at character ${position}: the flow has no constraint "${name}"`, {
+          ...(node !== undefined && { node }),
+          guard: { source, position },
+        });
     }
-    const outcome = edge.on ?? defaultOutcome(from)!;
-    if (!OUTCOMES_BY_KIND[from.kind].includes(outcome))
-      add(['edges', i, 'on'], `a ${from.kind} leaves on ${OUTCOMES_BY_KIND[from.kind].join(' or ')}, not "${outcome}"`);
-    const key = `${edge.from} ${outcome}`;
-    if (leaving.has(key)) add(['edges', i], `"${edge.from}" already has an edge on "${outcome}" (edges[${leaving.get(key)}])`);
-    else leaving.set(key, i);
-    if (outcome === 'limiting' && to && to.kind !== 'terminal')
-      add(['edges', i, 'to'], `a limiting value ends the flow: "${edge.to}" must be a terminal`);
+    if (!doc.paths && /\bcontext\.path\b/.test(source))
+      add(path, 'guard reads context.path, but the flow has no paths', { ...(node !== undefined && { node }), guard: { source } });
+  };
+
+  for (const scope of scopes) checkScope(doc, scope, add, warn, guard);
+
+  // Subgraphs: references exist and never call themselves, directly or not.
+  const subgraphs = doc.subgraphs ?? {};
+  const calls = new Map<string, string[]>();
+  for (const scope of scopes)
+    scope.nodes.forEach((node, i) => {
+      if (node.kind !== 'subgraph') return;
+      if (!(node.ref in subgraphs)) add([...scope.at, 'nodes', i, 'ref'], `no subgraph is named "${node.ref}"`, { node: node.id });
+      const from = scope.ref ?? '';
+      calls.set(from, [...(calls.get(from) ?? []), node.ref]);
+    });
+  for (const ref of Object.keys(subgraphs)) {
+    const path = findCycle(ref, calls);
+    if (path) add(['subgraphs', ref], `subgraph "${ref}" calls itself: ${path.join(' → ')}`);
+    if (!reaches('', ref, calls)) warn(['subgraphs', ref], `subgraph "${ref}" is never called`);
+  }
+
+  (doc.constraints ?? []).forEach((c, i) => {
+    const at: Path = ['constraints', i];
+    if ((doc.constraints ?? []).findIndex((d) => d.name === c.name) !== i) add([...at, 'name'], `duplicate constraint "${c.name}"`);
+    if (!c.oneOf && c.check === undefined) add(at, `constraint "${c.name}" needs "oneOf" or "check"`);
+    c.oneOf?.forEach((key, j) => {
+      if (!keys.has(key)) add([...at, 'oneOf', j], `no question has the key "${key}"`);
+    });
+    if (c.check !== undefined) guard([...at, 'check'], c.check, undefined);
+    if (c.fallback !== undefined && !doc.nodes.some((n) => n.id === c.fallback))
+      add([...at, 'fallback'], `no node of the main flow has the id "${c.fallback}"`);
   });
 
-  const has = (id: string, outcome: string) => leaving.has(`${id} ${outcome}`);
-  doc.nodes.forEach((node, i) => {
-    if (node.kind === 'question') {
-      if (!has(node.id, 'answered')) add(['nodes', i], `question "${node.id}" has no "answered" edge to continue on`);
-      const limiting = (node.limitingValues ?? []).length > 0;
-      if (limiting && !has(node.id, 'limiting'))
-        add(['nodes', i, 'limitingValues'], `question "${node.id}" has limiting values but no "limiting" edge to stop on`);
-      if (!limiting && has(node.id, 'limiting'))
-        add(['nodes', i], `question "${node.id}" has a "limiting" edge but no limiting values`);
-    }
-    if (node.kind === 'confirmation') {
-      if (!has(node.id, 'confirmed')) add(['nodes', i], `confirmation "${node.id}" has no "confirmed" edge`);
-      if (!has(node.id, 'edit')) add(['nodes', i], `confirmation "${node.id}" has no "edit" edge`);
-    }
-  });
+  if (doc.fallback !== undefined && !doc.nodes.some((n) => n.id === doc.fallback))
+    add(['fallback'], `no node of the main flow has the id "${doc.fallback}"`);
 
+  const mainIds = new Set(doc.nodes.map((n) => n.id));
   doc.migrations?.forEach((m, i) => {
     if (String(m.from) === String(doc.version)) add(['migrations', i, 'from'], `a migration cannot start from the flow's own version ${doc.version}`);
     for (const [from, to] of Object.entries(m.nodes))
-      if (!byId.has(to)) add(['migrations', i, 'nodes', from], `no node has the id "${to}"`);
-  });
-
-  if (issues.length > 0) return issues;
-
-  // Answered questions are passed through when entered again (after an
-  // extraction answered several at once): a loop of them would never stop.
-  const answeredNext = new Map<string, string>();
-  for (const edge of doc.edges) {
-    const from = byId.get(edge.from);
-    if (from?.kind === 'question' && (edge.on ?? 'answered') === 'answered') answeredNext.set(edge.from, edge.to);
-  }
-  const reported = new Set<string>();
-  for (const start of answeredNext.keys()) {
-    const walk = [start];
-    for (let next = answeredNext.get(start); next !== undefined; next = answeredNext.get(next)) {
-      if (next === start) {
-        if (!walk.some((id) => reported.has(id))) {
-          walk.forEach((id) => reported.add(id));
-          add(['edges'], `questions loop on "answered" with no way out: ${[...walk, start].join(' → ')}`);
-        }
-        break;
-      }
-      if (walk.includes(next)) break;
-      walk.push(next);
-    }
-  }
-
-  const startId = doc.start ?? doc.nodes[0]!.id;
-  const reached = new Set<string>([startId]);
-  const queue = [startId];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    for (const edge of doc.edges)
-      if (edge.from === id && !reached.has(edge.to)) {
-        reached.add(edge.to);
-        queue.push(edge.to);
-      }
-  }
-  doc.nodes.forEach((node, i) => {
-    if (!reached.has(node.id)) add(['nodes', i], `node "${node.id}" is never reached from "${startId}"`);
+      if (!mainIds.has(to)) add(['migrations', i, 'nodes', from], `no node has the id "${to}"`);
   });
 
   return issues;
 }
 
-type Path = (string | number)[];
+/** Only the errors: what refuses a document. */
+export const flowErrors = (issues: FlowIssue[]) => issues.filter((i) => (i.severity ?? 'error') === 'error');
+
+function checkScope(
+  doc: FlowDocument,
+  scope: ScopeDoc,
+  add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
+  warn: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message' | 'severity'>) => void,
+  guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
+): void {
+  // Structural errors (bad references, missing edges) stop the graph analyses below.
+  let broken = false;
+  const fail = (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => {
+    broken = true;
+    add(path, message, extra);
+  };
+  const { at } = scope;
+  const inSubgraph = scope.ref !== null;
+  const byId = new Map<string, FlowNode>();
+  scope.nodes.forEach((node, i) => {
+    if (byId.has(node.id)) fail([...at, 'nodes', i, 'id'], `duplicate node id "${node.id}"`, { node: node.id });
+    else byId.set(node.id, node);
+    if (node.id === EXIT_TARGET) fail([...at, 'nodes', i, 'id'], `"${EXIT_TARGET}" is reserved for leaving a subgraph`);
+  });
+  const entryField = inSubgraph ? 'entry' : 'start';
+  if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"`);
+
+  scope.nodes.forEach((node, i) => checkNode(doc, node, [...at, 'nodes', i], inSubgraph, add, guard));
+
+  // Edges: endpoints exist, outcomes fit their node, and within a group (one
+  // node, one outcome) guards come first and at most one `else` comes last.
+  const groups = new Map<string, number[]>();
+  scope.edges.forEach((edge, i) => {
+    const where: Path = [...at, 'edges', i];
+    const from = byId.get(edge.from);
+    const to = edge.to === EXIT_TARGET ? undefined : byId.get(edge.to);
+    if (!from) fail([...where, 'from'], `no node has the id "${edge.from}"`);
+    if (edge.to === EXIT_TARGET && !inSubgraph) fail([...where, 'to'], `"${EXIT_TARGET}" leaves a subgraph: the main flow ends in terminals`);
+    else if (edge.to !== EXIT_TARGET && !to) fail([...where, 'to'], `no node has the id "${edge.to}"`);
+    if (!from) return;
+    if (from.kind === 'terminal') {
+      fail([...where, 'from'], `"${edge.from}" is a terminal: nothing leaves it`, { node: from.id });
+      return;
+    }
+    const outcome = edge.on ?? defaultOutcome(from)!;
+    if (!OUTCOMES_BY_KIND[from.kind].includes(outcome)) {
+      fail([...where, 'on'], `a ${from.kind} leaves on ${OUTCOMES_BY_KIND[from.kind].join(' or ')}, not "${outcome}"`, { node: from.id });
+      return;
+    }
+    if (outcome === 'limiting' && to && to.kind !== 'terminal')
+      fail([...where, 'to'], `a limiting value ends the flow: "${edge.to}" must be a terminal`, { node: from.id });
+    if (edge.guard !== undefined && edge.guard !== ELSE_GUARD) guard([...where, 'guard'], edge.guard, from.id);
+    const key = `${edge.from}\u0000${outcome}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  for (const indexes of groups.values()) {
+    const edges = indexes.map((i) => scope.edges[i]!);
+    const from = byId.get(edges[0]!.from)!;
+    const outcome = edges[0]!.on ?? defaultOutcome(from)!;
+    const isElse = (e: Edge) => e.guard === undefined || e.guard === ELSE_GUARD;
+    const firstElse = edges.findIndex(isElse);
+    if (from.kind === 'path' && outcome === 'next') {
+      if (firstElse >= 0)
+        fail([...at, 'edges', indexes[firstElse]!], `a path node waits for a path to lock: every edge needs a guard (no "else")`, { node: from.id });
+      continue;
+    }
+    if (firstElse >= 0 && firstElse < edges.length - 1)
+      fail([...at, 'edges', indexes[firstElse + 1]!], `"${from.id}" already has an unguarded ("else") edge on "${outcome}" (edges[${indexes[firstElse]}]): edges after it are never taken`, { node: from.id });
+    if (firstElse < 0 && !(from.kind === 'path'))
+      fail([...at, 'edges', indexes.at(-1)!], `the edges of "${from.id}" on "${outcome}" are all guarded: the last one needs to be "else" (or have no guard)`, { node: from.id });
+  }
+
+  const has = (id: string, outcome: EdgeOutcome) => groups.has(`${id}\u0000${outcome}`);
+  scope.nodes.forEach((node, i) => {
+    const where: Path = [...at, 'nodes', i];
+    const need = (outcome: EdgeOutcome, what: string) => {
+      if (!has(node.id, outcome)) fail(where, `${node.kind} "${node.id}" has no "${outcome}" edge ${what}`, { node: node.id });
+    };
+    switch (node.kind) {
+      case 'question': {
+        need('answered', 'to continue on');
+        const limiting = (node.limitingValues ?? []).length > 0;
+        if (limiting && !has(node.id, 'limiting'))
+          fail([...where, 'limitingValues'], `question "${node.id}" has limiting values but no "limiting" edge to stop on`, { node: node.id });
+        if (!limiting && has(node.id, 'limiting')) fail(where, `question "${node.id}" has a "limiting" edge but no limiting values`, { node: node.id });
+        checkAttempts(node, where);
+        break;
+      }
+      case 'path':
+        need('next', 'guarded on context.path.locked');
+        if (!doc.paths) fail(where, `path node "${node.id}" needs the flow's "paths"`, { node: node.id });
+        checkAttempts(node, where);
+        break;
+      case 'confirmation':
+        need('confirmed', 'to continue on');
+        need('edit', 'to go back to');
+        break;
+      case 'decision':
+        need('next', 'to continue on');
+        break;
+      case 'action':
+        need('done', 'to continue on');
+        need('error', 'to follow when it fails');
+        break;
+      case 'subgraph':
+        need('done', 'to continue on when the subgraph exits');
+        break;
+      case 'terminal':
+        if (inSubgraph) fail(where, `a subgraph cannot end the flow: leave it through "${EXIT_TARGET}" and put terminal "${node.id}" in the main flow`, { node: node.id });
+        break;
+    }
+    function checkAttempts(n: { id: string; maxAttempts?: number | undefined }, w: Path) {
+      if (n.maxAttempts !== undefined && !has(n.id, 'invalid') && (doc.fallback === undefined || inSubgraph))
+        fail([...w, 'maxAttempts'], `"${n.id}" gives up after ${n.maxAttempts} failed answers but has no "invalid" edge${inSubgraph ? '' : ' and the flow no "fallback"'}`, { node: n.id });
+    }
+  });
+
+  if (broken) return;
+
+  // Reachability and dead ends, only once the edges are sound.
+  const next = new Map<string, string[]>();
+  for (const edge of scope.edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  // The main flow's fallback and enforced constraints add edges the document does not list.
+  const extra = [
+    ...(inSubgraph ? [] : [doc.fallback]),
+    ...(inSubgraph ? [] : (doc.constraints ?? []).map((c) => c.fallback)),
+  ].filter((id): id is string => id !== undefined);
+  const entry = scope.entry ?? scope.nodes[0]!.id;
+  const reached = closure([entry, ...extra], next);
+  scope.nodes.forEach((node, i) => {
+    if (!reached.has(node.id)) add([...at, 'nodes', i], `node "${node.id}" is never reached from "${entry}"`, { node: node.id });
+  });
+
+  const back = new Map<string, string[]>();
+  for (const edge of scope.edges) back.set(edge.to, [...(back.get(edge.to) ?? []), edge.from]);
+  const ends = inSubgraph ? [EXIT_TARGET] : scope.nodes.filter((n) => n.kind === 'terminal').map((n) => n.id);
+  const canEnd = closure(ends, back);
+  scope.nodes.forEach((node, i) => {
+    if (node.kind === 'terminal' || canEnd.has(node.id) || !reached.has(node.id)) return;
+    warn([...at, 'nodes', i], `dead end: from "${node.id}" the ${inSubgraph ? `subgraph can never reach "${EXIT_TARGET}"` : 'flow can never reach a terminal'}`, { node: node.id });
+  });
+
+  // Loops that can run with no question asked: through decisions (an endless
+  // loop inside one event: refused), or also through actions and questions
+  // that may be passed over (`when`, answered already): warned.
+  const silent = (node: FlowNode | undefined) =>
+    node !== undefined && (node.kind === 'decision' || node.kind === 'action' || (node.kind === 'question' && node.when !== undefined));
+  const silentNext = new Map<string, string[]>();
+  for (const edge of scope.edges) {
+    const from = byId.get(edge.from);
+    const to = byId.get(edge.to);
+    if (!silent(from) || !silent(to)) continue;
+    const outcome = edge.on ?? defaultOutcome(from!);
+    if (from!.kind === 'question' && outcome !== 'answered') continue;
+    silentNext.set(edge.from, [...(silentNext.get(edge.from) ?? []), edge.to]);
+  }
+  const reported = new Set<string>();
+  for (const id of silentNext.keys()) {
+    const cycle = findCycle(id, silentNext);
+    if (!cycle || cycle.some((n) => reported.has(n))) continue;
+    cycle.forEach((n) => reported.add(n));
+    const nodes = cycle.slice(0, -1).map((n) => byId.get(n)!);
+    const message = `loop with no question asked: ${cycle.join(' → ')}`;
+    if (nodes.every((n) => n.kind === 'decision')) add([...at, 'edges'], `${message} (decisions only: it would never stop)`, { node: id });
+    else warn([...at, 'edges'], `${message} (make sure a guard ends it)`, { node: id });
+  }
+
+  // Category questions answered early by one message are passed through when
+  // entered again: a loop of them on "answered" would never stop.
+  const answeredNext = new Map<string, string[]>();
+  for (const edge of scope.edges) {
+    const from = byId.get(edge.from);
+    const to = byId.get(edge.to);
+    if (from?.kind === 'question' && to?.kind === 'question' && from.answer.type === 'category' && (edge.on ?? 'answered') === 'answered' && edge.guard === undefined)
+      answeredNext.set(edge.from, [edge.to]);
+  }
+  for (const id of answeredNext.keys()) {
+    const cycle = findCycle(id, answeredNext);
+    if (!cycle || cycle.some((n) => reported.has(n))) continue;
+    cycle.forEach((n) => reported.add(n));
+    add([...at, 'edges'], `questions loop on "answered" with no way out: ${cycle.join(' → ')}`, { node: id });
+  }
+}
+
+function checkNode(
+  doc: FlowDocument,
+  node: FlowNode,
+  where: Path,
+  inSubgraph: boolean,
+  add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
+  guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
+): void {
+  if (node.kind === 'question') {
+    checkQuestion(node, where, add, guard);
+    return;
+  }
+  if (node.kind === 'path' && inSubgraph) add(where, `path node "${node.id}" must be in the main flow`, { node: node.id });
+  if (node.kind === 'subgraph' && doc.subgraphs?.[node.ref] === undefined) return; // reported with the references
+}
+
+function checkQuestion(
+  node: QuestionNode,
+  where: Path,
+  add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
+  guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
+): void {
+  const { answer } = node;
+  const extra = { node: node.id };
+  if (answer.type === 'category') {
+    checkCategories(
+      { categories: answer.categories, limitingValues: node.limitingValues, synonyms: answer.synonyms },
+      { categories: [...where, 'answer', 'categories'], limitingValues: [...where, 'limitingValues'], synonyms: [...where, 'answer', 'synonyms'] },
+      (path, message) => add(path, message, extra),
+    );
+    if (node.validators !== undefined)
+      add([...where, 'validators'], 'a category question takes only its categories: validators apply to typed answers', extra);
+  } else if (node.limitingValues !== undefined) {
+    add([...where, 'limitingValues'], 'limiting values are categories: only a category question has them', extra);
+  }
+  if (answer.type === 'string') {
+    if (answer.pattern !== undefined)
+      try {
+        new RegExp(answer.pattern, 'u');
+      } catch (error) {
+        add([...where, 'answer', 'pattern'], `not a regular expression: ${(error as Error).message}`, extra);
+      }
+    if (answer.minLength !== undefined && answer.minLength > (answer.maxLength ?? DEFAULT_MAX_LENGTH))
+      add([...where, 'answer', 'minLength'], `minLength ${answer.minLength} is more than maxLength ${answer.maxLength ?? DEFAULT_MAX_LENGTH}`, extra);
+  }
+  if (answer.type === 'number' && answer.min !== undefined && answer.max !== undefined && answer.min > answer.max)
+    add([...where, 'answer', 'min'], `min ${answer.min} is more than max ${answer.max}`, extra);
+  if (answer.type === 'date' && answer.min !== undefined && answer.max !== undefined && answer.min !== 'today' && answer.max !== 'today' && answer.min > answer.max)
+    add([...where, 'answer', 'min'], `min ${answer.min} is after max ${answer.max}`, extra);
+  if (node.when !== undefined) guard([...where, 'when'], node.when, node.id);
+  node.validators?.forEach((v, j) => guard([...where, 'validators', j, 'check'], v.check, node.id, 'validator'));
+}
+
+/** A path from `start` back to itself through `next`, or undefined. */
+function findCycle(start: string, next: Map<string, string[]>): string[] | undefined {
+  const stack: { id: string; path: string[] }[] = [{ id: start, path: [start] }];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const { id, path } = stack.pop()!;
+    for (const to of next.get(id) ?? []) {
+      if (to === start) return [...path, start];
+      if (seen.has(to)) continue;
+      seen.add(to);
+      stack.push({ id: to, path: [...path, to] });
+    }
+  }
+  return undefined;
+}
+
+function reaches(from: string, to: string, next: Map<string, string[]>): boolean {
+  return closure([from], next).has(to);
+}
+
+function closure(starts: string[], next: Map<string, string[]>): Set<string> {
+  const reached = new Set(starts);
+  const queue = [...starts];
+  while (queue.length > 0)
+    for (const to of next.get(queue.shift()!) ?? [])
+      if (!reached.has(to)) {
+        reached.add(to);
+        queue.push(to);
+      }
+  return reached;
+}
+
+function pointer(path: Path): string {
+  return '/' + path.join('/');
+}
 
 /**
  * Categories are unique (ignoring case), limiting values and synonym keys are

@@ -1,14 +1,47 @@
-import { assign, fromPromise, setup, type AnyEventObject, type DoneStateEvent } from 'xstate';
+import {
+  and,
+  assign,
+  enqueueActions,
+  fromPromise,
+  sendTo,
+  setup,
+  type AnyActorLogic,
+  type AnyEventObject,
+  type DoneStateEvent,
+} from 'xstate';
+import { pathSelectionMachine, type PathVoteEmitted } from '../../machines/path-selection.js';
 import { extractOffline } from '../extract/offline.js';
 import { classifyConfirmation } from '../extract/match-confirmation.js';
 import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
-import { initialFlowContext, type FlowContext, type FlowEvent, type GateAnswer } from './context.js';
-import { findCategory, flowGraph, isLimitingValue, type FlowGraph } from './graph.js';
+import { createKeywordChooser } from '../paths/offline-chooser.js';
+import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
+import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
+import { findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
+import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
 import { parseFlowValue } from './parse.js';
-import type { ConfirmationNode, FlowDocument, QuestionNode, TerminalOutcome } from './schema.js';
+import {
+  ELSE_GUARD,
+  EXIT_TARGET,
+  answerKey,
+  isRequired,
+  type ActionNode,
+  type ConfirmationNode,
+  type Edge,
+  type EdgeOutcome,
+  type FlowDocument,
+  type FlowDocumentInput,
+  type FlowNode,
+  type PathNode,
+  type QuestionNode,
+  type SubgraphNode,
+  type TerminalOutcome,
+} from './schema.js';
+import type { FlowTraceEvent } from './trace.js';
 
 /** The invoke id (and actor name) of extraction: `xstate.done.actor.extract`. */
 export const EXTRACT_ACTOR_ID = 'extract';
+/** The invoke id (and actor name) of path selection, when a flow has paths. */
+export const PATHS_ACTOR_ID = 'paths';
 /** Tag of states that wait for an invoked actor; a turn settles when none is active. */
 export const BUSY_TAG = 'busy';
 
@@ -22,6 +55,32 @@ export const noModelExtractActor = fromPromise<ExtractionOutput, ExtractionInput
   failure: { reason: 'abstained', message: 'no model configured' },
 }));
 
+/** What an action node's actor is given. */
+export interface ActionInput {
+  /** The node's place in the flow (see {@link FlowTraceEvent}). */
+  node: string;
+  actor: string;
+  params: Record<string, unknown>;
+  /** The answers so far, as plain values by key. */
+  answers: Record<string, AnswerValue>;
+  context: Record<string, unknown>;
+}
+
+/** An action node's actor when the host gave none under its name: it fails, and the `error` edge is taken. */
+export const missingActionActor = (name: string) =>
+  fromPromise<unknown, ActionInput>(async () => {
+    throw new Error(`no actor named "${name}" was provided (compileFlow(doc, { actors: { ${name} } }))`);
+  });
+
+export interface CompileOptions {
+  /** The actors action nodes name, by name: an HTTP call, a tool, a lookup. */
+  actors?: Record<string, AnyActorLogic>;
+  /** The path chooser (`choose` of machines/path-selection.ts); the keyword chooser when absent. */
+  choosePath?: AnyActorLogic;
+  /** Today's date for date answers (`min: "today"`, "tomorrow"); the clock when absent. */
+  today?: () => Date;
+}
+
 /**
  * The output of a finished flow: how it ended. The answers stay in the
  * snapshot's context (not copied here, so a finished snapshot stays small).
@@ -33,39 +92,128 @@ export interface FlowOutput {
   stoppedBy: string | null;
 }
 
+/** Events the machine takes: a person's turns, and path selection reporting a vote. */
+export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVoteEmitted };
+
+/** A node where it sits in the compiled machine: main flow or inside subgraph calls. */
+interface Place {
+  /** Node ids from the root, joined by "." (the state's id without the machine id). */
+  id: string;
+  node: FlowNode;
+  scope: ScopeGraph;
+  /** Ids of the subgraph nodes above it. */
+  path: string[];
+}
+
+/** One group of edges (a node leaving on an outcome), kept for traces. */
+interface Route {
+  node: string;
+  outcome: EdgeOutcome;
+  guards: (string | null)[];
+  targets: string[];
+}
+
+const isElse = (guard: string | undefined) => guard === undefined || guard === ELSE_GUARD;
+
 /**
- * Compiles a checked flow document to an XState machine: one state per node,
- * named guards with params, the `extract` actor invoked by name, final states
- * for terminals. Replace the extractor with `machine.provide({ actors: { extract } })`.
+ * Compiles a checked flow document to an XState machine: one state per node
+ * (subgraph calls nest), named guards with params (CEL guards are
+ * `{ type: 'cel', params: { expr } }`), the `extract` actor and action actors
+ * invoked by name, final states for terminals, and trace events emitted on
+ * the way. Replace actors with `machine.provide({ actors })`.
  */
-export function compileFlow(input: FlowDocument) {
+export function compileFlow(input: FlowDocumentInput, options: CompileOptions = {}) {
   // Checked again here, so that a document built in code is refused as clearly as a file.
-  const doc = parseFlowValue(input, input.id ?? 'flow');
+  const doc = parseFlowValue(input, typeof input.id === 'string' ? input.id : 'flow');
   const graph = flowGraph(doc);
-  const ref = (nodeId: string) => `#${doc.id}.${nodeId}`;
-  const question = (gate: string) => {
-    const q = graph.question(gate);
-    if (!q) throw new Error(`flow "${doc.id}" has no question "${gate}"`);
+  const today = options.today ?? (() => new Date());
+
+  // ---------------------------------------------------------------- tables built once
+
+  const places = new Map<string, Place>();
+  const routes: Route[] = [];
+  const celGuards = new Map<string, CompiledGuard>();
+  const cel = (expr: string) => {
+    let compiled = celGuards.get(expr);
+    if (!compiled) celGuards.set(expr, (compiled = compileGuard(expr)));
+    return compiled;
+  };
+  const validators = new Map<QuestionNode, ReturnType<typeof compileValidators>>();
+  const validatorsOf = (q: QuestionNode) => {
+    let v = validators.get(q);
+    if (!v) validators.set(q, (v = compileValidators(q)));
+    return v;
+  };
+  const place = (id: string) => {
+    const p = places.get(id);
+    if (!p) throw new Error(`flow "${doc.id}" has no node at "${id}"`);
+    return p;
+  };
+  const question = (id: string) => {
+    const p = places.get(id);
+    if (p?.node.kind === 'question') return p.node;
+    const q = graph.question(id);
+    if (!q) throw new Error(`flow "${doc.id}" has no question "${id}"`);
     return q;
   };
-  const confirmation = (node: string) => graph.node(node) as ConfirmationNode;
+  const keyOf = (id: string) => answerKey(question(id));
+  const ref = (path: string[], nodeId: string) => `#${[doc.id, ...path, nodeId].join('.')}`;
+  const constraints = doc.constraints ?? [];
+  const enforced = constraints.filter((c) => c.fallback !== undefined);
+
+  // ---------------------------------------------------------------- what guards read
+
+  const scopes = new WeakMap<FlowContext, GuardScope>();
+  const scopeOf = (context: FlowContext): GuardScope => {
+    let scope = scopes.get(context);
+    if (scope) return scope;
+    const answers = Object.fromEntries(Object.entries(context.answers).map(([k, a]) => [k, a.value]));
+    const base = { answers, context: { ...context.host, ...(context.path && { path: context.path }) } };
+    const values: Record<string, boolean> = {};
+    for (const c of constraints) {
+      const oneOf = c.oneOf === undefined || c.oneOf.some((key) => answers[key] !== undefined);
+      values[c.name] = oneOf && (c.check === undefined || cel(c.check).evaluate(base));
+    }
+    scopes.set(context, (scope = { ...base, constraints: values }));
+    return scope;
+  };
+
   const pressed = (event: AnyEventObject) => (event.type === 'user.button' ? String(event.value) : null);
   // The offline matcher on a text turn, once per event (guards and actions ask again).
-  const matchedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof extractOffline>>();
+  const matchedByEvent = new WeakMap<AnyEventObject, Map<string, ReturnType<typeof extractOffline>>>();
   const matched = (event: AnyEventObject, gate: string) => {
     if (event.type !== 'user.text') return undefined;
-    let output = matchedByEvent.get(event);
+    const q = question(gate);
+    if (q.answer.type !== 'category') return undefined;
+    let byGate = matchedByEvent.get(event);
+    if (!byGate) matchedByEvent.set(event, (byGate = new Map()));
+    let output = byGate.get(gate);
     if (!output) {
-      const q = question(gate);
+      const key = answerKey(q);
       output = extractOffline({
         text: String(event.text),
-        gate,
+        gate: key,
         allowModel: false,
-        gates: [{ key: q.id, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
+        gates: [{ key, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
       });
-      matchedByEvent.set(event, output);
+      byGate.set(gate, output);
     }
-    return output.values[gate];
+    return output.values[answerKey(q)];
+  };
+  // A typed answer read and validated once per event.
+  const typedByEvent = new WeakMap<AnyEventObject, Map<string, ReadAnswer>>();
+  const typed = (context: FlowContext, event: AnyEventObject, gate: string): ReadAnswer | undefined => {
+    if (event.type !== 'user.text' && event.type !== 'user.button') return undefined;
+    let byGate = typedByEvent.get(event);
+    if (!byGate) typedByEvent.set(event, (byGate = new Map()));
+    let read = byGate.get(gate);
+    if (!read) {
+      const q = question(gate);
+      const turn = event.type === 'user.button' ? { button: String(event.value) } : { text: String(event.text) };
+      read = readTypedAnswer(q, turn, scopeOf(context), validatorsOf(q), today());
+      byGate.set(gate, read);
+    }
+    return read;
   };
   // Several guards and an action read the same extraction result: check it once per event.
   const acceptedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof acceptedValues>>();
@@ -74,17 +222,49 @@ export function compileFlow(input: FlowDocument) {
     if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
     return values;
   };
+  const outOfAttempts = (context: FlowContext, gate: string) => {
+    const max = (place(gate).node as { maxAttempts?: number }).maxAttempts;
+    return max !== undefined && (context.attempts[gate] ?? 0) + 1 >= max;
+  };
+  const withoutAttempt = (context: FlowContext, gate: string) => {
+    const { [gate]: _, ...rest } = context.attempts;
+    return rest;
+  };
+  const actionOutput = (node: ActionNode, output: unknown): Record<string, AnswerValue> | string => {
+    const values: Record<string, AnswerValue> = {};
+    for (const [key, field] of Object.entries(node.assign ?? {})) {
+      let value: unknown = output;
+      for (const part of field === '' ? [] : field.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[part];
+      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value)))
+        return `the output of "${node.actor}" has no text, number or yes/no at "${field}" for answers.${key}`;
+      values[key] = value;
+    }
+    return values;
+  };
 
   const machineSetup = setup({
     types: {
       context: {} as FlowContext,
-      events: {} as FlowEvent,
+      events: {} as FlowMachineEvent,
       output: {} as FlowOutput,
+      emitted: {} as FlowTraceEvent,
     },
-    actors: { extract: noModelExtractActor },
+    actors: {
+      extract: noModelExtractActor as AnyActorLogic,
+      pathSelection: pathSelectionMachine.provide({ actors: { choose: options.choosePath ?? createKeywordChooser() } }) as AnyActorLogic,
+      ...actionActors(doc, options.actors ?? {}),
+    },
     guards: {
+      /** A CEL guard of the document, by its text. */
+      cel: ({ context }, params: { expr: string }) => cel(params.expr).evaluate(scopeOf(context)),
+      /** A question's `when` is false: it does not apply. */
+      notApplicable: ({ context }, params: { gate: string; expr: string }) => !cel(params.expr).evaluate(scopeOf(context)),
+      /** Another question of an exclusive one-of group has an answer. */
+      excludedByGroup: ({ context }, params: { gate: string; keys: string[] }) =>
+        params.keys.some((key) => context.answers[key] !== undefined),
       /** The question already has a value (another message answered it early). */
-      isAnswered: ({ context }, params: { gate: string }) => context.answers[params.gate] !== undefined,
+      isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
+      constraintFails: ({ context }, params: { name: string }) => scopeOf(context).constraints?.[params.name] === false,
       buttonIsCategory: ({ event }, params: { gate: string }) => {
         const value = pressed(event);
         return value !== null && findCategory(question(params.gate), value) !== undefined;
@@ -98,206 +278,541 @@ export function compileFlow(input: FlowDocument) {
       /** ... and it is one of the question's limiting values. */
       textIsLimiting: ({ event }, params: { gate: string }) => {
         const found = matched(event, params.gate);
-        return found !== undefined && isLimitingValue(question(params.gate), found.value);
+        return found !== undefined && isLimitingValue(question(params.gate), String(found.value));
       },
       /** Extraction produced no value the flow allows. */
       extractedNothing: ({ context, event }, params: { gate: string }) =>
         Object.keys(accepted(context, params.gate, event)).length === 0,
       /** Extraction gave `limitingGate` one of its limiting values. */
       extractedLimiting: ({ context, event }, params: { gate: string; limitingGate: string }) => {
-        const found = accepted(context, params.gate, event)[params.limitingGate];
-        return found !== undefined && isLimitingValue(question(params.limitingGate), found.value);
+        const found = accepted(context, params.gate, event)[keyOf(params.limitingGate)];
+        return found !== undefined && isLimitingValue(question(params.limitingGate), String(found.value));
       },
       /** Extraction answered the question being asked. */
       extractedAnswer: ({ context, event }, params: { gate: string }) =>
-        accepted(context, params.gate, event)[params.gate] !== undefined,
+        accepted(context, params.gate, event)[keyOf(params.gate)] !== undefined,
+      /** A typed answer that passed its schema and validators. */
+      answerValid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'valid',
+      answerSkipped: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'skip',
+      answerInvalid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'invalid',
+      /** This failure is the last one `maxAttempts` allows. */
+      outOfAttempts: ({ context }, params: { gate: string }) => outOfAttempts(context, params.gate),
       buttonIsConfirm: ({ event }, params: { node: string }) => {
         const value = pressed(event);
-        return value !== null && buttonMeans(confirmation(params.node), value) === 'confirm';
+        return value !== null && buttonMeans(place(params.node).node as ConfirmationNode, value) === 'confirm';
       },
       buttonIsEdit: ({ event }, params: { node: string }) => {
         const value = pressed(event);
-        return value !== null && buttonMeans(confirmation(params.node), value) === 'edit';
+        return value !== null && buttonMeans(place(params.node).node as ConfirmationNode, value) === 'edit';
       },
       textConfirms: ({ event }, params: { node: string }) =>
-        event.type === 'user.text' && classifyConfirmation(event.text, confirmation(params.node)) === 'confirm',
+        event.type === 'user.text' && classifyConfirmation(event.text, place(params.node).node as ConfirmationNode) === 'confirm',
+      /** The action's output has every field its `assign` names. */
+      outputUsable: ({ event }, params: { node: string }) =>
+        typeof actionOutput(place(params.node).node as ActionNode, (event as { output?: unknown }).output) !== 'string',
+      /** A button naming one of the flow's paths. */
+      buttonIsPath: ({ event }) => {
+        const value = pressed(event);
+        return value !== null && (doc.paths?.options ?? []).some((p) => p.id === value || p.label === value);
+      },
     },
     actions: {
-      commitButton: assign(({ context, event }, params: { gate: string }) => {
-        const value = findCategory(question(params.gate), pressed(event) ?? '');
-        if (value === undefined) return {};
-        const answer: GateAnswer = { value, confidence: 1, source: 'button', raw: pressed(event)! };
-        return { answers: { ...context.answers, [params.gate]: answer }, notice: null };
+      commitButton: enqueueActions(({ context, event, enqueue }, params: { gate: string }) => {
+        const q = question(params.gate);
+        const value = findCategory(q, pressed(event) ?? '');
+        if (value === undefined) return;
+        commit(enqueue, context, params.gate, { value, confidence: 1, source: 'button', raw: pressed(event)! });
       }),
-      commitMatched: assign(({ context, event }, params: { gate: string }) => {
+      commitMatched: enqueueActions(({ context, event, enqueue }, params: { gate: string }) => {
         const found = matched(event, params.gate);
-        if (!found || event.type !== 'user.text') return {};
-        const answer: GateAnswer = { ...found, raw: event.text };
-        return { answers: { ...context.answers, [params.gate]: answer }, notice: null };
+        if (!found || event.type !== 'user.text') return;
+        commit(enqueue, context, params.gate, { ...found, raw: event.text });
+      }),
+      commitTyped: enqueueActions(({ context, event, enqueue }, params: { gate: string }) => {
+        const read = typed(context, event, params.gate);
+        if (read?.kind !== 'valid') return;
+        const raw = event.type === 'user.button' ? event.value : event.type === 'user.text' ? event.text : '';
+        commit(enqueue, context, params.gate, {
+          value: read.value,
+          confidence: read.confidence,
+          source: event.type === 'user.button' ? 'button' : 'match',
+          raw,
+        });
       }),
       rememberText: assign(({ event }) => ({ pendingText: event.type === 'user.text' ? event.text : null })),
-      commitExtracted: assign(({ context, event }, params: { gate: string }) => {
+      commitExtracted: enqueueActions(({ context, event, enqueue }, params: { gate: string }) => {
         const raw = context.pendingText ?? '';
         const values = accepted(context, params.gate, event);
         const answers = { ...context.answers };
-        for (const [gate, found] of Object.entries(values)) answers[gate] = { ...found, raw };
-        return { answers, notice: null, pendingText: null };
+        for (const [key, found] of Object.entries(values)) answers[key] = { ...found, raw };
+        enqueue.assign({ answers, notice: null, invalid: null, pendingText: null, attempts: withoutAttempt(context, params.gate) });
+        for (const [key, found] of Object.entries(values))
+          enqueue.emit({ type: 'answer.committed', node: params.gate, key, value: found.value, source: found.source });
       }),
-      recordStop: assign((_, params: { gate: string }) => ({ stoppedBy: params.gate })),
-      noteNotUnderstood: assign({ notice: 'not_understood' as const, pendingText: null }),
+      recordStop: assign((_, params: { gate: string }) => ({ stoppedBy: keyOf(params.gate) })),
+      /** Not understood: say so, and count a failed answer. */
+      noteNotUnderstood: assign(({ context }, params: { gate: string | null }) => ({
+        notice: 'not_understood' as const,
+        invalid: null,
+        pendingText: null,
+        ...(params.gate !== null && { attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 } }),
+      })),
+      /** A typed answer was refused: keep the reason to say, count the failure, trace it. */
+      recordInvalid: enqueueActions(({ context, event, enqueue }, params: { gate: string }) => {
+        const read = typed(context, event, params.gate);
+        const message = read?.kind === 'invalid' ? read.message : 'That answer could not be used.';
+        const attempt = (context.attempts[params.gate] ?? 0) + 1;
+        enqueue.assign({
+          invalid: { node: params.gate, message },
+          notice: null,
+          attempts: { ...context.attempts, [params.gate]: attempt },
+        });
+        enqueue.emit({
+          type: 'validation.failed',
+          node: params.gate,
+          key: keyOf(params.gate),
+          message,
+          attempt,
+          maxAttempts: (place(params.gate).node as { maxAttempts?: number }).maxAttempts ?? null,
+        });
+      }),
+      recordSkip: enqueueActions(({ context, enqueue }, params: { gate: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
+        if (params.reason === 'optional')
+          enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.gate) });
+        enqueue.emit({ type: 'answer.skipped', node: params.gate, key: keyOf(params.gate), reason: params.reason });
+      }),
       startEditing: assign(({ context }) => ({
         previousAnswers: { ...context.previousAnswers, ...context.answers },
         answers: {},
         notice: null,
+        invalid: null,
       })),
+      traceNode: enqueueActions(({ enqueue }, params: { node: string; kind: FlowNode['kind']; phase: 'enter' | 'exit' }) => {
+        enqueue.emit({ type: params.phase === 'enter' ? 'node.enter' : 'node.exit', node: params.node, kind: params.kind });
+      }),
+      /** The guards tried before the edge taken, and any later one that also held. */
+      traceRoute: enqueueActions(({ context, enqueue }, params: { route: number; taken: number }) => {
+        const route = routes[params.route]!;
+        const tried = route.guards.slice(0, params.taken + 1).map((guard, i) => ({
+          guard: guard ?? ELSE_GUARD,
+          result: i === params.taken,
+        }));
+        enqueue.emit({ type: 'guard.evaluated', node: route.node, outcome: route.outcome, guards: tried, target: route.targets[params.taken]! });
+        const takenGuard = route.guards[params.taken];
+        if (takenGuard === null || takenGuard === undefined) return;
+        const alsoTrue = route.guards
+          .slice(params.taken + 1)
+          .filter((g): g is string => g !== null && cel(g).evaluate(scopeOf(context)));
+        if (alsoTrue.length > 0)
+          enqueue.emit({ type: 'guard.ambiguous', node: route.node, outcome: route.outcome, taken: takenGuard, alsoTrue });
+      }),
+      recordConstraint: enqueueActions(({ context, enqueue }, params: { name: string }) => {
+        const c = constraints.find((x) => x.name === params.name)!;
+        enqueue.assign({ invalid: { node: c.fallback!, message: c.message }, notice: null });
+        enqueue.emit({ type: 'constraint.failed', name: c.name, message: c.message, fallback: c.fallback! });
+        void context;
+      }),
+      assignOutput: enqueueActions(({ context, event, enqueue }, params: { node: string }) => {
+        const node = place(params.node).node as ActionNode;
+        const values = actionOutput(node, (event as { output?: unknown }).output);
+        if (typeof values === 'string') return;
+        const answers = { ...context.answers };
+        for (const [key, value] of Object.entries(values)) answers[key] = { value, confidence: 1, source: 'action', raw: node.actor };
+        enqueue.assign({ answers, actionError: null });
+        enqueue.emit({ type: 'action.done', node: params.node, actor: node.actor, assigned: Object.keys(values) });
+      }),
+      recordActionError: enqueueActions(({ event, enqueue }, params: { node: string }) => {
+        const node = place(params.node).node as ActionNode;
+        const e = event as { error?: unknown; output?: unknown };
+        const message =
+          'error' in e
+            ? e.error instanceof Error
+              ? e.error.message
+              : String(e.error)
+            : (actionOutput(node, e.output) as string);
+        enqueue.assign({ actionError: { node: params.node, message } });
+        enqueue.emit({ type: 'action.failed', node: params.node, actor: node.actor, message });
+      }),
+      /** Every message is also a vote for a path. */
+      votePath: sendTo(PATHS_ACTOR_ID, ({ event }) => ({ type: 'message' as const, text: event.type === 'user.text' ? event.text : '' })),
+      votePathButton: sendTo(PATHS_ACTOR_ID, ({ event }) => {
+        const value = pressed(event) ?? '';
+        const option = (doc.paths?.options ?? []).find((p) => p.id === value || p.label === value);
+        return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"` };
+      }),
+      countAttempt: assign(({ context }, params: { gate: string }) => ({
+        attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 },
+      })),
+      assignPath: enqueueActions(({ event, enqueue }) => {
+        if (event.type !== 'path.changed') return;
+        const { vote } = event;
+        enqueue.assign({ path: { tentative: vote.tentative, locked: vote.locked, votes: vote.votes } });
+        enqueue.emit({
+          type: 'path.vote',
+          turn: vote.turn,
+          path: vote.path,
+          confidence: vote.confidence,
+          outcome: vote.outcome,
+          votes: vote.votes,
+          tentative: vote.tentative,
+          locked: vote.locked,
+          rationale: vote.rationale,
+        });
+      }),
     },
   });
 
+  /** Store an answer, clear what the last failure said, trace it. */
+  function commit(
+    enqueue: { assign: (a: Partial<FlowContext>) => void; emit: (e: FlowTraceEvent) => void },
+    context: FlowContext,
+    gate: string,
+    answer: GateAnswer,
+  ) {
+    const key = keyOf(gate);
+    enqueue.assign({
+      answers: { ...context.answers, [key]: answer },
+      notice: null,
+      invalid: null,
+      attempts: withoutAttempt(context, gate),
+    });
+    enqueue.emit({ type: 'answer.committed', node: gate, key, value: answer.value, source: answer.source });
+  }
+
   type MachineConfig = Parameters<typeof machineSetup.createMachine>[0];
   type StatesConfig = NonNullable<MachineConfig['states']>;
+  type StateConfig = StatesConfig[string];
+  type Transition = { guard?: unknown; target?: string; actions?: unknown[] };
 
-  const questionState = (q: QuestionNode) => {
-    const answered = ref(graph.target(q.id, 'answered')!.id);
-    const limitingNode = graph.target(q.id, 'limiting');
-    // The first question never calls a model (the seed's rule): it has no extracting state.
-    const modelAllowed = q.id !== graph.start.id;
-    const params = { gate: q.id };
-    /** A button or text read directly: a limiting value stops (checked first), a category answers. */
-    const directAnswer = <L extends 'buttonIsLimiting' | 'textIsLimiting', M extends 'buttonIsCategory' | 'textMatches', C extends 'commitButton' | 'commitMatched'>(
-      isLimiting: L,
-      matches: M,
-      commit: C,
-    ) => [
-      ...(limitingNode
-        ? [
-            {
-              guard: { type: isLimiting, params },
-              target: ref(limitingNode.id),
-              actions: [
-                { type: commit, params },
-                { type: 'recordStop' as const, params },
-              ],
-            },
-          ]
-        : []),
-      { guard: { type: matches, params }, target: answered, actions: { type: commit, params } },
+  // ---------------------------------------------------------------- edges
+
+  /**
+   * The transitions of one group of edges (a node leaving on an outcome), in
+   * the order written: CEL guards as named guards, `else` last. An edge into a
+   * completed or handoff terminal first checks the enforced constraints.
+   */
+  const routeIndex = new Map<string, number>();
+  const route = (p: Place, outcome: EdgeOutcome, condition?: { type: string; params: unknown }): Transition[] => {
+    const edges = p.scope.edgesFrom(p.node.id, outcome);
+    const index = routeIndex.get(`${p.id} ${outcome}`) ?? routes.push({
+      node: p.id,
+      outcome,
+      guards: edges.map((e) => (isElse(e.guard) ? null : e.guard!)),
+      targets: edges.map((e) => [...p.path, e.to].join('.')),
+    }) - 1;
+    routeIndex.set(`${p.id} ${outcome}`, index);
+    const guardOf = (...parts: ({ type: string; params: unknown } | undefined)[]) => {
+      const present = parts.filter((g) => g !== undefined);
+      return present.length === 0 ? undefined : present.length === 1 ? present[0] : and(present as never);
+    };
+    return edges.flatMap((edge, i) => {
+      const celGuard = isElse(edge.guard) ? undefined : { type: 'cel', params: { expr: edge.guard! } };
+      const target = edge.to === EXIT_TARGET ? ref(p.path, EXIT_TARGET) : ref(p.path, edge.to);
+      const trace = { type: 'traceRoute', params: { route: index, taken: i } };
+      const main: Transition = { target, actions: [trace] };
+      const g = guardOf(condition, celGuard);
+      if (g) main.guard = g;
+      // Enforced constraints guard the way to a review or a successful end (not a stop).
+      const to = p.scope.node(edge.to);
+      const guarded = to?.kind === 'confirmation' || (to?.kind === 'terminal' && to.outcome !== 'stopped');
+      if (p.scope.ref !== null || !guarded || enforced.some((c) => c.fallback === p.node.id)) return [main];
+      const checks: Transition[] = enforced.map((c) => {
+        const guard = guardOf(condition, celGuard, { type: 'constraintFails', params: { name: c.name } });
+        return { ...(guard && { guard }), target: ref([], c.fallback!), actions: [trace, { type: 'recordConstraint', params: { name: c.name } }] };
+      });
+      return [...checks, main];
+    });
+  };
+  /** The transient state that takes a group of edges once the transition into it has run its actions. */
+  const routing = (p: Place, outcome: EdgeOutcome): StateConfig => ({ always: route(p, outcome) as never });
+  /**
+   * How a transition that first commits something leaves on `outcome`: a
+   * single unguarded edge is taken directly; guards must read what was just
+   * committed, so a guarded group goes through a transient child named after
+   * the outcome (see `routing`).
+   */
+  const leave = (p: Place, outcome: EdgeOutcome): { target: string; actions: unknown[]; child: boolean } => {
+    const edges = p.scope.edgesFrom(p.node.id, outcome);
+    if (outcome === 'invalid' && edges.length === 0) return { target: ref([], doc.fallback!), actions: [], child: false };
+    const direct = route(p, outcome);
+    if (edges.length === 1 && isElse(edges[0]!.guard) && direct.length === 1)
+      return { target: direct[0]!.target!, actions: direct[0]!.actions ?? [], child: false };
+    return { target: outcome, actions: [], child: true };
+  };
+  /** A transition that runs `actions`, then leaves on `outcome`. */
+  const go = (p: Place, outcome: EdgeOutcome, guard: unknown, actions: unknown[]): Transition => {
+    const to = leave(p, outcome);
+    return { ...(guard !== undefined && { guard }), target: to.target, actions: [...actions, ...to.actions] };
+  };
+  /** The transient children a node needs for the outcomes it leaves on through guards. */
+  const routingChildren = (p: Place, outcomes: EdgeOutcome[]): StatesConfig =>
+    Object.fromEntries(outcomes.filter((o) => leave(p, o).child).map((o) => [o, routing(p, o)]));
+
+  const traced = (p: Place) => ({
+    meta: { node: p.node.id, kind: p.node.kind, place: p.id, ...(p.node.label && { label: p.node.label }), ...(p.node.ui && { ui: p.node.ui }) },
+    entry: [{ type: 'traceNode' as const, params: { node: p.id, kind: p.node.kind, phase: 'enter' as const } }],
+    exit: [{ type: 'traceNode' as const, params: { node: p.id, kind: p.node.kind, phase: 'exit' as const } }],
+  });
+  const withVote = (transitions: Transition[]): Transition[] =>
+    doc.paths ? transitions.map((t) => ({ ...t, actions: [{ type: 'votePath' }, ...(t.actions ?? [])] })) : transitions;
+
+  // ---------------------------------------------------------------- nodes
+
+  const questionState = (p: Place, q: QuestionNode): StateConfig => {
+    const params = { gate: p.id };
+    const limited = (q.limitingValues ?? []).length > 0;
+    const max = q.maxAttempts !== undefined;
+    const exclusive = constraints.filter((c) => c.exclusive && c.oneOf?.includes(answerKey(q)));
+    const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
+    const skips: Transition[] = [
+      ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { gate: p.id, expr: q.when } }, skip('not_applicable'))] : []),
+      ...exclusive.map((c) =>
+        go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys: c.oneOf!.filter((k) => k !== answerKey(q)) } }, skip('exclusive')),
+      ),
+      ...(canBeAnsweredEarly(graph, p, places) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
     ];
-    // Only a question some earlier model-allowed question can answer may be entered answered.
-    const canBeAnsweredEarly = graph.questions.some(
-      (p) => p.id !== graph.start.id && p.id !== q.id && questionsFrom(graph, p.id).includes(q),
-    );
+    const failed = (notUnderstood: boolean): Transition[] => {
+      const record = notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params };
+      return [...(max ? [go(p, 'invalid', { type: 'outOfAttempts', params }, [record])] : []), { actions: [record] }];
+    };
+    let asking: StateConfig;
+    let extracting: StateConfig | undefined;
+    if (q.answer.type === 'category') {
+      const modelAllowed = !(p.path.length === 0 && q.id === graph.start.id);
+      const direct = (isLimiting: string, matches: string, commitAction: string): Transition[] => [
+        ...(limited ? [go(p, 'limiting', { type: isLimiting, params }, [{ type: commitAction, params }, { type: 'recordStop', params }])] : []),
+        go(p, 'answered', { type: matches, params }, [{ type: commitAction, params }]),
+      ];
+      asking = {
+        on: {
+          'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), ...failed(true)],
+          // The offline matcher first (pure, here in the machine); the model only where it abstains.
+          'user.text': withVote([
+            ...direct('textIsLimiting', 'textMatches', 'commitMatched'),
+            // The first question never calls a model (the seed's rule).
+            ...(modelAllowed ? [{ target: 'extracting', actions: [{ type: 'rememberText' }] }] : failed(true)),
+          ]),
+        } as never,
+      };
+      if (modelAllowed) extracting = extractingState(p, q);
+    } else {
+      const answer: Transition[] = [
+        go(p, 'answered', { type: 'answerValid', params }, [{ type: 'commitTyped', params }]),
+        ...(!isRequired(q) ? [go(p, 'answered', { type: 'answerSkipped', params }, skip('optional'))] : []),
+        ...failed(false),
+      ];
+      asking = { on: { 'user.button': answer, 'user.text': withVote(answer) } as never };
+    }
     return {
       tags: ['question'],
-      meta: { node: q.id, kind: 'question' },
-      ...(canBeAnsweredEarly && {
-        always: { guard: { type: 'isAnswered' as const, params: { gate: q.id } }, target: answered },
-      }),
-      initial: 'asking' as const,
+      ...traced(p),
+      initial: skips.length > 0 ? 'entering' : 'asking',
       states: {
-        asking: {
-          on: {
-            'user.button': [
-              ...directAnswer('buttonIsLimiting', 'buttonIsCategory', 'commitButton'),
-              { actions: 'noteNotUnderstood' as const },
-            ],
-            // The offline matcher first (pure, here in the machine); the model only where it abstains.
-            'user.text': [
-              ...directAnswer('textIsLimiting', 'textMatches', 'commitMatched'),
-              // The first question never calls a model (the seed's rule).
-              modelAllowed ? { target: 'extracting', actions: 'rememberText' as const } : { actions: 'noteNotUnderstood' as const },
-            ],
-          },
-        },
-        ...(modelAllowed && { extracting: extractingState(q, answered) }),
-      },
+        ...(skips.length > 0 && { entering: { always: [...skips, { target: 'asking' }] as never } }),
+        asking,
+        ...(extracting && { extracting }),
+        ...routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), ...(max ? (['invalid'] as const) : [])]),
+      } as StatesConfig,
     };
   };
 
   /** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
-  const extractingState = (q: QuestionNode, answered: string) => {
-    const reachable = questionsFrom(graph, q.id);
+  const extractingState = (p: Place, q: QuestionNode): StateConfig => {
+    const params = { gate: p.id };
+    const reachable = laterQuestions(p);
     const limitingTransitions = reachable
-      .filter((g) => (g.limitingValues ?? []).length > 0)
+      .filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0)
       .map((g) => ({
-        guard: { type: 'extractedLimiting' as const, params: { gate: q.id, limitingGate: g.id } },
-        target: ref(graph.target(g.id, 'limiting')!.id),
-        actions: [
-          { type: 'commitExtracted' as const, params: { gate: q.id } },
-          { type: 'recordStop' as const, params: { gate: g.id } },
-        ],
+        guard: { type: 'extractedLimiting', params: { gate: p.id, limitingGate: g.id } },
+        // A later question's limiting value goes where its own limiting edge goes (a terminal).
+        ...(g === p
+          ? { target: leave(p, 'limiting').target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }, ...leave(p, 'limiting').actions] }
+          : {
+              target: ref(g.path, g.scope.edgesFrom(g.node.id, 'limiting')[0]!.to),
+              actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }],
+            }),
       }));
+    const nothing = { type: 'extractedNothing', params };
     return {
       tags: [BUSY_TAG],
       invoke: {
         id: EXTRACT_ACTOR_ID,
-        src: 'extract' as const,
-        input: ({ context }: { context: FlowContext }) => extractionInput(graph, q.id, context),
+        src: 'extract',
+        input: ({ context }: { context: FlowContext }) => extractionInput(graph, p.id, context),
         onDone: [
-          {
-            guard: { type: 'extractedNothing' as const, params: { gate: q.id } },
-            target: 'asking',
-            actions: 'noteNotUnderstood' as const,
-          },
+          ...(q.maxAttempts !== undefined ? [go(p, 'invalid', and([nothing, { type: 'outOfAttempts', params }] as never), [{ type: 'noteNotUnderstood', params }])] : []),
+          { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
           ...limitingTransitions,
-          {
-            guard: { type: 'extractedAnswer' as const, params: { gate: q.id } },
-            target: answered,
-            actions: { type: 'commitExtracted' as const, params: { gate: q.id } },
-          },
+          go(p, 'answered', { type: 'extractedAnswer', params }, [{ type: 'commitExtracted', params }]),
           // Only later questions were answered: keep them, ask this one again.
-          ...(reachable.length > 1
-            ? [{ target: 'asking', actions: { type: 'commitExtracted' as const, params: { gate: q.id } } }]
-            : []),
+          ...(reachable.length > 1 ? [{ target: 'asking', actions: [{ type: 'commitExtracted', params }] }] : []),
         ],
         // A failing extractor never ends the conversation: ask again.
-        onError: { target: 'asking', actions: 'noteNotUnderstood' as const },
-      },
+        onError: { target: 'asking', actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+      } as never,
     };
   };
 
-  const confirmationState = (c: ConfirmationNode) => {
-    const confirmed = ref(graph.target(c.id, 'confirmed')!.id);
-    const edit = ref(graph.target(c.id, 'edit')!.id);
-    const params = { node: c.id };
+  /** The question at `p` and the category questions after it along `answered` edges, in its scope. */
+  function laterQuestions(p: Place): Place[] {
+    return laterPlaces(p, places);
+  }
+
+  const confirmationState = (p: Place, c: ConfirmationNode): StateConfig => {
+    const params = { node: p.id };
+    const on = (guard: string) => ({ type: guard, params });
     return {
       tags: ['confirmation'],
-      meta: { node: c.id, kind: 'confirmation' },
+      ...traced(p),
       on: {
         'user.button': [
-          { guard: { type: 'buttonIsConfirm' as const, params }, target: confirmed },
-          { guard: { type: 'buttonIsEdit' as const, params }, target: edit, actions: 'startEditing' as const },
-          { actions: 'noteNotUnderstood' as const },
+          ...route(p, 'confirmed', on('buttonIsConfirm')),
+          ...route(p, 'edit', on('buttonIsEdit')).map((t) => ({ ...t, actions: [{ type: 'startEditing' }, ...(t.actions ?? [])] })),
+          { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
         ],
         // The seed's rule: anything that is not a confirmation is a wish to edit.
         'user.text': [
-          { guard: { type: 'textConfirms' as const, params }, target: confirmed },
-          { target: edit, actions: 'startEditing' as const },
+          ...route(p, 'confirmed', on('textConfirms')),
+          ...route(p, 'edit').map((t) => ({ ...t, actions: [{ type: 'startEditing' }, ...(t.actions ?? [])] })),
         ],
-      },
+      } as never,
+    };
+    void c;
+  };
+
+  const decisionState = (p: Place): StateConfig => ({ ...traced(p), always: route(p, 'next') as never });
+
+  const actionState = (p: Place, a: ActionNode): StateConfig => {
+    const params = { node: p.id };
+    return {
+      ...traced(p),
+      initial: 'running',
+      states: {
+        running: {
+          tags: [BUSY_TAG],
+          invoke: {
+            id: `action.${p.id}`,
+            src: a.actor,
+            input: ({ context }: { context: FlowContext }): ActionInput => {
+              const scope = scopeOf(context);
+              return { node: p.id, actor: a.actor, params: a.params ?? {}, answers: scope.answers as Record<string, AnswerValue>, context: { ...context.host } };
+            },
+            onDone: [
+              go(p, 'done', { type: 'outputUsable', params }, [{ type: 'assignOutput', params }]),
+              go(p, 'error', undefined, [{ type: 'recordActionError', params }]),
+            ],
+            onError: go(p, 'error', undefined, [{ type: 'recordActionError', params }]),
+          } as never,
+        },
+        ...routingChildren(p, ['done', 'error']),
+      } as StatesConfig,
     };
   };
 
-  const states: StatesConfig = {};
-  for (const node of doc.nodes) {
-    if (node.kind === 'question') states[node.id] = questionState(node);
-    else if (node.kind === 'confirmation') states[node.id] = confirmationState(node);
-    else
-      states[node.id] = {
-        type: 'final',
-        tags: ['terminal'],
-        meta: { node: node.id, kind: 'terminal', outcome: node.outcome },
-        // Passed to the root's `output` in the done-state event.
-        output: ({ context }: { context: FlowContext }): FlowOutput => ({
-          outcome: node.outcome,
-          terminal: node.id,
-          stoppedBy: context.stoppedBy,
-        }),
-      };
+  const subgraphState = (p: Place, s: SubgraphNode): StateConfig => {
+    const sub = graph.scope(s.ref)!;
+    const path = [...p.path, s.id];
+    return {
+      ...traced(p),
+      initial: sub.entry.id,
+      states: { ...scopeStates(sub, path), [EXIT_TARGET]: { type: 'final' } } as StatesConfig,
+      onDone: route(p, 'done') as never,
+    };
+  };
+
+  const pathState = (p: Place, n: PathNode): StateConfig => {
+    const params = { gate: p.id };
+    const max = n.maxAttempts !== undefined;
+    return {
+      tags: ['question'],
+      ...traced(p),
+      // Re-checked after every event: a vote that locks a path moves on at once.
+      always: route(p, 'next') as never,
+      initial: 'waiting',
+      states: {
+        waiting: {
+          on: {
+            'user.text': [
+              ...(max ? [go(p, 'invalid', { type: 'outOfAttempts', params }, [{ type: 'votePath' }, { type: 'countAttempt', params }])] : []),
+              { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
+            ],
+            'user.button': [
+              { guard: { type: 'buttonIsPath' }, actions: [{ type: 'votePathButton' }] },
+              { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+            ],
+          },
+        },
+        ...routingChildren(p, max ? ['invalid'] : []),
+      } as StatesConfig,
+    };
+  };
+
+  function scopeStates(scope: ScopeGraph, path: string[]): StatesConfig {
+    // Places first: guards and later-question lookups need every place of the scope.
+    for (const node of scope.nodes) {
+      const id = [...path, node.id].join('.');
+      places.set(id, { id, node, scope, path });
+    }
+    const states: StatesConfig = {};
+    for (const node of scope.nodes) {
+      const p = places.get([...path, node.id].join('.'))!;
+      switch (node.kind) {
+        case 'question':
+          states[node.id] = questionState(p, node);
+          break;
+        case 'confirmation':
+          states[node.id] = confirmationState(p, node);
+          break;
+        case 'decision':
+          states[node.id] = decisionState(p);
+          break;
+        case 'action':
+          states[node.id] = actionState(p, node);
+          break;
+        case 'subgraph':
+          states[node.id] = subgraphState(p, node);
+          break;
+        case 'path':
+          states[node.id] = pathState(p, node);
+          break;
+        case 'terminal':
+          states[node.id] = {
+            type: 'final',
+            tags: ['terminal'],
+            ...traced(p),
+            meta: { ...traced(p).meta, outcome: node.outcome },
+            // Passed to the root's `output` in the done-state event.
+            output: ({ context }: { context: FlowContext }): FlowOutput => ({
+              outcome: node.outcome,
+              terminal: node.id,
+              stoppedBy: context.stoppedBy,
+            }),
+          } as StateConfig;
+          break;
+      }
+    }
+    return states;
   }
+
+  // Every place is known before any state is built (extraction looks ahead, also into subgraphs).
+  registerPlaces(graph, graph.main, [], places);
+  const states = scopeStates(graph.main, []);
 
   return machineSetup.createMachine({
     id: doc.id,
-    context: initialFlowContext,
+    // Input is optional (`createActor(machine)`): `{ context }` gives the facts guards read.
+    context: ({ input }) => ({
+      ...initialFlowContext((input ?? {}) as FlowInput),
+      ...(doc.paths && { path: { tentative: null, locked: null, votes: {} } }),
+    }),
+    ...(doc.paths && {
+      invoke: {
+        id: PATHS_ACTOR_ID,
+        src: 'pathSelection',
+        input: { paths: doc.paths.options, ...(doc.paths.policy && { policy: doc.paths.policy }), reportToParent: true },
+      } as never,
+    }),
+    ...(doc.paths && { on: { 'path.changed': { actions: [{ type: 'assignPath' }] } } as never }),
     initial: graph.start.id,
     states,
     output: ({ event }) => (event as unknown as DoneStateEvent<FlowOutput>).output,
@@ -306,31 +821,92 @@ export function compileFlow(input: FlowDocument) {
 
 export type FlowMachine = ReturnType<typeof compileFlow>;
 
-/** The question `from` and every question after it along `answered` edges. */
-function questionsFrom(graph: FlowGraph, from: string): QuestionNode[] {
-  const i = graph.questions.findIndex((q) => q.id === from);
-  return i < 0 ? [] : graph.questions.slice(i);
+/** The registry of action actors: the host's, and a failing stand-in for any name it did not give. */
+function actionActors(doc: FlowDocument, given: Record<string, AnyActorLogic>): Record<string, AnyActorLogic> {
+  const names = new Set<string>();
+  const visit = (nodes: FlowNode[]) => nodes.forEach((n) => n.kind === 'action' && names.add(n.actor));
+  visit(doc.nodes);
+  for (const sub of Object.values(doc.subgraphs ?? {})) visit(sub.nodes);
+  const actors: Record<string, AnyActorLogic> = {};
+  for (const name of names) actors[name] = given[name] ?? missingActionActor(name);
+  return actors;
 }
+
+/** Every node's place, through subgraph calls (subgraph references are acyclic: checked). */
+function registerPlaces(graph: FlowGraph, scope: ScopeGraph, path: string[], places: Map<string, Place>): void {
+  for (const node of scope.nodes) {
+    const id = [...path, node.id].join('.');
+    places.set(id, { id, node, scope, path });
+    if (node.kind === 'subgraph') {
+      const sub = graph.scope(node.ref);
+      if (sub) registerPlaces(graph, sub, [...path, node.id], places);
+    }
+  }
+}
+
+/** The category question at `p` and those after it along first `answered` edges in its scope. */
+function laterPlaces(p: Place, places: Map<string, Place>): Place[] {
+  const found: Place[] = [];
+  const seen = new Set<string>();
+  for (let at: Place | undefined = p; at && at.node.kind === 'question' && at.node.answer.type === 'category' && !seen.has(at.id); ) {
+    seen.add(at.id);
+    found.push(at);
+    const edge: Edge | undefined = at.scope.edgesFrom(at.node.id, 'answered')[0];
+    at = edge && edge.to !== EXIT_TARGET ? places.get([...at.path, edge.to].join('.')) : undefined;
+  }
+  return found;
+}
+
+/** Only a question some earlier model-allowed question can answer may be entered answered. */
+function canBeAnsweredEarly(graph: FlowGraph, p: Place, places: Map<string, Place>): boolean {
+  for (const other of places.values()) {
+    if (other === p || other.node.kind !== 'question' || other.scope !== p.scope) continue;
+    if (other.path.length === 0 && other.node.id === graph.start.id) continue;
+    if (laterPlaces(other, places).includes(p)) return true;
+  }
+  return false;
+}
+
+/** The place of a question given by its place id or node id. */
+function placeOfQuestion(graph: FlowGraph, gate: string): Place {
+  const places = new Map<string, Place>();
+  registerPlaces(graph, graph.main, [], places);
+  const p = places.get(gate);
+  if (p) return p;
+  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
+  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
+}
+
+const placesByGraph = new WeakMap<FlowGraph, Map<string, Place>>();
 
 /**
  * What the extractor is asked: the current question and, where a model may be
  * called, every later unanswered one, since a message may answer several.
  */
 export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
-  const allowModel = gate !== graph.start.id;
-  const candidates = allowModel ? questionsFrom(graph, gate) : questionsFrom(graph, gate).slice(0, 1);
+  let places = placesByGraph.get(graph);
+  if (!places) {
+    places = new Map();
+    registerPlaces(graph, graph.main, [], places);
+    placesByGraph.set(graph, places);
+  }
+  const p = places.get(gate) ?? placeOfQuestion(graph, gate);
+  const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
+  const later = laterPlaces(p, places);
+  const candidates = allowModel ? later : later.slice(0, 1);
+  const q = p.node as QuestionNode;
   return {
     text: context.pendingText ?? '',
-    gate,
+    gate: answerKey(q),
     allowModel,
     gates: candidates
-      .filter((q) => q.id === gate || context.answers[q.id] === undefined)
-      .map((q) => ({
-        key: q.id,
-        prompt: q.prompt,
-        categories: q.answer.categories,
-        ...(q.answer.synonyms !== undefined && { synonyms: q.answer.synonyms }),
-      })),
+      .map((c) => c.node as QuestionNode)
+      .filter((c) => c === q || context.answers[answerKey(c)] === undefined)
+      .flatMap((c) =>
+        c.answer.type === 'category'
+          ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...(c.answer.synonyms !== undefined && { synonyms: c.answer.synonyms }) }]
+          : [],
+      ),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CategoryAnswer, FlowDocument, FlowNode } from './schema.js';
+import type { AnswerSpec, FlowDocument, FlowNode } from './schema.js';
 
 /**
  * How two layers' values for one field are combined, and which strategy each
@@ -136,7 +136,7 @@ function compareSpecificity(a: { text: string; pattern: PathPattern }, b: { text
 type TopField = Exclude<keyof FlowDocument, 'nodes' | 'edges'>;
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type NodeField = KeysOfUnion<FlowNode>;
-type AnswerField = keyof CategoryAnswer;
+type AnswerField = KeysOfUnion<AnswerSpec>;
 
 /**
  * The strategy of every field of a flow document unless the options say
@@ -162,6 +162,9 @@ type AnswerField = keyof CategoryAnswer;
  * | `nodes.*.limitingValues`                      | `concat`   | an instance may stop on more values                   |
  * | `edges.*.*`                                   | `deep`     | edges are merged by `from` and outcome                |
  * | `edges.*.*.to`                                | `override` | a layer may redirect an edge                          |
+ * | `nodes.*.key`                                 | `error`    | guards read it: it is the answer's identity           |
+ * | `nodes.*.validators`, `constraints`           | `concat`   | a tenant may add rules, not drop the global ones      |
+ * | `nodes.*.ui`, `params`, `assign`, `subgraphs`, `paths` | `deep` | merged key by key                               |
  * | anything else                                 | `override` |                                                       |
  *
  * `nodes` and `edges` themselves are always merged by key (their entries in
@@ -175,6 +178,12 @@ export const DEFAULT_STRATEGIES = {
   description: 'override',
   start: 'override',
   migrations: 'concat',
+  format: 'override',
+  fallback: 'override',
+  ui: 'deep',
+  subgraphs: 'deep',
+  constraints: 'concat',
+  paths: 'deep',
   'nodes.*': 'deep',
   'nodes.*.id': 'error',
   'nodes.*.kind': 'error',
@@ -191,6 +200,26 @@ export const DEFAULT_STRATEGIES = {
   'nodes.*.answer.synonyms': 'deep',
   'nodes.*.answer.synonyms.*': 'concat',
   'nodes.*.limitingValues': 'concat',
+  'nodes.*.key': 'error',
+  'nodes.*.required': 'override',
+  'nodes.*.when': 'override',
+  'nodes.*.validators': 'concat',
+  'nodes.*.maxAttempts': 'override',
+  'nodes.*.ui': 'deep',
+  'nodes.*.actor': 'override',
+  'nodes.*.params': 'deep',
+  'nodes.*.assign': 'deep',
+  'nodes.*.ref': 'override',
+  'nodes.*.answer.minLength': 'override',
+  'nodes.*.answer.maxLength': 'override',
+  'nodes.*.answer.pattern': 'override',
+  'nodes.*.answer.patternMessage': 'override',
+  'nodes.*.answer.min': 'override',
+  'nodes.*.answer.max': 'override',
+  'nodes.*.answer.integer': 'override',
+  'nodes.*.answer.unit': 'override',
+  'nodes.*.answer.trueLabel': 'override',
+  'nodes.*.answer.falseLabel': 'override',
   'edges.*.*': 'deep',
   'edges.*.*.to': 'override',
 } as const satisfies Record<

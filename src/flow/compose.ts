@@ -16,8 +16,10 @@ import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors
 import { defaultOutcome } from './graph.js';
 import { parseFlowValue } from './parse.js';
 import {
-  CategoryAnswerSchema,
+  ActionNodeSchema,
   ConfirmationNodeSchema,
+  ELSE_GUARD,
+  SubgraphNodeSchema,
   EdgeSchema,
   FlowDocumentSchema,
   FlowNodeSchema,
@@ -52,7 +54,7 @@ import {
  *   (`{ id: "q1", prompt: "..." }`); a node a layer adds needs its `kind`.
  *   `{ id, remove: true }` removes a node and the edges leaving it; edges still
  *   pointing at it are listed in `report.removals` and refuse the result.
- * - Edges are merged by `from` and outcome (`on`, or the default outcome of
+ * - Edges are merged by `from`, outcome and guard (`on`, or the default outcome of
  *   the `from` node as composed so far): a layer redirects an edge by giving
  *   the same `from` and outcome with another `to`.
  * - Everything else by the field's strategy.
@@ -90,9 +92,20 @@ export const NodePatchSchema = z
     kind: z.enum(FlowNodeSchema.options.map((node) => node.shape.kind.value) as [FlowNode['kind'], ...FlowNode['kind'][]]).optional(),
     prompt: QuestionNodeSchema.shape.prompt.optional(),
     label: QuestionNodeSchema.shape.label,
-    answer: CategoryAnswerSchema.partial().optional(),
+    // Any answer field a layer sets; the composed answer is checked as a whole.
+    answer: z.record(z.string(), z.unknown()).optional(),
     limitingValues: QuestionNodeSchema.shape.limitingValues,
     stopMessage: QuestionNodeSchema.shape.stopMessage,
+    key: QuestionNodeSchema.shape.key,
+    required: QuestionNodeSchema.shape.required,
+    when: QuestionNodeSchema.shape.when,
+    validators: QuestionNodeSchema.shape.validators,
+    maxAttempts: QuestionNodeSchema.shape.maxAttempts,
+    ui: QuestionNodeSchema.shape.ui,
+    actor: ActionNodeSchema.shape.actor.optional(),
+    params: ActionNodeSchema.shape.params,
+    assign: ActionNodeSchema.shape.assign,
+    ref: SubgraphNodeSchema.shape.ref.optional(),
     // Without their defaults: a layer that says nothing about a label leaves it alone.
     confirmLabel: ConfirmationNodeSchema.shape.confirmLabel.unwrap().optional(),
     editLabel: ConfirmationNodeSchema.shape.editLabel.unwrap().optional(),
@@ -365,14 +378,17 @@ class Composer {
       const kind = this.nodes.get(from)?.kind;
       // `defaultOutcome` reads only the kind.
       const outcome = (edge.on as string | undefined) ?? (typeof kind === 'string' ? defaultOutcome({ kind } as FlowNode) : undefined) ?? NO_OUTCOME;
-      const key = keyOf([from, outcome]);
+      // Guarded edges of one outcome are told apart by their guard: `answered if answers.x == 1.0`.
+      const guard = typeof edge.guard === 'string' && edge.guard !== ELSE_GUARD ? edge.guard : undefined;
+      const branch = guard === undefined ? outcome : `${outcome} if ${guard}`;
+      const key = keyOf([from, branch]);
       const first = seen.get(key);
       if (first !== undefined)
         throw new FlowDocumentError(`layer "${layer.name}"`, [
-          { pointer: `/edges/${i}`, message: `edges[${first}] already leaves "${from}" on "${outcome}" in this layer` },
+          { pointer: `/edges/${i}`, message: `edges[${first}] already leaves "${from}" on "${branch}" in this layer` },
         ]);
       seen.set(key, i);
-      this.applyEdge(['edges', from, outcome], edge);
+      this.applyEdge(['edges', from, branch], edge);
     });
   }
 

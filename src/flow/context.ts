@@ -1,40 +1,74 @@
 import { z } from 'zod';
 
-/** How a value was obtained: a button press, the offline matcher, or a model. */
-export const AnswerSourceSchema = z.enum(['button', 'match', 'llm']);
+/** How a value was obtained: a button press, the offline matcher or parser, a model, or an action node. */
+export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action']);
+
+/** An answer's value: a category or text, a number, a yes/no. Dates are ISO strings (YYYY-MM-DD). */
+export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
 export const GateAnswerSchema = z.object({
-  value: z.string(),
+  value: AnswerValueSchema,
   confidence: z.number().min(0).max(1),
   source: AnswerSourceSchema,
-  /** What the person sent: the button value or the text. */
+  /** What the person sent: the button value or the text (for an action, its name). */
   raw: z.string(),
+});
+
+/** Path selection as the flow sees it: guards read it as `context.path`. */
+export const FlowPathStateSchema = z.object({
+  tentative: z.string().nullable(),
+  locked: z.string().nullable(),
+  votes: z.record(z.string(), z.number()),
 });
 
 /** The machine's context: plain JSON, so a snapshot persists as it is. */
 export const FlowContextSchema = z.object({
+  /** Answers by answer key (the question's `key`, or its id). */
   answers: z.record(z.string(), GateAnswerSchema),
   /** The answers as they were before the person chose to edit them. */
   previousAnswers: z.record(z.string(), GateAnswerSchema),
   /** Set when the last turn could not be understood; the reply says so. */
   notice: z.enum(['not_understood']).nullable(),
+  /** Why the last answer was refused (a validation message); the reply says it. */
+  invalid: z.object({ node: z.string(), message: z.string() }).nullable(),
+  /** Failed answers in a row, by the state id of the question (reset when it is answered). */
+  attempts: z.record(z.string(), z.number().int()),
   /** The text being extracted, kept so an answer records what was said. */
   pendingText: z.string().nullable(),
   /** The question whose limiting value ended the flow. */
   stoppedBy: z.string().nullable(),
+  /** Facts the host gave at start (channel, tenant, ...): guards read them as `context.*`. */
+  host: z.record(z.string(), z.json()),
+  /** Path selection, when the flow has paths. */
+  path: FlowPathStateSchema.nullable(),
+  /** Why the last action failed, for the reply and traces. */
+  actionError: z.object({ node: z.string(), message: z.string() }).nullable(),
 });
 
 /** A person's turn, as the machine receives it. */
 export type FlowEvent = { type: 'user.text'; text: string } | { type: 'user.button'; value: string };
 
+/** What a flow's actor may be started with. */
+export interface FlowInput {
+  /** Facts guards read as `context.*` (plain JSON). */
+  context?: Record<string, z.infer<ReturnType<typeof z.json>>>;
+}
+
 export type AnswerSource = z.infer<typeof AnswerSourceSchema>;
+export type AnswerValue = z.infer<typeof AnswerValueSchema>;
 export type GateAnswer = z.infer<typeof GateAnswerSchema>;
+export type FlowPathState = z.infer<typeof FlowPathStateSchema>;
 export type FlowContext = z.infer<typeof FlowContextSchema>;
 
-export const initialFlowContext = (): FlowContext => ({
+export const initialFlowContext = (input: FlowInput = {}): FlowContext => ({
   answers: {},
   previousAnswers: {},
   notice: null,
+  invalid: null,
+  attempts: {},
   pendingText: null,
   stoppedBy: null,
+  host: input.context ?? {},
+  path: null,
+  actionError: null,
 });

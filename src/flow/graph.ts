@@ -1,76 +1,146 @@
-import type {
-  ConfirmationNode,
-  EdgeOutcome,
-  FlowDocument,
-  FlowNode,
-  QuestionNode,
-  TerminalNode,
+import {
+  EXIT_TARGET,
+  answerKey,
+  type ConfirmationNode,
+  type Edge,
+  type EdgeOutcome,
+  type FlowDocument,
+  type FlowNode,
+  type QuestionNode,
+  type TerminalNode,
 } from './schema.js';
 
 /** The outcome an edge is taken on when it names none. */
 export function defaultOutcome(node: FlowNode): EdgeOutcome | undefined {
-  if (node.kind === 'question') return 'answered';
-  if (node.kind === 'confirmation') return 'confirmed';
-  return undefined;
+  switch (node.kind) {
+    case 'question':
+      return 'answered';
+    case 'confirmation':
+      return 'confirmed';
+    case 'action':
+    case 'subgraph':
+      return 'done';
+    case 'decision':
+    case 'path':
+      return 'next';
+    case 'terminal':
+      return undefined;
+  }
 }
 
 /** Outcomes a node of each kind can leave on. */
 export const OUTCOMES_BY_KIND: Record<FlowNode['kind'], readonly EdgeOutcome[]> = {
-  question: ['answered', 'limiting'],
+  question: ['answered', 'limiting', 'invalid'],
   confirmation: ['confirmed', 'edit'],
   terminal: [],
+  decision: ['next'],
+  action: ['done', 'error'],
+  subgraph: ['done'],
+  path: ['next', 'invalid'],
 };
 
+/** The nodes and edges of the main flow (`ref` null) or of one subgraph. */
+export interface ScopeGraph {
+  /** The subgraph's name, or null for the main flow. */
+  readonly ref: string | null;
+  readonly nodes: readonly FlowNode[];
+  readonly edges: readonly Edge[];
+  /** The node entered first. */
+  readonly entry: FlowNode;
+  node(id: string): FlowNode | undefined;
+  /** The edges leaving `from` on `outcome`, in the order written (first true guard wins). */
+  edgesFrom(from: string, outcome: EdgeOutcome): readonly Edge[];
+}
+
 /**
- * Lookups over a checked flow document: nodes by id, questions in the order a
- * person meets them, and where each node goes on each outcome.
+ * Lookups over a checked flow document: nodes by id (main flow and
+ * subgraphs), questions in the order a person meets them, and where each node
+ * goes on each outcome.
  */
 export interface FlowGraph {
   readonly doc: FlowDocument;
+  readonly main: ScopeGraph;
   readonly start: FlowNode;
+  /** The subgraph named `ref`. */
+  scope(ref: string | null): ScopeGraph | undefined;
+  /** A node of the main flow. */
   node(id: string): FlowNode | undefined;
-  question(id: string): QuestionNode | undefined;
-  /** Questions in walk order: from `start` along `answered` edges, then any others. */
+  /** A question of the main flow by node id, or of any scope by answer key. */
+  question(idOrKey: string): QuestionNode | undefined;
+  /**
+   * Every question, main flow and subgraphs: from `start` along `answered`
+   * edges first, then the others in the order written.
+   */
   readonly questions: readonly QuestionNode[];
   readonly confirmations: readonly ConfirmationNode[];
   readonly terminals: readonly TerminalNode[];
-  /** The node an outcome leads to, or undefined when the node has no such edge. */
+  /** The node the first edge on an outcome leads to, in the main flow. */
   target(from: string, outcome: EdgeOutcome): FlowNode | undefined;
 }
 
-export function flowGraph(doc: FlowDocument): FlowGraph {
+function scopeGraph(ref: string | null, nodes: readonly FlowNode[], edges: readonly Edge[], entryId: string | undefined): ScopeGraph {
   const byId = new Map<string, FlowNode>();
-  for (const node of doc.nodes) if (!byId.has(node.id)) byId.set(node.id, node);
-
-  const targets = new Map<string, FlowNode>();
-  for (const edge of doc.edges) {
+  for (const node of nodes) if (!byId.has(node.id)) byId.set(node.id, node);
+  const groups = new Map<string, Edge[]>();
+  for (const edge of edges) {
     const from = byId.get(edge.from);
-    const to = byId.get(edge.to);
-    if (!from || !to) continue;
-    const outcome = edge.on ?? defaultOutcome(from);
-    const key = `${edge.from}\u0000${outcome}`;
-    if (!targets.has(key)) targets.set(key, to);
+    if (!from) continue;
+    const key = `${edge.from}\u0000${edge.on ?? defaultOutcome(from)}`;
+    const group = groups.get(key) ?? [];
+    group.push(edge);
+    groups.set(key, group);
   }
-  const target = (from: string, outcome: EdgeOutcome) => targets.get(`${from}\u0000${outcome}`);
+  return {
+    ref,
+    nodes,
+    edges,
+    entry: (entryId !== undefined ? byId.get(entryId) : undefined) ?? nodes[0]!,
+    node: (id) => byId.get(id),
+    edgesFrom: (from, outcome) => groups.get(`${from}\u0000${outcome}`) ?? [],
+  };
+}
 
-  const start = (doc.start !== undefined ? byId.get(doc.start) : undefined) ?? doc.nodes[0]!;
-  const all = [...byId.values()];
+export function flowGraph(doc: FlowDocument): FlowGraph {
+  const main = scopeGraph(null, doc.nodes, doc.edges, doc.start);
+  const scopes = new Map<string, ScopeGraph>();
+  for (const [ref, sub] of Object.entries(doc.subgraphs ?? {})) scopes.set(ref, scopeGraph(ref, sub.nodes, sub.edges, sub.entry));
+
+  const target = (from: string, outcome: EdgeOutcome) => {
+    const edge = main.edgesFrom(from, outcome)[0];
+    return edge && edge.to !== EXIT_TARGET ? main.node(edge.to) : undefined;
+  };
+
+  // Walk order: along the first `answered` edge from the start, into subgraphs as they are called.
   const questions: QuestionNode[] = [];
-  const seen = new Set<string>();
-  for (let node: FlowNode | undefined = start; node?.kind === 'question' && !seen.has(node.id); ) {
-    seen.add(node.id);
-    questions.push(node);
-    node = target(node.id, 'answered');
-  }
-  for (const node of all) if (node.kind === 'question' && !seen.has(node.id)) questions.push(node);
+  const seen = new Set<FlowNode>();
+  const walk = (scope: ScopeGraph, from: FlowNode | undefined, depth: number) => {
+    for (let node = from; node && !seen.has(node) && depth < 32; ) {
+      seen.add(node);
+      if (node.kind === 'question') questions.push(node);
+      if (node.kind === 'subgraph') {
+        const sub = scopes.get(node.ref);
+        if (sub) walk(sub, sub.entry, depth + 1);
+      }
+      const outcome = defaultOutcome(node);
+      const next = outcome ? scope.edgesFrom(node.id, outcome)[0] : undefined;
+      node = next && next.to !== EXIT_TARGET ? scope.node(next.to) : undefined;
+    }
+  };
+  walk(main, main.entry, 0);
+  const all = [...main.nodes, ...[...scopes.values()].flatMap((s) => s.nodes)];
+  for (const node of all) if (node.kind === 'question' && !seen.has(node)) questions.push(node);
+  const byKey = new Map<string, QuestionNode>();
+  for (const q of questions) if (!byKey.has(answerKey(q))) byKey.set(answerKey(q), q);
 
   return {
     doc,
-    start,
-    node: (id) => byId.get(id),
-    question: (id) => {
-      const node = byId.get(id);
-      return node?.kind === 'question' ? node : undefined;
+    main,
+    start: main.entry,
+    scope: (ref) => (ref === null ? main : scopes.get(ref)),
+    node: main.node,
+    question: (idOrKey) => {
+      const node = main.node(idOrKey);
+      return node?.kind === 'question' ? node : byKey.get(idOrKey);
     },
     questions,
     confirmations: all.filter((n): n is ConfirmationNode => n.kind === 'confirmation'),
@@ -81,6 +151,7 @@ export function flowGraph(doc: FlowDocument): FlowGraph {
 
 /** Case-insensitive lookup of a category of a question: the canonical spelling, or undefined. */
 export function findCategory(question: QuestionNode, value: string): string | undefined {
+  if (question.answer.type !== 'category') return undefined;
   const wanted = value.trim().toLowerCase();
   return question.answer.categories.find((c) => c.toLowerCase() === wanted);
 }
@@ -88,4 +159,9 @@ export function findCategory(question: QuestionNode, value: string): string | un
 export function isLimitingValue(question: QuestionNode, value: string): boolean {
   const wanted = value.trim().toLowerCase();
   return (question.limitingValues ?? []).some((v) => v.toLowerCase() === wanted);
+}
+
+/** A question's categories; none for a typed answer. */
+export function categoriesOf(question: QuestionNode): string[] {
+  return question.answer.type === 'category' ? question.answer.categories : [];
 }

@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkFlow, type FlowIssue } from './check.js';
+import { checkFlow, flowErrors, type FlowIssue } from './check.js';
 import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors.js';
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
@@ -61,7 +61,7 @@ export function parseFlowValue(
     const issues = checkGateConfig(parsed.data);
     if (issues.length > 0) return refuse(issues);
     const doc = gateConfigToFlow(parsed.data);
-    const converted = checkFlow(doc);
+    const converted = flowErrors(checkFlow(doc));
     // The conversion only produces valid documents from valid configs; if not,
     // say so plainly rather than point into a document the author never wrote.
     if (converted.length > 0)
@@ -71,7 +71,7 @@ export function parseFlowValue(
 
   const parsed = FlowDocumentSchema.safeParse(value);
   if (!parsed.success) return refuse(zodIssues(parsed.error));
-  const issues = checkFlow(parsed.data);
+  const issues = flowErrors(checkFlow(parsed.data));
   if (issues.length > 0) return refuse(issues);
   return parsed.data;
 }

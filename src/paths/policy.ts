@@ -108,6 +108,8 @@ export const PathOptionSchema = z.strictObject({
     .trim()
     .min(1, { error: 'a path id must not be empty' })
     .refine((id) => id !== NO_PATH, { error: `"${NO_PATH}" is reserved (it is how a model says "no path")` }),
+  /** What a person sees (a button); the id when absent. */
+  label: z.string().trim().min(1).optional(),
   /** Words and phrases that point to this path (the offline chooser's synonyms). */
   keywords: z.array(z.string().trim().min(1, { error: 'a keyword must not be empty' })).optional(),
   /** What the path is for, in words a model reads. */

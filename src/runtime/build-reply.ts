@@ -1,17 +1,21 @@
 import type { StateValue } from 'xstate';
+import { activeNode } from '../flow/active-node.js';
+import { SKIP_VALUE } from '../flow/answer.js';
 import type { FlowContext } from '../flow/context.js';
 import type { FlowGraph } from '../flow/graph.js';
-import type { FlowNode } from '../flow/schema.js';
+import { answerKey, booleanLabels, isRequired, type FlowNode, type QuestionNode } from '../flow/schema.js';
 import {
   DEFAULT_COMPLETED_MESSAGE,
   DEFAULT_HANDOFF_MESSAGE,
   DEFAULT_STOP_MESSAGE,
+  DEFAULT_WORKING_MESSAGE,
   NOT_UNDERSTOOD_MESSAGE,
+  SKIP_LABEL,
   problemStatement,
   questionMessage,
   summaryMessage,
 } from './messages.js';
-import type { Artifact, Reply } from './reply.js';
+import type { Artifact, Button, Reply } from './reply.js';
 
 /** The node a state value is in: its top-level key. */
 export function nodeIdOf(value: StateValue): string {
@@ -29,9 +33,9 @@ export function buildReply(
   sessionId: string,
 ): Reply {
   const { context } = snapshot;
-  const node = graph.node(nodeIdOf(snapshot.value));
-  if (!node) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
-  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, node, context);
+  const active = activeNode(graph, snapshot.value);
+  if (!active) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
+  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context);
   return {
     sessionId,
     flowId: graph.doc.id,
@@ -48,26 +52,52 @@ export function buildReply(
 
 type NodeReply = Pick<Reply, 'message' | 'buttons' | 'buttonContext' | 'artifacts' | 'completion'>;
 
-function replyFor(graph: FlowGraph, node: FlowNode, context: FlowContext): NodeReply {
+const waiting = { isComplete: false, reason: 'awaiting_answer', readyForHandoff: false } as const;
+
+/** The buttons of a question: its categories, or its yes/no labels; "Skip" when it is optional. */
+function questionButtons(q: QuestionNode): Button[] {
+  const buttons: Button[] =
+    q.answer.type === 'category'
+      ? q.answer.categories.map((c) => ({ label: c, value: c }))
+      : q.answer.type === 'boolean'
+        ? Object.values(booleanLabels(q.answer)).map((label) => ({ label, value: label }))
+        : [];
+  if (!isRequired(q)) buttons.push({ label: SKIP_LABEL, value: SKIP_VALUE });
+  return buttons;
+}
+
+function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext): NodeReply {
   const notUnderstood = context.notice === 'not_understood';
+  // A refused answer (or an unmet constraint sending the flow back here) says why first.
+  const because = context.invalid?.node === place ? `${context.invalid.message}\n\n` : '';
   switch (node.kind) {
-    case 'question':
+    case 'question': {
+      const buttons = questionButtons(node);
       return {
-        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : questionMessage(node, context.previousAnswers[node.id]),
-        buttons: node.answer.categories.map((c) => ({ label: c, value: c })),
+        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : because + questionMessage(node, context.previousAnswers[answerKey(node)]),
+        buttons: buttons.length > 0 ? buttons : null,
+        buttonContext: buttons.length > 0 ? 'gate_question' : null,
+        artifacts: [],
+        completion: waiting,
+      };
+    }
+    case 'path':
+      return {
+        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : node.prompt,
+        buttons: (graph.doc.paths?.options ?? []).map((p) => ({ label: p.label ?? p.id, value: p.id })),
         buttonContext: 'gate_question',
         artifacts: [],
-        completion: { isComplete: false, reason: 'awaiting_answer', readyForHandoff: false },
+        completion: waiting,
       };
     case 'confirmation': {
       const statement = problemStatement(graph, context.answers);
       const artifact: Artifact = {
         type: 'PROBLEM_STATEMENT',
         problemStatement: statement,
-        answers: Object.fromEntries(Object.entries(context.answers).map(([k, a]) => [k, a.value])),
+        answers: Object.fromEntries(Object.entries(context.answers).map(([k, a]) => [k, String(a.value)])),
       };
       return {
-        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : summaryMessage(graph, node, context.answers),
+        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : because + summaryMessage(graph, node, context.answers),
         buttons: [
           { label: node.confirmLabel, value: 'confirm' },
           { label: node.editLabel, value: 'edit' },
@@ -77,6 +107,18 @@ function replyFor(graph: FlowGraph, node: FlowNode, context: FlowContext): NodeR
         completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
       };
     }
+    // Decisions are passed through within a turn, actions are waited for: a
+    // reply from either is only seen while an action runs (or on a timeout).
+    case 'decision':
+    case 'action':
+    case 'subgraph':
+      return {
+        message: (node.kind === 'action' && node.message) || DEFAULT_WORKING_MESSAGE,
+        buttons: null,
+        buttonContext: null,
+        artifacts: [],
+        completion: { isComplete: false, reason: 'working', readyForHandoff: false },
+      };
     case 'terminal': {
       const done = { buttons: null, buttonContext: null } as const;
       if (node.outcome === 'stopped') {
@@ -85,7 +127,7 @@ function replyFor(graph: FlowGraph, node: FlowNode, context: FlowContext): NodeR
           ...done,
           message: by?.stopMessage ?? node.message ?? DEFAULT_STOP_MESSAGE,
           artifacts: [],
-          completion: { isComplete: true, reason: 'stopped_limiting_value', readyForHandoff: false },
+          completion: { isComplete: true, reason: context.stoppedBy ? 'stopped_limiting_value' : 'stopped', readyForHandoff: false },
         };
       }
       if (node.outcome === 'handoff')

@@ -1,5 +1,6 @@
 import { createActor, waitFor, type Actor, type AnyActorLogic, type InspectionEvent, type Snapshot } from 'xstate';
-import { BUSY_TAG, compileFlow, type FlowMachine } from '../flow/compile.js';
+import { BUSY_TAG, PATHS_ACTOR_ID, compileFlow, type FlowMachine } from '../flow/compile.js';
+import type { FlowInput } from '../flow/context.js';
 import { flowGraph, type FlowGraph } from '../flow/graph.js';
 import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
@@ -19,6 +20,10 @@ export interface PersistedConversation {
 export interface ConversationOptions {
   /** The `extract` actor (see `createExtractActor`); the offline matcher when absent. */
   extract?: AnyActorLogic;
+  /** Actors the flow's action nodes name, by name. */
+  actors?: Record<string, AnyActorLogic>;
+  /** Facts guards read as `context.*` (for a new conversation; a restored one keeps its own). */
+  context?: FlowInput['context'];
   sessionId?: string;
   /** Passed to the actor, e.g. the Stately inspector's `inspect`. */
   inspect?: (event: InspectionEvent) => void;
@@ -89,10 +94,13 @@ export function restoreConversation(
 }
 
 function open(flow: FlowDocument, persisted: PersistedConversation | undefined, options: ConversationOptions): Conversation {
-  const { graph, machine } = machineFor(flow, options.extract);
+  const compiled = machineFor(flow, options.extract);
+  const { graph } = compiled;
+  const machine = options.actors ? (compiled.machine.provide({ actors: options.actors }) as FlowMachine) : compiled.machine;
   const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
   const settleTimeoutMs = options.settleTimeoutMs ?? 120_000;
   const actor: Actor<FlowMachine> = createActor(machine, {
+    input: { ...(options.context && { context: options.context }) },
     ...(persisted && { snapshot: persisted.snapshot }),
     ...(options.inspect && { inspect: options.inspect }),
   });
@@ -104,11 +112,19 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
     );
   actor.start();
 
+  // Settled: no invoked actor running, in the flow or in its path selection
+  // (whose vote may still move the flow on).
   const settle = async () => {
-    const snapshot = await waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), {
-      timeout: settleTimeoutMs,
-    });
-    if (snapshot.status === 'error') throw snapshot.error;
+    const deadline = Date.now() + settleTimeoutMs;
+    for (;;) {
+      const snapshot = await waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), {
+        timeout: Math.max(1, deadline - Date.now()),
+      });
+      if (snapshot.status === 'error') throw snapshot.error;
+      const paths = snapshot.status === 'active' ? snapshot.children[PATHS_ACTOR_ID] : undefined;
+      if (!paths || !paths.getSnapshot().hasTag(BUSY_TAG)) return;
+      await waitFor(paths, (s) => !s.hasTag(BUSY_TAG), { timeout: Math.max(1, deadline - Date.now()) });
+    }
   };
   // Turns are applied one after another; a failed turn does not block the next.
   let queue: Promise<unknown> = settle();

@@ -8,14 +8,18 @@ export const ButtonContextSchema = z.enum(['gate_question', 'gate_confirmation']
 
 /**
  * Why a flow is where it is. `completed` is for terminals with that outcome
- * (flows that end without a handoff).
+ * (flows that end without a handoff); `stopped` for a stop terminal reached
+ * otherwise than by a limiting value (a decision, a fallback); `working` while
+ * an action node runs.
  */
 export const CompletionReasonSchema = z.enum([
   'awaiting_answer',
   'awaiting_user_confirmation',
   'stopped_limiting_value',
+  'stopped',
   'handed_off',
   'completed',
+  'working',
 ]);
 
 export const CompletionSchema = z.object({

@@ -69,8 +69,8 @@ export function parseEvalCases(text: string, flow: FlowDocument, source = 'cases
       return;
     }
     const question = graph.question(parsed.data.gate);
-    if (!question) {
-      problems.push(`${at}: flow "${flow.id}" has no question "${parsed.data.gate}"`);
+    if (!question || question.answer.type !== 'category') {
+      problems.push(`${at}: flow "${flow.id}" has no category question "${parsed.data.gate}"`);
       return;
     }
     for (const answer of [parsed.data.expected].flat())
@@ -87,7 +87,7 @@ export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[]): EvalRepo
   const graph = flowGraph(flow);
   const results = cases.map((c): EvalResult => {
     const question = graph.question(c.gate);
-    if (!question) throw new EvalCaseError(`flow "${flow.id}" has no question "${c.gate}"`);
+    if (!question || question.answer.type !== 'category') throw new EvalCaseError(`flow "${flow.id}" has no category question "${c.gate}"`);
     const output = extractOffline({
       text: c.text,
       gate: c.gate,

@@ -10,8 +10,8 @@ import {
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
 import { BUSY_TAG, EXTRACT_ACTOR_ID, compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { FlowContext } from '../flow/context.js';
-import { flowGraph, type FlowGraph } from '../flow/graph.js';
-import type { FlowDocument } from '../flow/schema.js';
+import { categoriesOf, flowGraph, type FlowGraph } from '../flow/graph.js';
+import type { FlowDocument, QuestionNode } from '../flow/schema.js';
 import type { ExtractionInput, ExtractionOutput } from '../extract/types.js';
 import { nodeIdOf } from '../runtime/build-reply.js';
 
@@ -53,6 +53,8 @@ export const UNKNOWN_BUTTON = 'not-one-of-the-options';
 export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot): FlowTestEvent[] {
   const node = graph.node(nodeIdOf(snapshot.value));
   if (!node || node.kind === 'terminal') return [];
+  if (node.kind !== 'confirmation' && (node.kind !== 'question' || node.answer.type !== 'category')) return [];
+  const answer = node.kind === 'question' && node.answer.type === 'category' ? node.answer : { categories: [] as string[] };
   if (node.kind === 'confirmation')
     return [
       { type: 'user.button', value: 'confirm' },
@@ -63,10 +65,10 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot): FlowTe
     ];
   if (!snapshot.hasTag(BUSY_TAG))
     return [
-      ...node.answer.categories.map((value) => ({ type: 'user.button' as const, value })),
+      ...answer.categories.map((value) => ({ type: 'user.button' as const, value })),
       { type: 'user.button', value: UNKNOWN_BUTTON },
       // Each category typed (the offline matcher reads it), and text it cannot read.
-      ...node.answer.categories.map((text) => ({ type: 'user.text' as const, text })),
+      ...answer.categories.map((text) => ({ type: 'user.text' as const, text })),
       { type: 'user.text', text: UNCLEAR_TEXT },
     ];
 
@@ -82,13 +84,13 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot): FlowTe
   const events: FlowTestEvent[] = [
     { type: DONE_EXTRACT, output: { values: {}, failure: { reason: 'abstained', message: 'nothing found' } } },
     { type: ERROR_EXTRACT, error: 'extractor failed' },
-    ...node.answer.categories.map((value) => done({ [node.id]: value })),
+    ...answer.categories.map((value) => done({ [node.id]: value })),
   ];
-  const own = node.answer.categories.find((c) => !(node.limitingValues ?? []).includes(c)) ?? node.answer.categories[0]!;
+  const own = answer.categories.find((c) => !((node as QuestionNode).limitingValues ?? []).includes(c)) ?? answer.categories[0]!;
   for (const gate of input.gates) {
     if (gate.key === node.id) continue;
     const q = graph.question(gate.key)!;
-    const calm = q.answer.categories.filter((c) => !(q.limitingValues ?? []).includes(c));
+    const calm = categoriesOf(q).filter((c) => !(q.limitingValues ?? []).includes(c));
     if (calm[0] !== undefined) {
       events.push(done({ [gate.key]: calm[0] }));
       events.push(done({ [node.id]: own, [gate.key]: calm[0] }));

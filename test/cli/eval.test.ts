@@ -61,7 +61,7 @@ describe('gateflow eval', () => {
     const text = '{"gate":"3_visit_type","text":"x","expected":"Surgery"}\n{"gate":"nope","text":"x","expected":"Yes"}\nnot json';
     expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(EvalCaseError);
     expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(
-      /cases\.jsonl:1: "Surgery" is not a category of 3_visit_type[\s\S]*cases\.jsonl:2: flow "patient-intake" has no question "nope"[\s\S]*cases\.jsonl:3: not JSON/,
+      /cases\.jsonl:1: "Surgery" is not a category of 3_visit_type[\s\S]*cases\.jsonl:2: flow "patient-intake" has no category question "nope"[\s\S]*cases\.jsonl:3: not JSON/,
     );
   });
 });

@@ -8,6 +8,7 @@ import { extractWithModel, extractionSchema, UNKNOWN } from '../../src/extract/m
 import type { ExtractionInput } from '../../src/extract/types.js';
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
+import { categoriesOf } from '../../src/flow/graph.js';
 import { startConversation } from '../../src/runtime/conversation.js';
 import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph, question } from '../helpers/patient-intake.js';
@@ -179,7 +180,7 @@ describe('extractWithModel', () => {
     expect(schema.properties?.answers?.required).toEqual([G3, G4, G5]);
     for (const key of [G3, G4, G5]) {
       const gate = answers[key]!;
-      expect(gate.properties?.value?.enum).toEqual([UNKNOWN, ...question(key).answer.categories]);
+      expect(gate.properties?.value?.enum).toEqual([UNKNOWN, ...categoriesOf(question(key))]);
       expect(gate.properties?.confidence?.type).toBe('number');
       expect(gate.required).toEqual(['value', 'confidence']);
       expect(gate.description).toBe(question(key).prompt);

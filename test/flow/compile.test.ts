@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FlowDocumentError, compileFlow, type FlowDocument } from '../../src/flow/index.js';
+import { FlowDocumentError, compileFlow, type FlowDocumentInput } from '../../src/flow/index.js';
 
-const doc: FlowDocument = {
+const doc: FlowDocumentInput = {
   id: 'tiny',
   version: '1',
   nodes: [
@@ -20,7 +20,7 @@ describe('compileFlow', () => {
   });
 
   it('refuses a document built in code as clearly as a file', () => {
-    const broken: FlowDocument = { ...doc, edges: [{ from: 'q', to: 'nowhere' }] };
+    const broken: FlowDocumentInput = { ...doc, edges: [{ from: 'q', to: 'nowhere' }] };
     expect(() => compileFlow(broken)).toThrow(FlowDocumentError);
     expect(() => compileFlow(broken)).toThrow('tiny /edges/0/to: no node has the id "nowhere"');
   });

@@ -19,9 +19,9 @@ import {
 import { formatPath, matchesPath, parsePathPattern, strategyResolver, type PathPattern } from '../../src/flow/compose-strategies.js';
 import { FlowDocumentError } from '../../src/flow/errors.js';
 import { GateConfigSchema, gateConfigToFlow } from '../../src/flow/gate-config.js';
-import { flowGraph } from '../../src/flow/graph.js';
+import { categoriesOf, flowGraph } from '../../src/flow/graph.js';
 import { parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
-import type { FlowDocumentInput } from '../../src/flow/schema.js';
+import type { CategoryAnswer, FlowDocumentInput } from '../../src/flow/schema.js';
 
 const BASE: FlowDocumentInput = {
   id: 'tiny',
@@ -181,7 +181,7 @@ describe('strategies', () => {
       [global, layer('pack', 'pack', { nodes: [{ id: 'q2', answer: { categories: ['Green', 'Red'] } }] })],
       { strategies: { 'nodes.*.answer.categories': 'deep' } },
     );
-    expect(question(replaced, 'q2').answer.categories).toEqual(['Green', 'Red']);
+    expect(categoriesOf(question(replaced, 'q2'))).toEqual(['Green', 'Red']);
     expect(replaced.report.changes).toEqual([
       { path: ['nodes', 'q2', 'answer', 'categories'], layer: 'pack', strategy: 'deep', op: 'replace', from: ['Red', 'Blue'], to: ['Green', 'Red'] },
     ]);
@@ -193,7 +193,7 @@ describe('strategies', () => {
       layer('pack', 'pack', { nodes: [{ id: 'q2', answer: { categories: ['blue', 'Green', 'Green', 'Yellow'] } }] }),
       layer('acme', 'tenant', { nodes: [{ id: 'q2', answer: { categories: ['RED'] } }] }),
     ]);
-    expect(question(composed, 'q2').answer.categories).toEqual(['Red', 'Blue', 'Green', 'Yellow']);
+    expect(categoriesOf(question(composed, 'q2'))).toEqual(['Red', 'Blue', 'Green', 'Yellow']);
     expect(composed.report.changes).toEqual([
       {
         path: ['nodes', 'q2', 'answer', 'categories'],
@@ -528,14 +528,14 @@ describe('a realistic composition: the patient intake', () => {
     const expected = structuredClone(globalFlow);
     const visit = expected.nodes.find((n) => n.id === G3)!;
     const contact = expected.nodes.find((n) => n.id === G5)!;
-    if (visit.kind !== 'question' || contact.kind !== 'question') throw new Error('not questions');
+    if (visit.kind !== 'question' || contact.kind !== 'question' || visit.answer.type !== 'category') throw new Error('not questions');
     visit.answer.categories.push('Cleaning');
     visit.answer.synonyms!['Cleaning'] = ['teeth cleaning', 'hygienist', 'dental cleaning'];
     visit.limitingValues!.push('Urgent care');
     contact.prompt = 'How would the patient like Acme Clinic to reach them?';
     expect(document).toEqual(expected);
     // Record keys come out sorted, whatever order the layers gave them in.
-    expect(Object.keys(question({ document, report }, G3).answer.synonyms!)).toEqual(
+    expect(Object.keys((question({ document, report }, G3).answer as CategoryAnswer).synonyms!)).toEqual(
       ['Cleaning', 'Emergency', 'Follow-up', 'New patient', 'Telehealth', 'Urgent care'],
     );
     expect(document.nodes.map((n) => n.id)).toEqual(globalFlow.nodes.map((n) => n.id));
@@ -639,7 +639,7 @@ describe('properties', () => {
       }
       const q2 = flowGraph(document).question('q2')!;
       expect(q2.prompt, `seed ${seed}`).toBe(prompt);
-      expect(q2.answer.categories, `seed ${seed}`).toEqual(categories);
+      expect(categoriesOf(q2), `seed ${seed}`).toEqual(categories);
       expect(report.changes, `seed ${seed}`).toHaveLength(changes);
       expect(report.changes.every((c) => order.some((l) => l.name === c.layer)), `seed ${seed}`).toBe(true);
     }

@@ -126,7 +126,7 @@ function expectConfirmation(reply: Reply, answers: Answers, questions: Record<st
     state: 'confirmation',
     message: seedSummary(
       statement,
-      Object.entries(answers).map(([gate, a]) => [questions[gate]!, a.value, a.raw]),
+      Object.entries(answers).map(([gate, a]) => [questions[gate]!, String(a.value), a.raw]),
     ),
     buttons: CONFIRMATION_BUTTONS,
     buttonContext: 'gate_confirmation',
@@ -160,7 +160,7 @@ function expectHandoff(reply: Reply, answers: Answers) {
       type: 'HANDOFF',
       flowId: 'seed-gates',
       flowVersion: 1,
-      problemStatement: expect.stringContaining(Object.values(answers)[0]!.value),
+      problemStatement: expect.stringContaining(String(Object.values(answers)[0]!.value)),
       answers,
     },
   ]);

@@ -1,7 +1,7 @@
 /** The example flow, loaded once, with its gate keys and lookups, for the extraction suites. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { flowGraph } from '../../src/flow/graph.js';
+import { categoriesOf, flowGraph } from '../../src/flow/graph.js';
 import { parseFlowText } from '../../src/flow/parse.js';
 import type { QuestionNode } from '../../src/flow/schema.js';
 
@@ -21,4 +21,4 @@ export function question(id: string): QuestionNode {
   return q;
 }
 
-export const buttonsOf = (id: string) => question(id).answer.categories.map((c) => ({ label: c, value: c }));
+export const buttonsOf = (id: string) => categoriesOf(question(id)).map((c) => ({ label: c, value: c }));

@@ -160,6 +160,10 @@ describe('HTTP API on the memory store', () => {
     expect(response.body).toEqual({
       flows: [
         { id: 'clinic-callback', version: 1, title: 'Clinic callback request' },
+        { id: 'contact-request', version: 1, title: 'Contact request' },
+        { id: 'event-booking', version: 1, title: 'Event booking' },
+        { id: 'led-sales', version: '1.0.0', title: 'LED lighting sales' },
+        { id: 'lighting-consult', version: 1, title: 'Lighting consultation' },
         { id: 'patient-intake', version: '1.0.0', title: 'Patient intake' },
       ],
     });
@@ -878,10 +882,7 @@ describe('startServer with PGlite in a temp directory', () => {
       expect(read.body.history.map((e: { turn: unknown }) => e.turn)).toEqual([null, ...INTAKE_TURNS]);
       expect(read.body.reply.completion).toEqual(HANDED_OFF);
       expectError(await turn(second.url, sessionId, { button: 'confirm' }), 409, 'session_finished');
-      expect((await call(second.url, '/api/flows')).body.flows.map((f: { id: string }) => f.id)).toEqual([
-        'clinic-callback',
-        'patient-intake',
-      ]);
+      expect((await call(second.url, '/api/flows')).body.flows.map((f: { id: string }) => f.id)).toEqual(FLOWS.map((f) => f.id));
     } finally {
       await second.close();
     }

@@ -10,11 +10,17 @@ import { Environment, type TypeCheckResult } from '@marcbachmann/cel-js';
  * `has(answers.key)` before it is read.
  */
 
-/** What a guard may read. */
+/** What a guard may read. A validator also reads `value`, the answer being checked. */
 export interface GuardScope {
   answers: Record<string, unknown>;
   context: Record<string, unknown>;
+  /** The flow's named constraints, each true or false. */
+  constraints?: Record<string, boolean>;
+  value?: unknown;
 }
+
+/** A guard on an edge or a `when`; a validator (which may also read `value`). */
+export type GuardKind = 'guard' | 'validator';
 
 /** Why a guard was refused, and where in its text (0-based character offset). */
 export interface GuardProblem {
@@ -45,19 +51,27 @@ export interface CompiledGuard {
 /** The maximum length of a guard; longer text is refused before it is parsed. */
 export const MAX_GUARD_LENGTH = 2000;
 
-function environment() {
-  return new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
+function environment(kind: GuardKind) {
+  const env = new Environment({ limits: { maxAstNodes: 500, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
     .registerVariable('answers', 'map')
-    .registerVariable('context', 'map');
+    .registerVariable('context', 'map')
+    .registerVariable('constraints', 'map');
+  return kind === 'validator' ? env.registerVariable('value', 'dyn') : env;
 }
-const shared = environment();
+const environments: Record<GuardKind, ReturnType<typeof environment>> = {
+  guard: environment('guard'),
+  validator: environment('validator'),
+};
 
-/** Type-checks a guard: an empty list when it is a boolean expression over `answers` and `context`. */
-export function checkGuard(source: string): GuardProblem[] {
+/**
+ * Type-checks a guard: an empty list when it is a boolean expression over
+ * `answers`, `context` and `constraints` (and `value`, for a validator).
+ */
+export function checkGuard(source: string, kind: GuardKind = 'guard'): GuardProblem[] {
   if (source.length > MAX_GUARD_LENGTH) return [{ code: 'too_long', message: `longer than ${MAX_GUARD_LENGTH} characters` }];
   let result: TypeCheckResult;
   try {
-    result = shared.check(source);
+    result = environments[kind].check(source);
   } catch (error) {
     return [problemOf(error)];
   }
@@ -68,15 +82,20 @@ export function checkGuard(source: string): GuardProblem[] {
 }
 
 /** Checks and parses a guard once; throws {@link GuardCompileError} when it is refused. */
-export function compileGuard(source: string): CompiledGuard {
-  const [problem] = checkGuard(source);
+export function compileGuard(source: string, kind: GuardKind = 'guard'): CompiledGuard {
+  const [problem] = checkGuard(source, kind);
   if (problem) throw new GuardCompileError(source, problem);
-  const run = shared.parse(source);
+  const run = environments[kind].parse(source);
   return {
     source,
     evaluate(scope, onError) {
       try {
-        const value: unknown = run({ answers: scope.answers, context: scope.context });
+        const value: unknown = run({
+          answers: scope.answers,
+          context: scope.context,
+          constraints: scope.constraints ?? {},
+          ...(kind === 'validator' && { value: scope.value ?? null }),
+        });
         if (typeof value === 'boolean') return value;
         onError?.({ code: 'not_boolean', message: `evaluated to ${typeof value}, not true or false` });
         return false;

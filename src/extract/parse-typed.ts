@@ -1,0 +1,617 @@
+/**
+ * Offline reading of a free-text answer to a typed question (a number, a
+ * date, an email address...). No model, no I/O: it runs in a browser too.
+ *
+ * It is deliberately conservative: when an answer could be read two ways
+ * ("01/12/2026", "12,5", "between 10 and 20", "yes... actually no") it refuses
+ * with a sentence the person can act on, because asking again costs one turn
+ * and a wrong value can cost much more.
+ */
+import { COMMON_SYNONYMS, META_PHRASES, NEGATORS, NEUTRAL_PHRASES, QUESTION_OPENERS, UNCERTAIN_PHRASES } from './lexicon.js';
+import { BREAK, tokenize } from './normalize.js';
+
+export type TypedAnswerType = 'string' | 'number' | 'boolean' | 'date' | 'email' | 'phone';
+export type TypedValue = string | number | boolean;
+export type TypedParse =
+  | { ok: true; value: TypedValue; confidence: number }
+  | { ok: false; message: string };
+
+export interface TypedParseOptions {
+  /** "today" for relative dates; defaults to new Date(). Dates are calendar dates (use UTC parts of this Date). */
+  today?: Date;
+  /** Labels a boolean question shows on its buttons, matched case-insensitively as yes/no. Default 'Yes'/'No'. */
+  trueLabel?: string;
+  falseLabel?: string;
+}
+
+/** Longer answers are refused before any parsing. */
+const MAX_LENGTH = 2000;
+
+const EMPTY = 'I did not get an answer. Please type your answer.';
+
+export function parseTypedAnswer(type: TypedAnswerType, text: string, options?: TypedParseOptions): TypedParse {
+  try {
+    // Callers in plain JavaScript may pass anything.
+    if (typeof text !== 'string') return fail(EMPTY);
+    if (text.length > MAX_LENGTH) return fail(`Your answer is too long. Please keep it under ${MAX_LENGTH} characters.`);
+    const opts = options ?? {};
+    switch (type) {
+      case 'string':
+        return parseString(text);
+      case 'number':
+        return parseNumber(text);
+      case 'boolean':
+        return parseBoolean(text, opts.trueLabel ?? 'Yes', opts.falseLabel ?? 'No');
+      case 'date':
+        return parseDate(text, opts.today ?? new Date());
+      case 'email':
+        return parseEmail(text);
+      case 'phone':
+        return parsePhone(text);
+      default:
+        return fail('I cannot read answers to this kind of question.');
+    }
+  } catch {
+    // Not expected; the contract is never to throw.
+    return fail('Sorry, I could not read your answer. Please try again.');
+  }
+}
+
+function ok(value: TypedValue, confidence: number): TypedParse {
+  return { ok: true, value, confidence: Math.round(confidence * 100) / 100 };
+}
+
+function fail(message: string): TypedParse {
+  return { ok: false, message };
+}
+
+// ---------------------------------------------------------------------------
+// Shared helpers
+
+const words = (phrase: string) => tokenize(phrase).filter((t) => t !== BREAK);
+const HEDGES = UNCERTAIN_PHRASES.map(words);
+const NEGATOR_SET = new Set(NEGATORS);
+
+function startsAt(tokens: readonly string[], at: number, phrase: readonly string[]): boolean {
+  return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
+}
+
+function contains(tokens: readonly string[], phrase: readonly string[]): boolean {
+  for (let i = 0; i + phrase.length <= tokens.length; i++) if (startsAt(tokens, i, phrase)) return true;
+  return false;
+}
+
+/** "maybe", "not sure", "or", "not 40": the person is unsure or is saying what the answer is not. */
+function isHedged(tokens: readonly string[]): boolean {
+  return HEDGES.some((h) => contains(tokens, h)) || tokens.some((t) => NEGATOR_SET.has(t));
+}
+
+const endsWithQuestion = (text: string) => /\?\s*$/.test(text);
+
+const LETTER = /\p{L}/u;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+// Word tables are Maps: a plain object would answer for "constructor".
+/** Number words: zero..twenty and the tens. Compounds ("twenty five") and "a hundred" are read in readNumberWords. */
+const SMALL_NUMBERS: ReadonlyMap<string, number> = new Map(
+  ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',
+    'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'].map((w, i) => [w, i]),
+);
+const TENS: ReadonlyMap<string, number> = new Map(
+  ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i) => [w, 20 + 10 * i]),
+);
+
+// ---------------------------------------------------------------------------
+// string
+
+function parseString(text: string): TypedParse {
+  // Control characters other than whitespace have no business in an answer shown back to people.
+  const value = text.replace(/[^\P{Cc}\s]/gu, '').replace(/\s+/g, ' ').trim();
+  return value.length === 0 ? fail(EMPTY) : ok(value, 1);
+}
+
+// ---------------------------------------------------------------------------
+// number
+
+/** Words after a number that scale it ("5k", "2 million"), or fractions: the digits alone would be wrong. */
+const SCALE_WORDS = new Set([
+  'k', 'm', 'bn', 'mn', 'mil', 'thousand', 'thousands', 'million', 'millions', 'billion', 'billions', 'hundred', 'hundreds',
+  'dozen', 'dozens', 'grand', 'lakh', 'lakhs', 'crore', 'crores', 'half', 'halves', 'quarter', 'quarters',
+]);
+/** Words that turn a number into a limit rather than a value. */
+const BOUND_PHRASES = [
+  'more than', 'less than', 'fewer than', 'greater than', 'over', 'under', 'above', 'below', 'at least', 'at most',
+  'up to', 'upto', 'max', 'minimum', 'maximum', 'or more', 'or less', 'plus', 'beyond', 'exceeding',
+].map(words);
+/** Shortly after these, "one" is a pronoun ("no one", "the blue one"), not a number. */
+const NOT_A_NUMBER_BEFORE_ONE = new Set(['no', 'any', 'every', 'some', 'which', 'this', 'that', 'the', 'each', 'another', 'other']);
+
+interface FoundNumber {
+  value: number;
+  /** The span in the text, or undefined for a number written in words. */
+  span?: [number, number];
+}
+
+function parseNumber(text: string): TypedParse {
+  const s = text.normalize('NFKC');
+  if (s.trim().length === 0) return fail(EMPTY);
+  const tokens = tokenize(s);
+  const digits = readDigitNumbers(s);
+  if (typeof digits === 'string') return fail(digits);
+  const spelled = readNumberWords(tokens);
+  if (typeof spelled === 'string') return fail(spelled);
+  const found = [...digits, ...spelled];
+  const values = [...new Set(found.map((f) => f.value))];
+
+  if (values.length === 0) return fail('I could not find a number in your answer.');
+  // "5+5", "10-10": the same digits twice, but joined into a sum or a range.
+  if (/\d\s*[-\u2013\u2014\u2212+*×÷/=^~]\s*[-\u2212+]?\d/.test(s))
+    return fail('Please give just one number, not a range, a sum or a fraction.');
+  if (values.length > 1) {
+    if (/(^|[^\d.,])\d{1,3}( \d{3})+(?![\d.,])/.test(s))
+      return fail('Please write the number without spaces, for example 1200.');
+    return fail(`I found more than one number (${values.slice(0, 2).join(' and ')}). Please give just one number.`);
+  }
+  if (endsWithQuestion(s)) return fail('That reads like a question. Please reply with just the number.');
+  if (/[<>≤≥]/.test(s) || BOUND_PHRASES.some((b) => contains(tokens, b)))
+    return fail('Please give one number rather than a limit such as "more than 40".');
+  if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
+
+  // Bare: nothing but the number (and punctuation or a currency sign).
+  let rest = s;
+  for (const f of digits) if (f.span) rest = rest.slice(0, f.span[0]) + ' '.repeat(f.span[1] - f.span[0]) + rest.slice(f.span[1]);
+  const bare =
+    spelled.length === 0
+      ? !WORD_CHAR.test(rest)
+      : digits.length === 0 && tokens.every((t) => t === BREAK || t === 'a' || t === 'hundred' || SMALL_NUMBERS.has(t) || TENS.has(t));
+  const value = values[0]!;
+  return ok(Object.is(value, -0) ? 0 : value, bare ? 1 : 0.9);
+}
+
+/** Numbers written with digits, or a message saying why one of them cannot be read. */
+function readDigitNumbers(s: string): FoundNumber[] | string {
+  const found: FoundNumber[] = [];
+  const UNREADABLE = 'I could not read a number in your answer. Please reply with just the number, for example 40.';
+  // The regex is linear: the repeated class cannot overlap what follows it.
+  for (const m of s.matchAll(/[.,]?\d(?:[\d.,]*\d)?/g)) {
+    let start = m.index;
+    let body = m[0];
+    const before = s[start - 1] ?? '';
+    // "A4", "CO2", "1e5": digits glued to letters are a code, not an amount.
+    if (LETTER.test(before)) return UNREADABLE;
+    let sign = 1;
+    if (before === '-' || before === '\u2212' || before === '+') {
+      const beforeSign = s[start - 2] ?? '';
+      if (LETTER.test(beforeSign)) return UNREADABLE; // "COVID-19"
+      // After a digit the dash is a range ("10-20"): the other number is found on its own.
+      if (!/\d/.test(beforeSign)) {
+        if (before !== '+') sign = -1;
+        start--;
+      }
+    } else if (/^\s*[-\u2212]\s+$/.test(s.slice(0, start))) {
+      return 'Did you mean a negative number? Please write it without a space, like -3.';
+    }
+    if (body.startsWith(',')) return 'If you meant a decimal, please write it with a point, like 0.5.';
+    if (body.startsWith('.')) body = `0${body}`;
+    const value = readDigits(body);
+    if (typeof value === 'string') return value;
+
+    const after = s.slice(m.index + m[0].length);
+    const unit = /^\s*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
+    if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
+    if (/^\s*\+(?!\s*\d)/.test(after)) return 'Please give one number rather than a limit such as "40+".';
+    found.push({ value: sign * value, span: [start, m.index + m[0].length] });
+  }
+  return found;
+}
+
+/** One run of digits with "." and ","; the number, or why it is ambiguous. */
+function readDigits(body: string): number | string {
+  let plain: string;
+  if (/^\d+(\.\d+)?$/.test(body)) {
+    // "1.500" is 1.5 in English and 1500 in much of Europe.
+    if (/^[1-9]\d{0,2}\.\d{3}$/.test(body)) {
+      const [decimal, whole] = [Number(body), body.replace('.', '')];
+      return `Did you mean ${decimal} or ${whole}? Please write it without a thousands separator, like ${whole}, or as ${decimal}.`;
+    }
+    plain = body;
+  } else if (/^[1-9]\d{0,2}(,\d{3})+(\.\d+)?$/.test(body)) {
+    plain = body.replace(/,/g, '');
+  } else if (/^\d+,\d+$/.test(body)) {
+    return `If you meant a decimal, please write it with a point, like ${body.replace(',', '.')}.`;
+  } else {
+    return `I could not read "${body}" as a number. Please write it like 1200 or 12.5.`;
+  }
+  if (plain.replace(/\D/g, '').replace(/^0+(?=\d)/, '').length > 15)
+    return 'That number is too long for me to read exactly. Please check it.';
+  return Number(plain);
+}
+
+/** Numbers written in words ("twelve", "forty two", "a hundred"), or a message. */
+function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
+  const found: FoundNumber[] = [];
+  const IN_DIGITS = 'Please write the whole number in digits, for example 1500.';
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    let value = TENS.get(t);
+    const small = SMALL_NUMBERS.get(t);
+    if (value !== undefined) {
+      const unit = next === undefined ? undefined : SMALL_NUMBERS.get(next);
+      if (unit !== undefined && unit >= 1 && unit <= 9) {
+        value += unit;
+        i++;
+      }
+    } else if (t === 'hundred' && (prev === 'a' || prev === 'one')) {
+      // "one hundred": the "one" was skipped below.
+      value = 100;
+    } else if (small !== undefined) {
+      if (t === 'one' && next === 'hundred') continue;
+      if (t === 'one' && tokens.slice(Math.max(0, i - 3), i).some((w) => NOT_A_NUMBER_BEFORE_ONE.has(w))) continue;
+      value = small;
+    } else {
+      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm') return IN_DIGITS;
+      continue;
+    }
+    const after = tokens[i + 1];
+    if (after !== undefined && SCALE_WORDS.has(after)) return IN_DIGITS;
+    found.push({ value });
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------
+// boolean
+
+interface BooleanPhrase {
+  tokens: string[];
+  /** true or false, or 'neutral' for set phrases that answer nothing ("no problem"). */
+  means: boolean | 'neutral';
+}
+
+// "positive"/"negative" would read a test result as an answer; one-letter words
+// ("n/a") are taken only as a whole answer.
+const RISKY_BOOLEAN_WORDS = new Set(['positive', 'negative', 'y', 'n']);
+const builtin = (list: readonly string[] | undefined, means: boolean): BooleanPhrase[] =>
+  (list ?? []).filter((p) => !RISKY_BOOLEAN_WORDS.has(p)).map((p) => ({ tokens: words(p), means }));
+const BOOLEAN_PHRASES: BooleanPhrase[] = [
+  ...builtin(COMMON_SYNONYMS.yes, true),
+  ...builtin(COMMON_SYNONYMS.no, false),
+  ...NEUTRAL_PHRASES.map((p): BooleanPhrase => ({ tokens: words(p), means: 'neutral' })),
+];
+const META = META_PHRASES.map(words);
+const OPENERS = QUESTION_OPENERS.map(words);
+/** Words that do not lower the confidence of a plain "no thanks". */
+const POLITE = new Set(['thanks', 'thank', 'you', 'please', 'thx', 'ty', 'ok', 'okay']);
+
+function parseBoolean(text: string, trueLabel: string, falseLabel: string): TypedParse {
+  const plain = (x: string) => x.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const answer = plain(text).replace(/[.!]+$/, '');
+  if (answer.length === 0) return fail(EMPTY);
+  const t = plain(trueLabel);
+  const f = plain(falseLabel);
+  const sameLabels = t === f;
+  if (!sameLabels && answer === t) return ok(true, 1);
+  if (!sameLabels && answer === f) return ok(false, 1);
+  if (answer === 'y') return ok(true, 0.95);
+  if (answer === 'n') return ok(false, 0.95);
+
+  const ask = `Please answer "${trueLabel}" or "${falseLabel}".`;
+  if (endsWithQuestion(text)) return fail(`That reads like a question. ${ask}`);
+  const tokens = tokenize(text);
+  if (META.some((p) => contains(tokens, p)) || OPENERS.some((p) => startsAt(tokens, 0, p)))
+    return fail(`That reads like a question. ${ask}`);
+  if (HEDGES.some((h) => contains(tokens, h))) return fail(`It sounds like you are not sure. ${ask}`);
+
+  // The question's own labels first: on a tie in length they win over built-in words.
+  const labels: BooleanPhrase[] = sameLabels
+    ? []
+    : [{ tokens: words(trueLabel), means: true }, { tokens: words(falseLabel), means: false }];
+  const phrases = [...labels, ...BOOLEAN_PHRASES]
+    .filter((p) => p.tokens.length > 0)
+    .sort((a, b) => b.tokens.length - a.tokens.length);
+  const meant = new Set<boolean>();
+  const consumed = new Set<number>();
+  for (let i = 0; i < tokens.length; ) {
+    const phrase = phrases.find((p) => startsAt(tokens, i, p.tokens));
+    if (!phrase) {
+      i++;
+      continue;
+    }
+    if (phrase.means !== 'neutral') meant.add(phrase.means);
+    for (let k = i; k < i + phrase.tokens.length; k++) consumed.add(k);
+    i += phrase.tokens.length;
+  }
+  // A negation outside any known phrase ("not yes", "yes, but not now"): unsure.
+  const cannotTell = `I could not tell whether you meant yes or no. ${ask}`;
+  if (tokens.some((tok, i) => NEGATOR_SET.has(tok) && !consumed.has(i))) return fail(cannotTell);
+  if (meant.size > 1) return fail(`Your answer seems to say both yes and no. ${ask}`);
+  const [value] = [...meant];
+  if (value === undefined) return fail(cannotTell);
+  const onlyAnswer = tokens.every((tok, i) => consumed.has(i) || tok === BREAK || POLITE.has(tok));
+  return ok(value, onlyAnswer ? 0.95 : 0.85);
+}
+
+// ---------------------------------------------------------------------------
+// date
+
+interface Ymd {
+  y: number;
+  m: number;
+  d: number;
+}
+
+/** A date expression found in the answer, or why it cannot be used. */
+type DateMention = { date: Ymd; confidence: number } | { error: string };
+
+const MONTHS: ReadonlyMap<string, number> = new Map(Object.entries({
+  january: 1, february: 2, march: 3, april: 4, may: 5, june: 6, july: 7, august: 8, september: 9, october: 10,
+  november: 11, december: 12, jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sept: 9, sep: 9, oct: 10,
+  nov: 11, dec: 12,
+}));
+const MONTH_NAMES = [
+  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
+];
+// "sat" and "sun" are left out: they are everyday words.
+const WEEKDAYS: ReadonlyMap<string, number> = new Map(Object.entries({
+  sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6,
+  mon: 1, tues: 2, tue: 2, wed: 3, thurs: 4, thur: 4, thu: 4, fri: 5,
+}));
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const COUNTS: ReadonlyMap<string, number> = new Map([...SMALL_NUMBERS, ['a', 1], ['an', 1]]);
+
+const MONTH = `(${[...MONTHS.keys()].join('|')})`;
+const WEEKDAY = `(${[...WEEKDAYS.keys()].join('|')})`;
+const COUNT = `(\\d{1,3}|${[...COUNTS.keys()].join('|')})`;
+/** An optional weekday before a full date ("Tuesday, 1 December 2026"); it is checked against the date. */
+const WEEKDAY_BEFORE = `(?:${WEEKDAY}\\.?,? (?:the )?)?`;
+
+/** Leftover words that make the date vague or a range ("next week", "before friday"). */
+const VAGUE_DATE_WORDS = new Set([
+  'week', 'weeks', 'weekend', 'month', 'months', 'year', 'years', 'fortnight', 'next', 'last', 'this', 'before',
+  'after', 'until', 'till', 'between', 'early', 'late', 'mid', 'end', 'beginning', 'start', 'soon', 'sometime',
+  'asap', 'from', 'ago', 'later', 'day', 'days', 'around', 'about', 'approximately', 'roughly', 'circa', 'ish',
+]);
+
+const EXAMPLE_DATE = 'like 2026-12-01';
+
+function parseDate(text: string, today: Date): TypedParse {
+  const valid = today instanceof Date && !Number.isNaN(today.getTime()) && today.getUTCFullYear() >= 1000 && today.getUTCFullYear() <= 9990;
+  if (!valid) return fail("I could not work out today's date, so I cannot read dates right now.");
+  const now: Ymd = { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() };
+  const s = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (s.length === 0) return fail(EMPTY);
+
+  const mentions: DateMention[] = [];
+  let rest = s;
+  // Each pattern blanks what it read, so later ones never read it twice.
+  const take = (pattern: string, read: (m: RegExpExecArray) => DateMention | undefined) => {
+    for (const m of rest.matchAll(new RegExp(pattern, 'g'))) {
+      const mention = read(m);
+      if (mention === undefined) continue;
+      mentions.push(mention);
+      rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+    }
+  };
+
+  const TIME_SUFFIX = '(?:t\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:z|[+-]\\d{2}:?\\d{2})?)?';
+  // 2026-12-01, 2026/12/01: year first is never ambiguous.
+  take(`\\b${WEEKDAY_BEFORE}(\\d{4})([-/.])(\\d{1,2})\\3(\\d{1,2})${TIME_SUFFIX}\\b`, (m) =>
+    explicit(m[1], Number(m[2]), Number(m[4]), Number(m[5]), 1),
+  );
+  // 25/12/2026 or 12/25/2026: only when one reading is impossible.
+  take(`\\b${WEEKDAY_BEFORE}(\\d{1,2})([-/.])(\\d{1,2})\\3(\\d{4})\\b`, (m) => {
+    const a = Number(m[2]);
+    const b = Number(m[4]);
+    const y = Number(m[5]);
+    if (a <= 12 && b <= 12 && a !== b) {
+      const dayFirst = isoOf({ y, m: b, d: a });
+      const monthFirst = isoOf({ y, m: a, d: b });
+      const written = m[0].trim();
+      return { error: `"${written}" could mean ${dayFirst} or ${monthFirst}. Please write the date with the year first, ${EXAMPLE_DATE}.` };
+    }
+    return a > 12 ? explicit(m[1], y, b, a, 1) : explicit(m[1], y, a, b, 1);
+  });
+  // 1 December 2026, the 1st of Dec, 1-dec-2026
+  take(`\\b${WEEKDAY_BEFORE}(?:the )?(\\d{1,2})(?:st|nd|rd|th)?(?: of)?[ ,./-]*${MONTH}\\b\\.?(?:[ ,./-]*(\\d{4}))?(?!\\d)`, (m) =>
+    withOptionalYear(m[1], m[4], MONTHS.get(m[3]!)!, Number(m[2])),
+  );
+  // December 1, 2026; Dec 1st
+  take(`\\b${WEEKDAY_BEFORE}${MONTH}\\b\\.?[ ,/-]*(?:the )?(\\d{1,2})(?:st|nd|rd|th)?\\b(?:[ ,./-]*(\\d{4}))?(?!\\d)`, (m) =>
+    withOptionalYear(m[1], m[4], MONTHS.get(m[2]!)!, Number(m[3])),
+  );
+  take(`\\b${MONTH}\\b\\.?,? (\\d{4})\\b`, (m) => ({
+    error: `Which day in ${MONTH_NAMES[MONTHS.get(m[1]!)! - 1]} ${m[2]}? Please write the full date, ${EXAMPLE_DATE}.`,
+  }));
+  take('\\b(?:the )?day after tomorrow\\b', () => ({ date: addDays(now, 2), confidence: 1 }));
+  take('\\b(?:the )?day before yesterday\\b', () => ({ date: addDays(now, -2), confidence: 1 }));
+  take('\\b(today|tonight|tomorrow|tmrw|tomorow|tommorow|tommorrow|yesterday)\\b', (m) => {
+    const offset = m[1] === 'today' || m[1] === 'tonight' ? 0 : m[1] === 'yesterday' ? -1 : 1;
+    return { date: addDays(now, offset), confidence: 1 };
+  });
+  const days = (count: string, unit: string) => (COUNTS.get(count) ?? Number(count)) * (unit.startsWith('week') ? 7 : 1);
+  take(`\\bin ${COUNT} (days?|weeks?)\\b`, (m) => ({ date: addDays(now, days(m[1]!, m[2]!)), confidence: 0.95 }));
+  take(`\\b${COUNT} (days?|weeks?) (from now|from today|later|ago)\\b`, (m) => {
+    const n = days(m[1]!, m[2]!);
+    return { date: addDays(now, m[3] === 'ago' ? -n : n), confidence: 0.95 };
+  });
+  take(`\\b(?:(next|this|last) )?(?:coming )?${WEEKDAY}\\b\\.?`, (m) => {
+    const target = WEEKDAYS.get(m[2]!)!;
+    const todayWeekday = weekdayOf(now);
+    if (m[1] === 'this' && target === todayWeekday)
+      return { error: `Did you mean today or ${WEEKDAY_NAMES[target]} next week? Please write the date, ${EXAMPLE_DATE}.` };
+    // Always strictly after today ("friday" on a Friday is next week's), or strictly before for "last".
+    const ahead = (target - todayWeekday + 7) % 7 || 7;
+    const behind = (todayWeekday - target + 7) % 7 || 7;
+    return { date: addDays(now, m[1] === 'last' ? -behind : ahead), confidence: m[1] === undefined ? 0.9 : 0.85 };
+  });
+  // Times of day do not change a calendar date ("tomorrow at 3pm").
+  rest = rest
+    .replace(/\b(?:at )?\d{1,2}(?::\d{2})? ?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])/g, ' ')
+    .replace(/\b(?:at )?\d{1,2}:\d{2}(?::\d{2})?\b/g, ' ');
+
+  const error = mentions.find((m): m is { error: string } => 'error' in m);
+  if (error) return fail(error.error);
+  const found = mentions.filter((m): m is { date: Ymd; confidence: number } => 'date' in m);
+  const distinct = [...new Set(found.map((m) => isoOf(m.date)))];
+  if (distinct.length > 1) return fail(`I found more than one date (${distinct.slice(0, 2).join(' and ')}). Please give just one date.`);
+  if (/\d/.test(rest) || distinct.length === 0)
+    return fail(`I could not read a date in your answer. Please write it ${EXAMPLE_DATE}, or say "tomorrow" or "next Friday".`);
+  if (endsWithQuestion(s)) return fail(`That reads like a question. Please write the date, ${EXAMPLE_DATE}.`);
+  const leftover = tokenize(rest);
+  if (isHedged(tokenize(s)) || leftover.some((t) => VAGUE_DATE_WORDS.has(t)))
+    return fail(`I need one exact date. Please write it ${EXAMPLE_DATE}.`);
+
+  const value = distinct[0]!;
+  // "in 999 weeks" near the end of year 9999 would leave four-digit years.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`That date is too far away. Please write it ${EXAMPLE_DATE}.`);
+  const confidence = Math.min(...found.map((m) => m.confidence)) * (leftover.some((t) => t !== BREAK) ? 0.9 : 1);
+  return ok(value, confidence);
+
+  function explicit(weekday: string | undefined, y: number, m: number, d: number, confidence: number): DateMention {
+    const date = { y, m, d };
+    if (!isValidDate(date)) return { error: `There is no such date as ${describe(date)}. Please check the date.` };
+    const named = weekday === undefined ? undefined : WEEKDAYS.get(weekday);
+    if (named !== undefined && named !== weekdayOf(date))
+      return { error: `${describe(date)} is a ${WEEKDAY_NAMES[weekdayOf(date)]}, not a ${WEEKDAY_NAMES[named]}. Please check the date.` };
+    return { date, confidence };
+  }
+
+  /** "1 December" without a year: the next 1 December on or after today. */
+  function withOptionalYear(weekday: string | undefined, year: string | undefined, m: number, d: number): DateMention {
+    if (year !== undefined) return explicit(weekday, Number(year), m, d, 1);
+    for (let y = now.y; y <= now.y + 8; y++) {
+      const date = { y, m, d };
+      if (isValidDate(date) && compare(date, now) >= 0) return explicit(weekday, y, m, d, 0.9);
+    }
+    return { error: `There is no such date as ${d} ${MONTH_NAMES[m - 1]}. Please check the date.` };
+  }
+}
+
+function isValidDate({ y, m, d }: Ymd): boolean {
+  // Four-digit years only: Date.UTC reads years 0..99 as 1900..1999.
+  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+function addDays({ y, m, d }: Ymd, days: number): Ymd {
+  const date = new Date(Date.UTC(y, m - 1, d + days));
+  return { y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() };
+}
+
+function weekdayOf({ y, m, d }: Ymd): number {
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+function compare(a: Ymd, b: Ymd): number {
+  return a.y - b.y || a.m - b.m || a.d - b.d;
+}
+
+function isoOf({ y, m, d }: Ymd): string {
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** "30 February 2026", or the ISO form when the month itself is wrong. */
+function describe(date: Ymd): string {
+  const month = MONTH_NAMES[date.m - 1];
+  return month === undefined ? isoOf(date) : `${date.d} ${month} ${date.y}`;
+}
+
+// ---------------------------------------------------------------------------
+// email
+
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+function parseEmail(text: string): TypedParse {
+  const s = text.normalize('NFKC');
+  if (s.trim().length === 0) return fail(EMPTY);
+  const EXAMPLE = 'like name@example.com';
+  const valid: string[] = [];
+  let written = '';
+  for (const m of s.matchAll(/[^\s<>()[\]{},;:"]+@[^\s<>()[\]{},;:"]+/g)) {
+    const candidate = trimEmail(m[0]);
+    const end = m.index + m[0].length;
+    // "jane,doe@x.com": a comma glued to the address may be a typo inside it, not a break before it.
+    const glued = /[\p{L}\p{N}][,;]$/u.test(s.slice(0, m.index)) || /^[,;][\p{L}\p{N}]/u.test(s.slice(end, end + 2));
+    const email = glued ? undefined : checkEmail(candidate);
+    if (email === undefined) {
+      const written = glued ? /\S*$/.exec(s.slice(0, m.index))![0] + m[0] + /^\S*/.exec(s.slice(end))![0] : candidate;
+      return fail(`"${written.slice(0, 80)}" does not look like a complete email address. Please write it ${EXAMPLE}.`);
+    }
+    valid.push(email);
+    written = candidate;
+  }
+  const distinct = [...new Set(valid.map((e) => e.toLowerCase()))];
+  if (distinct.length === 0)
+    return fail(
+      s.includes('@')
+        ? `I could not read an email address in your answer. Please write it ${EXAMPLE}, without spaces.`
+        : `I could not find an email address in your answer. Please write it ${EXAMPLE}.`,
+    );
+  if (distinct.length > 1) return fail(`I found more than one email address (${valid.slice(0, 2).join(' and ')}). Please give just one.`);
+  const value = valid[0]!;
+  return ok(value, valid.length === 1 && trimEmail(s.trim()) === written ? 1 : 0.9);
+}
+
+/** Sentence punctuation after an address, and quotes or stars around it ("'a@b.com'", "*a@b.com*"). */
+function trimEmail(raw: string): string {
+  let c = raw.replace(/[.!?]+$/, '');
+  const open = /^['`*_]+/.exec(c)?.[0];
+  if (open !== undefined && c.length > 2 * open.length && c.endsWith([...open].reverse().join('')))
+    c = c.slice(open.length, c.length - open.length);
+  return c.replace(/[.!?]+$/, '');
+}
+
+/** The address with its domain lowercased, or undefined when it is not a plausible address. */
+function checkEmail(candidate: string): string | undefined {
+  const parts = candidate.split('@');
+  if (parts.length !== 2 || candidate.length > 254) return undefined;
+  const [local, domain] = parts as [string, string];
+  if (local.length === 0 || local.length > 64 || !LOCAL_PART.test(local)) return undefined;
+  const labels = domain.split('.');
+  if (domain.length > 253 || labels.length < 2 || !labels.every((l) => DOMAIN_LABEL.test(l))) return undefined;
+  if (!/^[A-Za-z]{2,63}$/.test(labels[labels.length - 1]!)) return undefined;
+  return `${local}@${domain.toLowerCase()}`;
+}
+
+// ---------------------------------------------------------------------------
+// phone
+
+/**
+ * A phone number as written: an optional "+", then groups of digits joined by
+ * one separator each (space, dash, slash, a dot with no space, parentheses).
+ * ". " is not a separator, so "I'm 40. 555 0102" stays two numbers.
+ */
+const PHONE_RUN = /(\+ ?)?\(?\d+(?:(?: ?[-/] ?|\.| |\) ?\(?| ?\()\d+)*\)?/g;
+
+function parsePhone(text: string): TypedParse {
+  const s = text.normalize('NFKC').replace(/\s+/g, ' ');
+  if (s.trim().length === 0) return fail(EMPTY);
+  const numbers: string[] = [];
+  let written = '';
+  for (const m of s.matchAll(PHONE_RUN)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    // "555-CALL-NOW", "555 01O 2233": letters in or against the number.
+    const touchesLetter = (at: number, step: number) =>
+      LETTER.test(s[at] ?? '') || (s[at] === '-' && LETTER.test(s[at + step] ?? ''));
+    if (touchesLetter(start - 1, -1) || touchesLetter(end, 1))
+      return fail('There seem to be letters mixed into the number. Please write the phone number with digits only.');
+    // "030/1234567" is one number; "24/7 555 010 2233" is not.
+    if (m[0].includes('/') && !/^\+?\d+\/\d+$/.test(m[0]))
+      return fail('I could not read that as one phone number. Please write just the number, like +1 555 010 2233.');
+    const digits = m[0].replace(/\D/g, '');
+    numbers.push(`${m[0].startsWith('+') ? '+' : ''}${digits}`);
+    written = m[0];
+  }
+  const distinct = [...new Set(numbers)];
+  if (distinct.length === 0) return fail('I could not find a phone number in your answer.');
+  if (distinct.length > 1) return fail('I found more than one number in your answer. Please give just one phone number.');
+  const value = distinct[0]!;
+  const count = value.replace('+', '').length;
+  if (count < 7) return fail('That phone number looks too short. Please include the area code.');
+  if (count > 15) return fail('That phone number looks too long. Please check it.');
+  return ok(value, numbers.length === 1 && s.trim().replace(/[.!]$/, '') === written ? 1 : 0.9);
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { parseTypedAnswer } from '../extract/parse-typed.js';
+import type { AnswerValue } from './context.js';
+import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
+import { DEFAULT_MAX_LENGTH, booleanLabels, isRequired, type AnswerSpec, type QuestionNode } from './schema.js';
+
+/**
+ * Typed answers: the zod schema a question's `answer` describes, and reading
+ * a turn into a value that schema and the question's validators accept.
+ * Nothing is stored unless it passes (`validateAnswer`).
+ */
+
+/** What a turn gave a typed question. */
+export type ReadAnswer =
+  | { kind: 'valid'; value: AnswerValue; confidence: number }
+  | { kind: 'invalid'; message: string }
+  /** An optional question the person chose to skip. */
+  | { kind: 'skip' };
+
+/** The button value (and words) that skip an optional question. */
+export const SKIP_VALUE = 'skip';
+const SKIP_TEXT = /^\s*(skip|skip it|pass|next|none|n\/a|rather not say|prefer not to say|i'?d rather not say)\s*[.!]?\s*$/i;
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The zod schema of an answer type: the single source of what a value may be. */
+export function answerSchema(spec: AnswerSpec, today: Date = new Date()): z.ZodType<AnswerValue> {
+  switch (spec.type) {
+    case 'category':
+      return z.enum(spec.categories as [string, ...string[]], { error: `Please choose one of: ${spec.categories.join(', ')}.` });
+    case 'string': {
+      let s = z
+        .string()
+        .trim()
+        .min(Math.max(1, spec.minLength ?? 1), { error: spec.minLength ? `Please write at least ${spec.minLength} characters.` : 'Please write an answer.' })
+        .max(spec.maxLength ?? DEFAULT_MAX_LENGTH, { error: `Please keep your answer under ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters.` });
+      if (spec.pattern !== undefined)
+        s = s.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'), { error: spec.patternMessage ?? 'That does not look like the expected format.' });
+      return s;
+    }
+    case 'number': {
+      let n = z.number({ error: 'Please answer with a number.' }).finite();
+      if (spec.integer) n = n.int({ error: 'Please answer with a whole number.' });
+      const unit = spec.unit ? ` ${spec.unit}` : '';
+      if (spec.min !== undefined) n = n.min(spec.min, { error: `The number must be at least ${spec.min}${unit}.` });
+      if (spec.max !== undefined) n = n.max(spec.max, { error: `The number must be at most ${spec.max}${unit}.` });
+      return n;
+    }
+    case 'boolean': {
+      const { trueLabel, falseLabel } = booleanLabels(spec);
+      return z.boolean({ error: `Please answer ${trueLabel} or ${falseLabel}.` });
+    }
+    case 'date': {
+      const bound = (b: string) => (b === 'today' ? isoDay(today) : b);
+      let d: z.ZodType<string> = z.iso.date({ error: 'Please give a date such as 2026-12-01.' });
+      const { min, max } = spec;
+      if (min !== undefined) d = d.refine((v) => v >= bound(min), { error: `The date must be on or after ${bound(min)}.` });
+      if (max !== undefined) d = d.refine((v) => v <= bound(max), { error: `The date must be on or before ${bound(max)}.` });
+      return d;
+    }
+    case 'email':
+      return z.email({ error: 'Please give an email address such as name@example.com.' });
+    case 'phone':
+      return z.string().regex(/^\+?\d{7,15}$/, { error: 'Please give a phone number of 7 to 15 digits.' });
+  }
+}
+
+/** A question's validators, compiled once. */
+export function compileValidators(q: QuestionNode): { guard: CompiledGuard; message: string }[] {
+  return (q.validators ?? []).map((v) => ({ guard: compileGuard(v.check, 'validator'), message: v.message }));
+}
+
+/** The value if the schema and every validator accept it; otherwise the first reason why not. */
+export function validateAnswer(
+  q: QuestionNode,
+  value: AnswerValue,
+  scope: Omit<GuardScope, 'value'>,
+  validators: { guard: CompiledGuard; message: string }[],
+  today: Date = new Date(),
+): { ok: true; value: AnswerValue } | { ok: false; message: string } {
+  const parsed = answerSchema(q.answer, today).safeParse(value);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'That answer is not allowed.' };
+  for (const v of validators) if (!v.guard.evaluate({ ...scope, value: parsed.data })) return { ok: false, message: v.message };
+  return { ok: true, value: parsed.data };
+}
+
+/** Reads a button press or text for a typed (non-category) question, then validates it. */
+export function readTypedAnswer(
+  q: QuestionNode,
+  turn: { button: string } | { text: string },
+  scope: Omit<GuardScope, 'value'>,
+  validators: { guard: CompiledGuard; message: string }[],
+  today: Date = new Date(),
+): ReadAnswer {
+  const spec = q.answer;
+  if (spec.type === 'category') throw new Error(`question "${q.id}" takes categories, not a typed answer`);
+  const said = 'button' in turn ? turn.button : turn.text;
+  if (!isRequired(q) && ('button' in turn ? said.trim().toLowerCase() === SKIP_VALUE : SKIP_TEXT.test(said))) return { kind: 'skip' };
+  const parsed = parseTypedAnswer(spec.type, said, {
+    today,
+    ...(spec.type === 'boolean' && booleanLabels(spec)),
+  });
+  if (!parsed.ok) return { kind: 'invalid', message: parsed.message };
+  const checked = validateAnswer(q, parsed.value, scope, validators, today);
+  if (!checked.ok) return { kind: 'invalid', message: checked.message };
+  return { kind: 'valid', value: checked.value, confidence: 'button' in turn ? 1 : parsed.confidence };
+}

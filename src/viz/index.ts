@@ -1,0 +1,25 @@
+import type { AnyStateMachine } from 'xstate';
+import { toDot } from './dot.js';
+import { toMermaid } from './mermaid.js';
+import { machineDrawing } from './model.js';
+
+export { ALWAYS_EVENT, actionName, guardLabel, machineDrawing } from './model.js';
+export type { DrawnInvoke, DrawnState, DrawnStateType, DrawnTransition, MachineDrawing } from './model.js';
+export { escapeMermaid, mermaidId, mermaidIds, toMermaid } from './mermaid.js';
+export { quote as dotQuote, toDot } from './dot.js';
+export { transitionLabel } from './label.js';
+
+export type DrawingFormat = 'mermaid' | 'dot' | 'json';
+
+/** Draws any XState v5 machine as Mermaid, Graphviz DOT, or the JSON drawing model. */
+export function drawMachine(machine: AnyStateMachine, format: DrawingFormat): string {
+  const drawing = machineDrawing(machine);
+  switch (format) {
+    case 'mermaid':
+      return toMermaid(drawing);
+    case 'dot':
+      return toDot(drawing);
+    case 'json':
+      return JSON.stringify(drawing, null, 2);
+  }
+}
