@@ -6,9 +6,13 @@ import {
   ConversationFinishedError,
   InvalidTurnError,
   startConversation,
+  type ConversationOptions,
   type Reply,
   type Turn,
 } from '../runtime/index.js';
+
+/** What a chat passes on to the conversation besides the extractor: action actors, a trace sink. */
+export type ChatOptions = Pick<ConversationOptions, 'actors' | 'onTrace'>;
 
 export interface ChatIO {
   input: Readable;
@@ -30,8 +34,13 @@ const write = (output: Writable, text: string) => output.write(text.endsWith('\n
  * line. A line that is not a valid turn gets `{"error": {code, message}}` and
  * changes nothing.
  */
-export async function chatJson(flow: FlowDocument, extract: AnyActorLogic, io: Pick<ChatIO, 'input' | 'output'>): Promise<number> {
-  const conversation = startConversation(flow, { extract });
+export async function chatJson(
+  flow: FlowDocument,
+  extract: AnyActorLogic,
+  io: Pick<ChatIO, 'input' | 'output'>,
+  options: ChatOptions = {},
+): Promise<number> {
+  const conversation = startConversation(flow, { extract, ...options });
   write(io.output, JSON.stringify(conversation.reply()));
   for await (const line of lines(io.input)) {
     if (line.trim() === '') continue;
@@ -75,8 +84,8 @@ export function lineToTurn(line: string, reply: Reply): Turn {
 }
 
 /** `gateflow chat <flow>`: a chat in the terminal. */
-export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic, io: ChatIO): Promise<number> {
-  const conversation = startConversation(flow, { extract });
+export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic, io: ChatIO, options: ChatOptions = {}): Promise<number> {
+  const conversation = startConversation(flow, { extract, ...options });
   let reply = conversation.reply();
   const prompt = () => io.interactive && io.output.write('> ');
   write(io.output, `${flow.title ?? flow.id} (type a number to press a button, or answer in your own words)\n\n`);

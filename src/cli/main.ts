@@ -1,19 +1,24 @@
 import { parseArgs } from 'node:util';
-import { FlowDocumentError, flowDocumentJsonSchema, gateConfigJsonSchema } from '../flow/index.js';
+import { FlowDocumentError, compileFlow, flowDocumentJsonSchema, gateConfigJsonSchema, type FlowTraceEvent } from '../flow/index.js';
+import { drawMachine } from '../viz/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
 import { runEval } from './eval.js';
 import { extractorFromEnv } from './extractor.js';
 import { existsSync } from 'node:fs';
-import { CliError, DEMO_DIR, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText } from './io.js';
+import { EXAMPLE_ACTORS } from './example-actors.js';
+import { CliError, DEMO_DIR, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, resolveFlowPath } from './io.js';
+import { runValidate } from './validate.js';
 
 export const USAGE = `usage: gateflow <command> [options]
 
 commands:
-  chat <flow> [--json]              chat in the terminal; --json: one JSON turn per input line, one Reply per output line
+  chat <flow> [--json] [--trace]    chat in the terminal; --json: one JSON turn per input line, one Reply per output line;
+                                    --trace: the flow's events (node entries, guards, answers, votes) as JSON lines on stderr
   eval <flow> <cases.jsonl> [--json] score the offline matcher on labeled utterances
   serve [--port N] [--flows DIR]    serve the HTTP API (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)
-  validate <flow>                   check a flow document or gate config
+  validate <flow> [--json]          check a flow document, gate config or checklist: errors and warnings (exit 1 on errors)
+  viz <flow> [--format mermaid|dot|json]  draw the compiled machine (guards on the edges, ui hints in meta)
   schema [--gate-config]            print the JSON Schema of flow documents (or of gate configs)
 
 <flow> is a path to a JSON file or the name of an example flow (e.g. patient-intake).
@@ -40,6 +45,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       allowPositionals: true,
       options: {
         json: { type: 'boolean' },
+        trace: { type: 'boolean' },
+        format: { type: 'string' },
         'gate-config': { type: 'boolean' },
         port: { type: 'string' },
         flows: { type: 'string' },
@@ -66,9 +73,13 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const { extract, note } = await extractorFromEnv(env);
       process.stderr.write(`${note}\n`);
       const io = { input: process.stdin, output: process.stdout };
+      const options = {
+        actors: EXAMPLE_ACTORS,
+        ...(values.trace && { onTrace: (event: FlowTraceEvent) => process.stderr.write(`${JSON.stringify(event)}\n`) }),
+      };
       return values.json
-        ? chatJson(flow, extract, io)
-        : chatInteractive(flow, extract, { ...io, interactive: Boolean(process.stdin.isTTY) });
+        ? chatJson(flow, extract, io, options)
+        : chatInteractive(flow, extract, { ...io, interactive: Boolean(process.stdin.isTTY) }, options);
     }
     case 'serve': {
       need(0);
@@ -81,6 +92,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const server = await startServer({
         flows,
         extract,
+        actors: EXAMPLE_ACTORS,
         port,
         databaseUrl: env.DATABASE_URL?.trim() || undefined,
         dataDir: env.GATEFLOW_DB_DIR?.trim() || undefined,
@@ -107,9 +119,16 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     }
     case 'validate': {
       need(1);
-      const { flow, path } = readFlow(args[0]!);
-      const questions = flow.nodes.filter((n) => n.kind === 'question').length;
-      process.stdout.write(`${path}: ok (flow ${flow.id}@${flow.version}, ${flow.nodes.length} nodes, ${questions} questions)\n`);
+      const path = resolveFlowPath(args[0]!);
+      return runValidate(readText(path), path, Boolean(values.json), process.stdout);
+    }
+    case 'viz': {
+      need(1);
+      const format = values.format ?? 'mermaid';
+      if (format !== 'mermaid' && format !== 'dot' && format !== 'json')
+        throw new CliError(`gateflow viz: --format must be mermaid, dot or json, not "${format}"`, 2);
+      const { flow } = readFlow(args[0]!);
+      process.stdout.write(`${drawMachine(compileFlow(flow), format)}\n`);
       return 0;
     }
     case 'schema':

@@ -6,3 +6,4 @@ export { DEFAULT_MODEL_ID, modelFromEnv, type ModelConfig } from './model-from-e
 export { normalize } from './normalize.js';
 export { extractOffline } from './offline.js';
 export * from './types.js';
+export { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions, type TypedValue } from './parse-typed.js';

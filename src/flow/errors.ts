@@ -6,6 +6,12 @@ export interface FlowDocumentProblem {
   line?: number;
   column?: number;
   message: string;
+  /** `warning`s do not refuse a document (see `lintFlowText`); error when absent. */
+  severity?: 'error' | 'warning';
+  /** The node the problem is about. */
+  node?: string;
+  /** For a guard: its text and the 0-based character position of the problem in it. */
+  guard?: { source: string; position?: number };
 }
 
 /** A flow document or gate config that was refused, with every problem found. */
@@ -26,7 +32,9 @@ export class FlowDocumentError extends Error {
 
 export function formatProblem(source: string, problem: FlowDocumentProblem): string {
   const at = problem.line !== undefined ? `${source}:${problem.line}:${problem.column ?? 1}` : source;
-  return `${at} ${problem.pointer || '/'}: ${problem.message}`;
+  const node = problem.node !== undefined ? ` [node ${problem.node}]` : '';
+  const guard = problem.guard ? ` in ${JSON.stringify(problem.guard.source)}` : '';
+  return `${at} ${problem.pointer || '/'}${node}: ${problem.message}${guard}`;
 }
 
 /** A JSON Pointer (RFC 6901) for a path of keys and indexes. */

@@ -1,11 +1,29 @@
-export { checkFlow, type FlowIssue } from './check.js';
-export { BUSY_TAG, EXTRACT_ACTOR_ID, acceptedValues, compileFlow, extractionInput, noModelExtractActor, type FlowMachine, type FlowOutput } from './compile.js';
+export { checkFlow, flowErrors, type FlowIssue } from './check.js';
+export {
+  BUSY_TAG,
+  EXTRACT_ACTOR_ID,
+  PATHS_ACTOR_ID,
+  acceptedValues,
+  compileFlow,
+  extractionInput,
+  missingActionActor,
+  noModelExtractActor,
+  type ActionInput,
+  type CompileOptions,
+  type FlowMachine,
+  type FlowMachineEvent,
+  type FlowOutput,
+} from './compile.js';
+export { activeNode, type ActiveNode } from './active-node.js';
+export { SKIP_VALUE, answerSchema, readTypedAnswer, validateAnswer, type ReadAnswer } from './answer.js';
 export * from './context.js';
 export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './errors.js';
 export { GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './gate-config.js';
-export { findCategory, flowGraph, isLimitingValue, type FlowGraph } from './graph.js';
+export { categoriesOf, findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './json-schema.js';
-export { MAX_FLOW_TEXT_BYTES, parseFlowText, parseFlowValue } from './parse.js';
+export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './migrate.js';
+export { MAX_FLOW_TEXT_BYTES, lintFlowText, parseFlowText, parseFlowValue } from './parse.js';
 export * from './schema.js';
 export * from './compose.js';
-export { GuardCompileError, MAX_GUARD_LENGTH, checkGuard, compileGuard, type CompiledGuard, type GuardProblem, type GuardScope } from './guards/cel.js';
+export type { FlowTraceEvent, FlowTraceEventType } from './trace.js';
+export { GuardCompileError, MAX_GUARD_LENGTH, checkGuard, compileGuard, type CompiledGuard, type GuardKind, type GuardProblem, type GuardScope } from './guards/cel.js';

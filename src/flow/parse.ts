@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { checkFlow, flowErrors, type FlowIssue } from './check.js';
 import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors.js';
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
+import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './migrate.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
 
 /** The largest document we read; flows are hand-written and small. */
@@ -14,6 +15,53 @@ export const MAX_FLOW_TEXT_BYTES = 1_000_000;
  * column in `text`; any problem throws a {@link FlowDocumentError}.
  */
 export function parseFlowText(text: string, source = 'flow'): FlowDocument {
+  const { value, locate } = readJson(text, source);
+  return parseFlowValue(value, source, locate);
+}
+
+/**
+ * Everything `gateflow validate` reports: the errors that refuse the
+ * document and the warnings that do not (dead ends, loops that may run with
+ * no question, guards reading answers no question gives, subgraphs never
+ * called), each with its place in the text.
+ */
+export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocument | null; problems: FlowDocumentProblem[] } {
+  try {
+    const { value, locate } = readJson(text, source);
+    const flow = parseFlowValue(value, source, locate);
+    const warnings = checkFlow(flow)
+      .filter((i) => i.severity === 'warning')
+      // A converted document (gate config, checklist) has no text of its own to point into.
+      .map((i) => problemOf(i, isGateConfig(value) || isChecklist(value) || isDraftIr(value) ? () => ({}) : locate));
+    return { flow, problems: warnings };
+  } catch (error) {
+    if (!(error instanceof FlowDocumentError)) throw error;
+    // Refused: the warnings of a document that at least fits the schema come too.
+    let warnings: FlowDocumentProblem[] = [];
+    try {
+      const { value, locate } = readJson(text, source);
+      const parsed = isGateConfig(value) || isChecklist(value) || isDraftIr(value) ? undefined : FlowDocumentSchema.safeParse(value);
+      if (parsed?.success) warnings = checkFlow(parsed.data).filter((i) => i.severity === 'warning').map((i) => problemOf(i, locate));
+    } catch {
+      // Not even JSON: the error says so.
+    }
+    return { flow: null, problems: [...error.problems, ...warnings] };
+  }
+}
+
+function problemOf(issue: FlowIssue, locate: (path: (string | number)[]) => { line?: number; column?: number }): FlowDocumentProblem {
+  return {
+    pointer: toPointer(issue.path),
+    ...locate(issue.path),
+    message: issue.message,
+    ...(issue.severity !== undefined && { severity: issue.severity }),
+    ...(issue.node !== undefined && { node: issue.node }),
+    ...(issue.guard !== undefined && { guard: issue.guard }),
+  };
+}
+
+/** JSON text to a value, refusing syntax errors and duplicate keys with their line and column. */
+function readJson(text: string, source: string): { value: unknown; locate: (path: (string | number)[]) => { line?: number; column?: number } } {
   if (text.length > MAX_FLOW_TEXT_BYTES)
     throw new FlowDocumentError(source, [{ pointer: '', message: `document is larger than ${MAX_FLOW_TEXT_BYTES} bytes` }]);
   const locate = locator(text);
@@ -36,7 +84,7 @@ export function parseFlowText(text: string, source = 'flow'): FlowDocument {
   }));
   if (duplicates.length > 0) throw new FlowDocumentError(source, duplicates);
 
-  return parseFlowValue(JSON.parse(text) as unknown, source, (path) => locate.path(tree, path));
+  return { value: JSON.parse(text) as unknown, locate: (path) => locate.path(tree, path) };
 }
 
 /**
@@ -48,31 +96,47 @@ export function parseFlowValue(
   source = 'flow',
   locate: (path: (string | number)[]) => { line?: number; column?: number } = () => ({}),
 ): FlowDocument {
-  const refuse = (issues: FlowIssue[]): never => {
-    throw new FlowDocumentError(
-      source,
-      issues.map((issue) => ({ pointer: toPointer(issue.path), ...locate(issue.path), message: issue.message })),
-    );
+  const refuse = (issues: FlowIssue[], at = locate): never => {
+    throw new FlowDocumentError(source, issues.map((issue) => problemOf(issue, at)));
   };
+
+  // Older formats are upgraded first; their own checks point into what the author wrote.
+  if (isChecklist(value)) {
+    const parsed = ChecklistSchema.safeParse(value);
+    if (!parsed.success) return refuse(zodIssues(parsed.error));
+    const issues = checkChecklist(parsed.data);
+    if (issues.length > 0) return refuse(issues);
+    return parseConverted(checklistToFlow(parsed.data), 'converted checklist', source);
+  }
+  if (isDraftIr(value)) return parseConverted(draftIrToFlow(value as Record<string, unknown>), 'upgraded draft IR', source);
 
   if (isGateConfig(value)) {
     const parsed = GateConfigSchema.safeParse(value);
     if (!parsed.success) return refuse(zodIssues(parsed.error));
     const issues = checkGateConfig(parsed.data);
     if (issues.length > 0) return refuse(issues);
-    const doc = gateConfigToFlow(parsed.data);
-    const converted = flowErrors(checkFlow(doc));
-    // The conversion only produces valid documents from valid configs; if not,
-    // say so plainly rather than point into a document the author never wrote.
-    if (converted.length > 0)
-      return refuse(converted.map((i) => ({ path: [], message: `converted flow: ${toPointer(i.path)}: ${i.message}` })));
-    return doc;
+    return parseConverted(gateConfigToFlow(parsed.data), 'converted flow', source);
   }
 
   const parsed = FlowDocumentSchema.safeParse(value);
   if (!parsed.success) return refuse(zodIssues(parsed.error));
   const issues = flowErrors(checkFlow(parsed.data));
   if (issues.length > 0) return refuse(issues);
+  return parsed.data;
+}
+
+/**
+ * Checks a document produced by a converter. Its problems are named by their
+ * place in the converted document (the author never wrote it: no line).
+ */
+function parseConverted(doc: unknown, what: string, source: string): FlowDocument {
+  const parsed = FlowDocumentSchema.safeParse(doc);
+  const issues = parsed.success ? flowErrors(checkFlow(parsed.data)) : zodIssues(parsed.error);
+  if (issues.length > 0 || !parsed.success)
+    throw new FlowDocumentError(
+      source,
+      issues.map((i) => ({ pointer: '', message: `${what}: ${toPointer(i.path)}: ${i.message}`, ...(i.node !== undefined && { node: i.node }) })),
+    );
   return parsed.data;
 }
 

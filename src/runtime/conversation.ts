@@ -1,6 +1,7 @@
 import { createActor, waitFor, type Actor, type AnyActorLogic, type InspectionEvent, type Snapshot } from 'xstate';
 import { BUSY_TAG, PATHS_ACTOR_ID, compileFlow, type FlowMachine } from '../flow/compile.js';
 import type { FlowInput } from '../flow/context.js';
+import type { FlowTraceEvent } from '../flow/trace.js';
 import { flowGraph, type FlowGraph } from '../flow/graph.js';
 import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
@@ -29,6 +30,8 @@ export interface ConversationOptions {
   inspect?: (event: InspectionEvent) => void;
   /** How long a turn may wait for extraction before it fails. */
   settleTimeoutMs?: number;
+  /** Receives the flow's structured events (node entries, guard outcomes, answers, votes): `--trace`. */
+  onTrace?: (event: FlowTraceEvent) => void;
 }
 
 export interface Conversation {
@@ -110,6 +113,11 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
     throw new IncompatibleSnapshotError(
       `session ${sessionId}: the stored snapshot does not fit flow ${flow.id}@${flow.version} (${describe(actor.getSnapshot().error)})`,
     );
+  // Subscribed before the start, so the first node's entry is in the trace.
+  if (options.onTrace) {
+    const onTrace = options.onTrace;
+    actor.on('*', (event) => onTrace(event as FlowTraceEvent));
+  }
   actor.start();
 
   // Settled: no invoked actor running, in the flow or in its path selection

@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   model?: LanguageModel;
   /** Or the whole `extract` actor (see `createExtractActor`); it wins over `model`. */
   extract?: AnyActorLogic;
+  /** Actors the flows' action nodes name, by name (an action whose actor is missing takes its `error` edge). */
+  actors?: Record<string, AnyActorLogic>;
   /** How often a turn is applied again after losing a race with another process. */
   maxConflictRetries?: number;
   /** How many sessions keep a live actor between turns (restoring is skipped while the stored version matches). */
@@ -110,7 +112,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           return restoreConversation(
             flow,
             { sessionId, flowId: flow.id, flowVersion: flow.version, snapshot: snapshot as never },
-            extract ? { extract } : {},
+            { ...(extract && { extract }), ...(options.actors && { actors: options.actors }) },
           );
         })();
       try {
@@ -141,7 +143,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const flow = current.get(flowId);
       if (!flow) throw new FlowNotFoundError(flowId);
       const sessionId = newSessionId();
-      const conversation = startConversation(flow, { sessionId, ...(extract && { extract }) });
+      const conversation = startConversation(flow, { sessionId, ...(extract && { extract }), ...(options.actors && { actors: options.actors }) });
       const reply = conversation.reply();
       try {
         await store.create({

@@ -13,6 +13,8 @@ import { createApp } from './app.js';
 export interface ServerOptions {
   flows: FlowDocument[];
   extract: AnyActorLogic;
+  /** Actors the flows' action nodes name. */
+  actors?: Record<string, AnyActorLogic>;
   port?: number;
   hostname?: string;
   /** PostgreSQL when set; PGlite in `dataDir` otherwise. */
@@ -39,7 +41,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storeDescription = options.databaseUrl
     ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
-  const runtime = createRuntime({ flows: options.flows, store, extract: options.extract });
+  const runtime = createRuntime({ flows: options.flows, store, extract: options.extract, ...(options.actors && { actors: options.actors }) });
   const app = createApp({
     runtime,
     jwtSecret: options.jwtSecret,
