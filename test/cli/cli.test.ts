@@ -85,14 +85,60 @@ describe('bad flow documents from the CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ id: 'bad', version: 1, gate_order: ['a', 'b'], gates: { a: { question: 'A?', expected_categories: ['Yes', 'No'], limiting_values: ['Maybe'] } } }, null, 2));
-    for (const command of [['validate', file], ['chat', file, '--json']]) {
-      const result = run(command, '');
-      expect(result.status).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toContain(`${file}: invalid flow document (2 problems)`);
-      expect(result.stderr).toContain(`${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`);
-      expect(result.stderr).toContain(`${file}:16:9 /gates/a/limiting_values/0: limiting value "Maybe" is not one of the categories (Yes, No)`);
-    }
+    const chat = run(['chat', file, '--json'], '');
+    expect(chat.status).toBe(1);
+    expect(chat.stdout).toBe('');
+    expect(chat.stderr).toContain(`${file}: invalid flow document (2 problems)`);
+    expect(chat.stderr).toContain(`${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`);
+    expect(chat.stderr).toContain(`${file}:16:9 /gates/a/limiting_values/0: limiting value "Maybe" is not one of the categories (Yes, No)`);
+    // validate reports on stdout, one line per problem, and exits 1.
+    const validate = run(['validate', file]);
+    expect(validate.status).toBe(1);
+    expect(validate.stdout.split('\n')).toEqual([
+      `error   ${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`,
+      `error   ${file}:16:9 /gates/a/limiting_values/0: limiting value "Maybe" is not one of the categories (Yes, No)`,
+      `${file}: invalid (2 errors, 0 warnings)`,
+      '',
+    ]);
+  });
+
+  it('validate --json: errors and warnings with node ids and guard positions', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
+    const file = join(dir, 'broken.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          id: 'broken',
+          version: 1,
+          nodes: [
+            { kind: 'question', id: 'size', prompt: 'How big?', answer: { type: 'number' } },
+            { kind: 'decision', id: 'route' },
+            { kind: 'terminal', id: 'done', outcome: 'completed' },
+          ],
+          edges: [
+            { from: 'size', to: 'route' },
+            { from: 'route', to: 'done', guard: 'answers.size > 10.0 &&' },
+            { from: 'route', to: 'done', guard: "answers.colour == 'red'" },
+            { from: 'route', to: 'nowhere' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const result = run(['validate', file, '--json']);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ file, ok: false, flow: null });
+    expect(report.errors).toEqual([
+      expect.objectContaining({ pointer: '/edges/1/guard', node: 'route', guard: { source: 'answers.size > 10.0 &&', position: 22 } }),
+      expect.objectContaining({ pointer: '/edges/3/to', message: 'no node has the id "nowhere"' }),
+    ]);
+    expect(report.warnings).toEqual([
+      expect.objectContaining({ pointer: '/edges/2/guard', severity: 'warning', node: 'route', guard: { source: "answers.colour == 'red'", position: 0 } }),
+    ]);
+    expect(report.errors[0].line).toBeGreaterThan(1);
   });
 
   it('says so when the flow cannot be found, and shows usage for unknown commands', () => {
@@ -105,7 +151,41 @@ describe('bad flow documents from the CLI', () => {
   it('validates the example flows', () => {
     const result = run(['validate', 'patient-intake']);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 8 nodes, 5 questions\)/);
+    expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 8 nodes, 5 questions; 0 errors, 0 warnings\)/);
+    // Subflows count: the LED flow has 9 nodes of its own and 5 in its two subgraphs.
+    expect(run(['validate', 'led-sales']).stdout).toMatch(/ok \(flow led-sales@1\.0\.0, 14 nodes, 5 questions; 0 errors, 0 warnings\)/);
+  });
+
+  it('viz draws the compiled machine with guards on its edges, in mermaid, dot and json', () => {
+    const mermaid = run(['viz', 'led-sales']);
+    expect(mermaid.status).toBe(0);
+    expect(mermaid.stdout.startsWith('stateDiagram-v2\n')).toBe(true);
+    expect(mermaid.stdout).toContain('led_sales_intent_answered --> led_sales_led : always [cel#58; answers.intention == \'buy_led\']');
+    expect(mermaid.stdout).toContain('state "contact" as led_sales_led_contact {');
+    const dot = run(['viz', 'led-sales', '--format', 'dot']);
+    expect(dot.stdout).toMatch(/^digraph /);
+    expect(dot.stdout).toContain('cluster_');
+    const json = JSON.parse(run(['viz', 'led-sales', '--format', 'json']).stdout);
+    const intent = json.states.find((s: { id: string }) => s.id === 'led-sales.intent');
+    expect(intent.meta).toMatchObject({ node: 'intent', kind: 'question', ui: { x: 0, y: 0, color: '#2563eb' } });
+    expect(json.transitions).toContainEqual(expect.objectContaining({ source: 'led-sales.order_size', guard: 'cel: answers.quote_total > 20000.0 || answers.fixtures > 40' }));
+    expect(run(['viz', 'led-sales', '--format', 'png']).status).toBe(2);
+  });
+
+  it('chat --trace writes the flow\'s events as JSON lines on stderr, replies stay on stdout', () => {
+    const turns = ['{"text":"I want to buy LED lights"}', '{"text":"a tennis court"}', '{"text":"600"}', '{"text":"9000"}', '{"text":"300"}', '{"text":"me@example.com"}'].join('\n');
+    const result = run(['chat', 'led-sales', '--json', '--trace'], turns);
+    expect(result.status).toBe(0);
+    const replies = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(replies.at(-1).state).toBe('review');
+    const events = result.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(events[0]).toEqual({ type: 'node.enter', node: 'intent', kind: 'question' });
+    expect(events).toContainEqual({ type: 'guard.evaluated', node: 'intent', outcome: 'answered', guards: [{ guard: "answers.intention == 'buy_led'", result: true }], target: 'led' });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'validation.failed', node: 'led.wattage', key: 'wattage', attempt: 1, maxAttempts: 3 }));
+    expect(events).toContainEqual({ type: 'node.enter', node: 'led.contact.quote_email', kind: 'question' });
+    // The price lookup (an example actor the CLI registers) ran and its output became answers.
+    expect(events).toContainEqual({ type: 'action.done', node: 'quote', actor: 'priceLookup', assigned: ['quote_total', 'fixtures'] });
+    expect(replies.at(-1).answers.quote_total).toEqual({ value: 12 * 300 * 0.9, confidence: 1, source: 'action', raw: 'priceLookup' });
   });
 });
 
