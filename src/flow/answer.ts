@@ -84,6 +84,11 @@ export function validateAnswer(
   return { ok: true, value: parsed.data };
 }
 
+/** The person asks to skip an optional question: the Skip button, or words such as "skip" or "pass". */
+export function asksToSkip(turn: { button: string } | { text: string }): boolean {
+  return 'button' in turn ? turn.button.trim().toLowerCase() === SKIP_VALUE : SKIP_TEXT.test(turn.text);
+}
+
 /** Reads a button press or text for a typed (non-category) question, then validates it. */
 export function readTypedAnswer(
   q: QuestionNode,
@@ -95,7 +100,7 @@ export function readTypedAnswer(
   const spec = q.answer;
   if (spec.type === 'category') throw new Error(`question "${q.id}" takes categories, not a typed answer`);
   const said = 'button' in turn ? turn.button : turn.text;
-  if (!isRequired(q) && ('button' in turn ? said.trim().toLowerCase() === SKIP_VALUE : SKIP_TEXT.test(said))) return { kind: 'skip' };
+  if (!isRequired(q) && asksToSkip(turn)) return { kind: 'skip' };
   const parsed = parseTypedAnswer(spec.type, said, {
     today,
     ...(spec.type === 'boolean' && booleanLabels(spec)),

@@ -70,7 +70,8 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
         const key = answerKey(node);
         const where = [...scope.at, 'nodes', i, node.key !== undefined ? 'key' : 'id'];
         // A key taken from a duplicate id is reported once, as the id.
-        if (keys.has(key) && (node.key !== undefined || scope.ref !== null || doc.nodes.filter((n) => n.id === node.id).length === 1))
+        const idTwice = node.key === undefined && scope.nodes.filter((n) => n.id === node.id).length > 1;
+        if (keys.has(key) && !idTwice)
           add(where, `duplicate answer key "${key}" (also at ${pointer(keys.get(key)!)})`, { node: node.id });
         else keys.set(key, where);
         produced.add(key);
@@ -104,7 +105,8 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
       add(path, 'guard reads context.path, but the flow has no paths', { ...(node !== undefined && { node }), guard: { source } });
   };
 
-  for (const scope of scopes) checkScope(doc, scope, add, warn, guard);
+  const silence = subgraphSilence(doc);
+  for (const scope of scopes) checkScope(doc, scope, add, warn, guard, silence);
 
   // Subgraphs: references exist and never call themselves, directly or not.
   const subgraphs = doc.subgraphs ?? {};
@@ -130,8 +132,11 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
       if (!keys.has(key)) add([...at, 'oneOf', j], `no question has the key "${key}"`);
     });
     if (c.check !== undefined) guard([...at, 'check'], c.check, undefined);
-    if (c.fallback !== undefined && !doc.nodes.some((n) => n.id === c.fallback))
-      add([...at, 'fallback'], `no node of the main flow has the id "${c.fallback}"`);
+    const fallback = c.fallback === undefined ? undefined : doc.nodes.find((n) => n.id === c.fallback);
+    if (c.fallback !== undefined && !fallback) add([...at, 'fallback'], `no node of the main flow has the id "${c.fallback}"`);
+    // The flow is sent back there to ask again: a node that asks nothing would loop or end.
+    if (fallback && fallback.kind !== 'question' && fallback.kind !== 'path' && fallback.kind !== 'subgraph')
+      add([...at, 'fallback'], `a constraint sends the flow back to ask again: "${c.fallback}" is a ${fallback.kind}, not a question, path or subgraph call`);
   });
 
   if (doc.fallback !== undefined && !doc.nodes.some((n) => n.id === doc.fallback))
@@ -156,6 +161,7 @@ function checkScope(
   add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
   warn: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message' | 'severity'>) => void,
   guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
+  silence: Map<string, Silence>,
 ): void {
   // Structural errors (bad references, missing edges) stop the graph analyses below.
   let broken = false;
@@ -292,8 +298,7 @@ function checkScope(
   // Loops that can run with no question asked: through decisions (an endless
   // loop inside one event: refused), or also through actions and questions
   // that may be passed over (`when`, answered already): warned.
-  const silent = (node: FlowNode | undefined) =>
-    node !== undefined && (node.kind === 'decision' || node.kind === 'action' || (node.kind === 'question' && node.when !== undefined));
+  const silent = (node: FlowNode | undefined) => node !== undefined && silenceOf(node, silence) !== 'asks';
   const silentNext = new Map<string, string[]>();
   for (const edge of scope.edges) {
     const from = byId.get(edge.from);
@@ -310,7 +315,7 @@ function checkScope(
     cycle.forEach((n) => reported.add(n));
     const nodes = cycle.slice(0, -1).map((n) => byId.get(n)!);
     const message = `loop with no question asked: ${cycle.join(' → ')}`;
-    if (nodes.every((n) => n.kind === 'decision')) add([...at, 'edges'], `${message} (decisions only: it would never stop)`, { node: id });
+    if (nodes.every((n) => silenceOf(n, silence) === 'instant')) add([...at, 'edges'], `${message} (decisions only: it would never stop)`, { node: id });
     else warn([...at, 'edges'], `${message} (make sure a guard ends it)`, { node: id });
   }
 
@@ -382,6 +387,45 @@ function checkQuestion(
     add([...where, 'answer', 'min'], `min ${answer.min} is after max ${answer.max}`, extra);
   if (node.when !== undefined) guard([...where, 'when'], node.when, node.id);
   node.validators?.forEach((v, j) => guard([...where, 'validators', j, 'check'], v.check, node.id, 'validator'));
+}
+
+/**
+ * Whether passing through a node may ask nothing: `instant` (decisions: no
+ * event between, an endless loop hangs the actor), `silent` (an action, a
+ * question that may be passed over), or `asks`.
+ */
+type Silence = 'instant' | 'silent' | 'asks';
+
+function silenceOf(node: FlowNode, subgraphs: Map<string, Silence>): Silence {
+  if (node.kind === 'decision') return 'instant';
+  if (node.kind === 'action' || (node.kind === 'question' && node.when !== undefined)) return 'silent';
+  if (node.kind === 'subgraph') return subgraphs.get(node.ref) ?? 'asks';
+  return 'asks';
+}
+
+/**
+ * Each subgraph's silence: the loudest of its nodes (a subgraph with one
+ * question that is always asked asks). Calls nest; cycles of calls are
+ * refused elsewhere, and count as asking here.
+ */
+function subgraphSilence(doc: FlowDocument): Map<string, Silence> {
+  const result = new Map<string, Silence>();
+  const rank: Record<Silence, number> = { instant: 0, silent: 1, asks: 2 };
+  const visit = (ref: string, stack: string[]): Silence => {
+    const known = result.get(ref);
+    if (known) return known;
+    const sub = doc.subgraphs?.[ref];
+    if (!sub || stack.includes(ref)) return 'asks';
+    let loudest: Silence = 'instant';
+    for (const node of sub.nodes) {
+      const s = node.kind === 'subgraph' ? visit(node.ref, [...stack, ref]) : silenceOf(node, result);
+      if (rank[s] > rank[loudest]) loudest = s;
+    }
+    result.set(ref, loudest);
+    return loudest;
+  };
+  for (const ref of Object.keys(doc.subgraphs ?? {})) visit(ref, []);
+  return result;
 }
 
 /** A path from `start` back to itself through `next`, or undefined. */

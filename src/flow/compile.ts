@@ -14,7 +14,7 @@ import { extractOffline } from '../extract/offline.js';
 import { classifyConfirmation } from '../extract/match-confirmation.js';
 import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
 import { createKeywordChooser } from '../paths/offline-chooser.js';
-import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
+import { asksToSkip, compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
 import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
 import { findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
@@ -262,6 +262,24 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       /** Another question of an exclusive one-of group has an answer. */
       excludedByGroup: ({ context }, params: { gate: string; keys: string[] }) =>
         params.keys.some((key) => context.answers[key] !== undefined),
+      /** An optional category question the person asks to skip. */
+      skipRequested: ({ event }) =>
+        event.type === 'user.button' ? asksToSkip({ button: event.value }) : event.type === 'user.text' && asksToSkip({ text: event.text }),
+      /**
+       * The flow was sent back to this question (or into the subgraph call
+       * holding it) by an unmet constraint: it is asked, whatever would pass it over.
+       */
+      sentBackHere: ({ context }, params: { gate: string }) => {
+        const to = context.invalid?.node;
+        return to !== undefined && (params.gate === to || params.gate.startsWith(`${to}.`));
+      },
+      /** The vote just recorded left every path unlocked ... */
+      voteLeavesUnlocked: ({ event }) => event.type === 'path.changed' && event.vote.locked === null,
+      /** ... and the messages allowed are used up. */
+      attemptsUsed: ({ context }, params: { gate: string }) => {
+        const max = (place(params.gate).node as { maxAttempts?: number }).maxAttempts;
+        return max !== undefined && (context.attempts[params.gate] ?? 0) >= max;
+      },
       /** The question already has a value (another message answered it early). */
       isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
       constraintFails: ({ context }, params: { name: string }) => scopeOf(context).constraints?.[params.name] === false,
@@ -515,7 +533,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       // Enforced constraints guard the way to a review or a successful end (not a stop).
       const to = p.scope.node(edge.to);
       const guarded = to?.kind === 'confirmation' || (to?.kind === 'terminal' && to.outcome !== 'stopped');
-      if (p.scope.ref !== null || !guarded || enforced.some((c) => c.fallback === p.node.id)) return [main];
+      if (p.scope.ref !== null || !guarded) return [main];
       const checks: Transition[] = enforced.map((c) => {
         const guard = guardOf(condition, celGuard, { type: 'constraintFails', params: { name: c.name } });
         return { ...(guard && { guard }), target: ref([], c.fallback!), actions: [trace, { type: 'recordConstraint', params: { name: c.name } }] };
@@ -582,6 +600,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       const direct = (isLimiting: string, matches: string, commitAction: string): Transition[] => [
         ...(limited ? [go(p, 'limiting', { type: isLimiting, params }, [{ type: commitAction, params }, { type: 'recordStop', params }])] : []),
         go(p, 'answered', { type: matches, params }, [{ type: commitAction, params }]),
+        ...(!isRequired(q) ? [go(p, 'answered', { type: 'skipRequested' }, skip('optional'))] : []),
       ];
       asking = {
         on: {
@@ -608,7 +627,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       ...traced(p),
       initial: skips.length > 0 ? 'entering' : 'asking',
       states: {
-        ...(skips.length > 0 && { entering: { always: [...skips, { target: 'asking' }] as never } }),
+        ...(skips.length > 0 && { entering: { always: [{ guard: { type: 'sentBackHere', params }, target: 'asking' }, ...skips, { target: 'asking' }] as never } }),
         asking,
         ...(extracting && { extracting }),
         ...routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), ...(max ? (['invalid'] as const) : [])]),
@@ -732,10 +751,15 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       states: {
         waiting: {
           on: {
-            'user.text': [
-              ...(max ? [go(p, 'invalid', { type: 'outOfAttempts', params }, [{ type: 'votePath' }, { type: 'countAttempt', params }])] : []),
-              { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
-            ],
+            'user.text': { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
+            // The message's vote comes back from path selection: only a vote that
+            // locks nothing can use up the last attempt.
+            ...(max && {
+              'path.changed': [
+                go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'attemptsUsed', params }] as never), [{ type: 'assignPath' }]),
+                { actions: [{ type: 'assignPath' }] },
+              ],
+            }),
             'user.button': [
               { guard: { type: 'buttonIsPath' }, actions: [{ type: 'votePathButton' }] },
               { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },

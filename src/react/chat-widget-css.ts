@@ -52,7 +52,7 @@ export const CHAT_WIDGET_CSS = `
 .gf-error { background: var(--gf-error-bg); color: var(--gf-error-fg); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; display: flex; align-items: center; justify-content: space-between; gap: var(--gf-gap); }
 .gf-error p { margin: 0; }
 .gf-finished { background: var(--gf-done-bg); color: var(--gf-done-fg); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; margin: 0; font-weight: 600; }
-.gf-finished.gf-stopped_limiting_value { background: var(--gf-assistant-bg); color: var(--gf-fg); }
+.gf-finished.gf-stopped_limiting_value, .gf-finished.gf-stopped { background: var(--gf-assistant-bg); color: var(--gf-fg); }
 .gf-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .gf-chat button { font: inherit; border-radius: 999px; border: 1px solid var(--gf-accent); background: var(--gf-bg); color: var(--gf-accent); padding: 0.4rem 0.9rem; cursor: pointer; }
 .gf-chat button:hover:not(:disabled) { background: var(--gf-user-bg); }

@@ -69,7 +69,8 @@ function questionButtons(q: QuestionNode): Button[] {
 function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext): NodeReply {
   const notUnderstood = context.notice === 'not_understood';
   // A refused answer (or an unmet constraint sending the flow back here) says why first.
-  const because = context.invalid?.node === place ? `${context.invalid.message}\n\n` : '';
+  const to = context.invalid?.node;
+  const because = to !== undefined && (place === to || place.startsWith(`${to}.`)) ? `${context.invalid!.message}\n\n` : '';
   switch (node.kind) {
     case 'question': {
       const buttons = questionButtons(node);

@@ -1,0 +1,722 @@
+/**
+ * checkFlow: one test per rule a schema cannot state field by field. Each
+ * names the exact path of the offending field, its severity, the node it is
+ * about and the message (and, for a guard, its text and the character
+ * position of the problem). Errors refuse a document; warnings do not.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkFlow, flowErrors, type FlowIssue } from '../../src/flow/check.js';
+import { FlowDocumentError } from '../../src/flow/errors.js';
+import { parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
+import { FlowDocumentSchema, type FlowDocumentInput } from '../../src/flow/schema.js';
+
+type Doc = FlowDocumentInput & Record<string, unknown>;
+type AnyNode = Record<string, unknown> & { id: string };
+type AnyEdge = { from: string; to: string; on?: string; guard?: string };
+
+/** A sound flow: a category question, a number question, a terminal. checkFlow finds nothing. */
+function base(): Doc & { nodes: AnyNode[]; edges: AnyEdge[] } {
+  return {
+    id: 'checked',
+    version: 1,
+    nodes: [
+      { kind: 'question', id: 'a', prompt: 'A?', answer: { type: 'category', categories: ['Yes', 'No'] } },
+      { kind: 'question', id: 'n', prompt: 'How many?', answer: { type: 'number' } },
+      { kind: 'terminal', id: 'end', outcome: 'completed' },
+    ],
+    edges: [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'end' },
+    ],
+  } as never;
+}
+
+/** A subgraph with one string question `x`, leaving through `__exit__`. */
+function sub(): { entry: string; nodes: AnyNode[]; edges: AnyEdge[] } {
+  return {
+    entry: 'x',
+    nodes: [{ kind: 'question', id: 'x', prompt: 'X?', answer: { type: 'string' } }],
+    edges: [{ from: 'x', to: '__exit__' }],
+  };
+}
+
+/** `base()` with a call of subgraph `sub` (node `s`) between `a` and `n`. */
+function withSubgraph(subgraph = sub()) {
+  const d = base();
+  d.nodes.splice(1, 0, { kind: 'subgraph', id: 's', ref: 'sub' });
+  d.edges[0]!.to = 's';
+  d.edges.push({ from: 's', to: 'n' });
+  d.subgraphs = { sub: subgraph } as never;
+  return d;
+}
+
+/** Every issue checkFlow reports on a document the schema accepts. */
+function issues(doc: unknown): FlowIssue[] {
+  return checkFlow(FlowDocumentSchema.parse(doc));
+}
+
+const error = (path: FlowIssue['path'], message: string, extra: Omit<FlowIssue, 'path' | 'message'> = {}): FlowIssue => ({
+  path,
+  message,
+  ...extra,
+});
+const warning = (path: FlowIssue['path'], message: string, extra: Omit<FlowIssue, 'path' | 'message' | 'severity'> = {}): FlowIssue => ({
+  path,
+  message,
+  ...extra,
+  severity: 'warning',
+});
+
+/** The document is refused; returns the pointers and messages of the refusal. */
+function refused(doc: unknown) {
+  try {
+    parseFlowValue(doc, 'doc.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(FlowDocumentError);
+    // Only where and what: other fields of a problem (node, guard) are tested on checkFlow itself.
+    return (e as FlowDocumentError).problems.map((p) => ({ pointer: p.pointer, message: p.message }));
+  }
+  throw new Error('the document was accepted');
+}
+
+describe('the fixture', () => {
+  it('is sound: no issue at all', () => {
+    expect(issues(base())).toEqual([]);
+    expect(issues(withSubgraph())).toEqual([]);
+  });
+});
+
+describe('ids and keys', () => {
+  it('a duplicate node id in the main flow', () => {
+    const d = base();
+    d.nodes.push({ kind: 'terminal', id: 'end', outcome: 'stopped' });
+    expect(issues(d)).toEqual([error(['nodes', 3, 'id'], 'duplicate node id "end"', { node: 'end' })]);
+  });
+
+  it('a duplicate node id inside a subgraph', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'question', id: 'x', key: 'x_again', prompt: 'X again?', answer: { type: 'string' } });
+    expect(issues(withSubgraph(s))).toEqual([error(['subgraphs', 'sub', 'nodes', 1, 'id'], 'duplicate node id "x"', { node: 'x' })]);
+  });
+
+  // Regression (found by these tests, fixed): (minor, src/flow/check.ts, duplicate answer keys): "a key taken from a
+  // duplicate id is reported once, as the id" holds in the main flow but not
+  // in a subgraph, where a question id given twice (no `key`) is reported
+  // twice: as a duplicate answer key and as a duplicate node id.
+  it('a duplicate question id without key is reported once, as the id, in a subgraph as in the main flow', () => {
+    const d = base();
+    d.nodes.splice(2, 0, { kind: 'question', id: 'n', prompt: 'Again?', answer: { type: 'number' } });
+    expect(issues(d)).toEqual([error(['nodes', 2, 'id'], 'duplicate node id "n"', { node: 'n' })]);
+    const s = sub();
+    s.nodes.push({ kind: 'question', id: 'x', prompt: 'X again?', answer: { type: 'string' } });
+    expect(issues(withSubgraph(s))).toEqual([error(['subgraphs', 'sub', 'nodes', 1, 'id'], 'duplicate node id "x"', { node: 'x' })]);
+  });
+
+  it('the same node id in two scopes is allowed (ids are per scope)', () => {
+    const s = sub();
+    s.nodes[0] = { ...s.nodes[0]!, id: 'n', key: 'sub_n' };
+    s.entry = 'n';
+    s.edges = [{ from: 'n', to: '__exit__' }];
+    expect(issues(withSubgraph(s))).toEqual([]);
+  });
+
+  it('a duplicate answer key across scopes (a subgraph question keyed like a main one)', () => {
+    const s = sub();
+    s.nodes[0]!.key = 'a';
+    expect(issues(withSubgraph(s))).toEqual([
+      error(['subgraphs', 'sub', 'nodes', 0, 'key'], 'duplicate answer key "a" (also at /nodes/0/id)', { node: 'x' }),
+    ]);
+  });
+});
+
+describe('missing references', () => {
+  it('an edge from a node that does not exist', () => {
+    const d = base();
+    d.edges.push({ from: 'ghost', to: 'end' });
+    expect(issues(d)).toEqual([error(['edges', 2, 'from'], 'no node has the id "ghost"')]);
+  });
+
+  it('an edge to a node that does not exist', () => {
+    const d = base();
+    d.edges[1]!.to = 'ghost';
+    expect(issues(d)).toEqual([error(['edges', 1, 'to'], 'no node has the id "ghost"')]);
+  });
+
+  it('a start that does not exist', () => {
+    const d = base();
+    d.start = 'ghost';
+    expect(issues(d)).toEqual([error(['start'], 'no node has the id "ghost"')]);
+  });
+
+  it('a subgraph entry that does not exist', () => {
+    const s = sub();
+    s.entry = 'ghost';
+    expect(issues(withSubgraph(s))).toEqual([error(['subgraphs', 'sub', 'entry'], 'no node has the id "ghost"')]);
+  });
+
+  it('a subgraph node naming a subgraph that does not exist', () => {
+    const d = withSubgraph();
+    d.nodes[1]!.ref = 'nowhere';
+    expect(issues(d)).toEqual([
+      error(['nodes', 1, 'ref'], 'no subgraph is named "nowhere"', { node: 's' }),
+      // The one that exists is now called by nobody.
+      warning(['subgraphs', 'sub'], 'subgraph "sub" is never called'),
+    ]);
+  });
+
+  it('a constraint oneOf key no question has', () => {
+    const d = base();
+    d.constraints = [{ name: 'either', oneOf: ['a', 'ghost'], message: 'One of them, please.' }];
+    expect(issues(d)).toEqual([error(['constraints', 0, 'oneOf', 1], 'no question has the key "ghost"')]);
+  });
+
+  it('a constraint fallback that is not a node of the main flow', () => {
+    const d = withSubgraph();
+    // `x` exists, but only inside the subgraph.
+    d.constraints = [{ name: 'either', oneOf: ['a', 'n'], message: 'One of them, please.', fallback: 'x' }];
+    expect(issues(d)).toEqual([error(['constraints', 0, 'fallback'], 'no node of the main flow has the id "x"')]);
+  });
+
+  it('a flow fallback that is not a node of the main flow', () => {
+    const d = base();
+    d.fallback = 'ghost';
+    expect(issues(d)).toEqual([error(['fallback'], 'no node of the main flow has the id "ghost"')]);
+  });
+});
+
+describe('subgraphs', () => {
+  it('__exit__ in the main flow', () => {
+    const d = base();
+    d.edges[1]!.to = '__exit__';
+    expect(issues(d)).toEqual([error(['edges', 1, 'to'], '"__exit__" leaves a subgraph: the main flow ends in terminals')]);
+  });
+
+  it('a terminal inside a subgraph', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'terminal', id: 'bail', outcome: 'stopped' });
+    s.edges[0]!.to = 'bail';
+    expect(issues(withSubgraph(s))).toEqual([
+      error(
+        ['subgraphs', 'sub', 'nodes', 1],
+        'a subgraph cannot end the flow: leave it through "__exit__" and put terminal "bail" in the main flow',
+        { node: 'bail' },
+      ),
+    ]);
+  });
+
+  it('a subgraph calling itself directly', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'subgraph', id: 'again', ref: 'sub' });
+    s.edges = [
+      { from: 'x', to: 'again' },
+      { from: 'again', to: '__exit__' },
+    ];
+    expect(issues(withSubgraph(s))).toEqual([error(['subgraphs', 'sub'], 'subgraph "sub" calls itself: sub → sub')]);
+    expect(() => parseFlowValue(withSubgraph(s))).toThrow(FlowDocumentError);
+  });
+
+  it('a subgraph calling itself through another', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'subgraph', id: 'to_other', ref: 'other' });
+    s.edges = [
+      { from: 'x', to: 'to_other' },
+      { from: 'to_other', to: '__exit__' },
+    ];
+    const d = withSubgraph(s);
+    (d.subgraphs as Record<string, unknown>).other = {
+      entry: 'back',
+      nodes: [{ kind: 'subgraph', id: 'back', ref: 'sub' }],
+      edges: [{ from: 'back', to: '__exit__' }],
+    };
+    expect(issues(d)).toEqual([
+      error(['subgraphs', 'sub'], 'subgraph "sub" calls itself: sub → other → sub'),
+      error(['subgraphs', 'other'], 'subgraph "other" calls itself: other → sub → other'),
+    ]);
+  });
+
+  it('a subgraph never called is a warning', () => {
+    const d = withSubgraph();
+    (d.subgraphs as Record<string, unknown>).lonely = {
+      entry: 'y',
+      nodes: [{ kind: 'question', id: 'y', prompt: 'Y?', answer: { type: 'string' } }],
+      edges: [{ from: 'y', to: '__exit__' }],
+    };
+    expect(issues(d)).toEqual([warning(['subgraphs', 'lonely'], 'subgraph "lonely" is never called')]);
+  });
+
+  it('a subgraph called only from a subgraph that is never called is never called either', () => {
+    const d = base();
+    d.subgraphs = {
+      outer: { entry: 'call', nodes: [{ kind: 'subgraph', id: 'call', ref: 'inner' }], edges: [{ from: 'call', to: '__exit__' }] },
+      inner: sub(),
+    } as never;
+    expect(issues(d)).toEqual([
+      warning(['subgraphs', 'outer'], 'subgraph "outer" is never called'),
+      warning(['subgraphs', 'inner'], 'subgraph "inner" is never called'),
+    ]);
+  });
+});
+
+describe('reachability and loops', () => {
+  it('a node never reached', () => {
+    const d = base();
+    d.nodes.push({ kind: 'terminal', id: 'orphan', outcome: 'stopped' });
+    expect(issues(d)).toEqual([error(['nodes', 3], 'node "orphan" is never reached from "a"', { node: 'orphan' })]);
+  });
+
+  it('a node never reached inside a subgraph', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'question', id: 'lost', prompt: 'Lost?', answer: { type: 'string' } });
+    s.edges.push({ from: 'lost', to: '__exit__' });
+    expect(issues(withSubgraph(s))).toEqual([
+      error(['subgraphs', 'sub', 'nodes', 1], 'node "lost" is never reached from "x"', { node: 'lost' }),
+    ]);
+  });
+
+  it('a node reached only as the flow fallback or a constraint fallback is reached', () => {
+    const d = base();
+    d.nodes.push({ kind: 'terminal', id: 'person', outcome: 'handoff' });
+    d.fallback = 'person';
+    d.nodes[1]!.maxAttempts = 2;
+    expect(issues(d)).toEqual([]);
+    const c = base();
+    c.nodes.push({ kind: 'question', id: 'again', prompt: 'Again?', answer: { type: 'string' } });
+    c.edges.push({ from: 'again', to: 'end' });
+    expect(issues(c)).toEqual([error(['nodes', 3], 'node "again" is never reached from "a"', { node: 'again' })]);
+    c.constraints = [{ name: 'either', oneOf: ['a', 'n'], message: 'One of them.', fallback: 'again' }];
+    expect(issues(c)).toEqual([]);
+  });
+
+  it('dead ends are warnings: nodes from which no terminal can be reached', () => {
+    const d = base();
+    d.nodes.push({ kind: 'question', id: 'm', prompt: 'And?', answer: { type: 'number' } });
+    d.edges = [
+      { from: 'a', to: 'n', guard: "answers.a == 'Yes'" },
+      { from: 'a', to: 'end', guard: 'else' },
+      { from: 'n', to: 'm' },
+      { from: 'm', to: 'n' },
+    ];
+    expect(issues(d)).toEqual([
+      warning(['nodes', 1], 'dead end: from "n" the flow can never reach a terminal', { node: 'n' }),
+      warning(['nodes', 3], 'dead end: from "m" the flow can never reach a terminal', { node: 'm' }),
+    ]);
+    expect(() => parseFlowValue(d)).not.toThrow();
+  });
+
+  it('a dead end inside a subgraph: it can never reach __exit__', () => {
+    const s = sub();
+    s.nodes.push({ kind: 'question', id: 'y', prompt: 'Y?', answer: { type: 'string' } });
+    s.edges = [
+      { from: 'x', to: '__exit__', guard: "answers.x == 'done'" },
+      { from: 'x', to: 'y' },
+      { from: 'y', to: 'x', guard: "answers.y == 'x'" },
+      { from: 'y', to: 'y' },
+    ];
+    const found = issues(withSubgraph(s));
+    expect(found).toEqual([]);
+    // With the way out removed, both are dead ends.
+    s.edges[0] = { from: 'x', to: 'y', guard: "answers.x == 'done'" };
+    expect(issues(withSubgraph(s))).toEqual([
+      warning(['subgraphs', 'sub', 'nodes', 0], 'dead end: from "x" the subgraph can never reach "__exit__"', { node: 'x' }),
+      warning(['subgraphs', 'sub', 'nodes', 1], 'dead end: from "y" the subgraph can never reach "__exit__"', { node: 'y' }),
+    ]);
+  });
+
+  it('a loop of decisions only is an error', () => {
+    const d = base();
+    d.nodes.push({ kind: 'decision', id: 'd1' }, { kind: 'decision', id: 'd2' });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'd1' },
+      { from: 'd1', to: 'd2', guard: "answers.a == 'Yes'" },
+      { from: 'd1', to: 'end' },
+      { from: 'd2', to: 'd1' },
+    ];
+    expect(issues(d)).toEqual([
+      error(['edges'], 'loop with no question asked: d1 → d2 → d1 (decisions only: it would never stop)', { node: 'd1' }),
+    ]);
+  });
+
+  it('a loop through an action is a warning', () => {
+    const d = base();
+    d.nodes.push({ kind: 'decision', id: 'd1' }, { kind: 'action', id: 'poll', actor: 'poll' });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'd1' },
+      { from: 'd1', to: 'poll', guard: "answers.a == 'Yes'" },
+      { from: 'd1', to: 'end' },
+      { from: 'poll', to: 'd1' },
+      { from: 'poll', to: 'end', on: 'error' },
+    ];
+    expect(issues(d)).toEqual([
+      warning(['edges'], 'loop with no question asked: d1 → poll → d1 (make sure a guard ends it)', { node: 'd1' }),
+    ]);
+    expect(() => parseFlowValue(d)).not.toThrow();
+  });
+
+  it('a loop through a question with `when` is a warning', () => {
+    const d = base();
+    d.nodes.push({ kind: 'decision', id: 'd1' }, { kind: 'question', id: 'w', prompt: 'W?', when: "answers.a == 'No'", answer: { type: 'string' } });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'd1' },
+      { from: 'd1', to: 'w', guard: "answers.a == 'Yes'" },
+      { from: 'd1', to: 'end' },
+      { from: 'w', to: 'd1' },
+    ];
+    expect(issues(d)).toEqual([
+      warning(['edges'], 'loop with no question asked: d1 → w → d1 (make sure a guard ends it)', { node: 'd1' }),
+    ]);
+  });
+
+  // Regression (found by these tests, fixed): (src/flow/check.ts, the "loop with no question asked" rule): a
+  // subgraph node is never "silent", so a loop that goes through a call of a
+  // subgraph made only of decisions is not seen. This flow passes checkFlow
+  // with no issue at all, compiles, and answering "Yes" to `a` never returns:
+  // d → s (y → __exit__) → d → ... is an endless loop of eventless
+  // transitions inside one `actor.send` (the process hangs at 100% CPU).
+  // Expected: an error, as for a loop of decisions in one scope.
+  it('a loop of decisions through a call of a subgraph of decisions only is an error', () => {
+    const d = base();
+    d.nodes.push({ kind: 'decision', id: 'd' }, { kind: 'subgraph', id: 's', ref: 'sub' });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'd' },
+      { from: 'd', to: 's', guard: "answers.a == 'Yes'" },
+      { from: 'd', to: 'end' },
+      { from: 's', to: 'd' },
+    ];
+    d.subgraphs = { sub: { entry: 'y', nodes: [{ kind: 'decision', id: 'y' }], edges: [{ from: 'y', to: '__exit__' }] } } as never;
+    const errors = flowErrors(issues(d));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ message: expect.stringMatching(/^loop with no question asked: /) });
+  });
+
+  it('a loop through a question without `when` is fine', () => {
+    const d = base();
+    d.nodes.push({ kind: 'decision', id: 'd1' });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 'd1' },
+      { from: 'd1', to: 'n', guard: 'answers.n > 3.0' },
+      { from: 'd1', to: 'end' },
+    ];
+    expect(issues(d)).toEqual([]);
+  });
+});
+
+describe('guards', () => {
+  /** `base()` with `guard` on the edge a → n, and an else edge a → end. */
+  const guarded = (guard: string) => {
+    const d = base();
+    d.edges[0]!.guard = guard;
+    d.edges.push({ from: 'a', to: 'end' });
+    return d;
+  };
+
+  it('a syntax error, with the character position', () => {
+    expect(issues(guarded('answers.x =='))).toEqual([
+      error(['edges', 0, 'guard'], 'guard at character 12: Unexpected token: EOF', {
+        node: 'a',
+        guard: { source: 'answers.x ==', position: 12 },
+      }),
+      warning(['edges', 0, 'guard'], 'guard at character 0: no question or action gives "answers.x"', {
+        node: 'a',
+        guard: { source: 'answers.x ==', position: 0 },
+      }),
+    ]);
+  });
+
+  it('a syntax error in the middle of a guard points at it', () => {
+    const [problem] = issues(guarded("answers.a == 'Yes' && && true"));
+    expect(problem).toMatchObject({ path: ['edges', 0, 'guard'], node: 'a', guard: { source: "answers.a == 'Yes' && && true" } });
+    expect(problem!.severity).toBeUndefined();
+    expect(problem!.guard!.position).toBe(22);
+    expect(problem!.message).toMatch(/^guard at character 22: /);
+  });
+
+  it('a type error: a guard that is not true or false', () => {
+    expect(issues(guarded('answers.n + 1'))).toEqual([
+      error(['edges', 0, 'guard'], 'guard at character 0: a guard must be true or false, this is int', {
+        node: 'a',
+        guard: { source: 'answers.n + 1', position: 0 },
+      }),
+    ]);
+  });
+
+  it('answers.<unknown key> is a warning, at its position', () => {
+    const source = "answers.a == 'Yes' && answers.typo == 'x'";
+    expect(issues(guarded(source))).toEqual([
+      warning(['edges', 0, 'guard'], 'guard at character 22: no question or action gives "answers.typo"', {
+        node: 'a',
+        guard: { source, position: 22 },
+      }),
+    ]);
+  });
+
+  it("answers assigned by an action's `assign` are known", () => {
+    const d = base();
+    d.nodes.splice(1, 0, { kind: 'action', id: 'lookup', actor: 'lookup', assign: { price: 'total' } });
+    d.edges = [
+      { from: 'a', to: 'lookup' },
+      { from: 'lookup', to: 'n', on: 'done', guard: 'answers.price > 10.0' },
+      { from: 'lookup', to: 'end', on: 'done' },
+      { from: 'lookup', to: 'end', on: 'error' },
+      { from: 'n', to: 'end' },
+    ];
+    expect(issues(d)).toEqual([]);
+  });
+
+  it('constraints.<unknown> is an error, at its position', () => {
+    const source = "answers.a == 'Yes' || constraints.nope";
+    expect(issues(guarded(source))).toEqual([
+      error(['edges', 0, 'guard'], 'guard at character 22: the flow has no constraint "nope"', {
+        node: 'a',
+        guard: { source, position: 22 },
+      }),
+    ]);
+  });
+
+  it('a known constraint may be read', () => {
+    const d = guarded('constraints.either');
+    d.constraints = [{ name: 'either', oneOf: ['a', 'n'], message: 'One of them.' }];
+    expect(issues(d)).toEqual([]);
+  });
+
+  it('context.path in a flow without paths', () => {
+    const source = "context.path.locked == 'home'";
+    expect(issues(guarded(source))).toEqual([
+      error(['edges', 0, 'guard'], 'guard reads context.path, but the flow has no paths', { node: 'a', guard: { source } }),
+    ]);
+  });
+
+  it('a `when` guard and a validator are checked where they are written', () => {
+    const d = base();
+    d.nodes[1]!.when = 'answers.a +';
+    d.nodes[1]!.validators = [{ check: 'value', message: 'm' }, { check: 'value > ', message: 'm' }];
+    const found = issues(d);
+    expect(found.map((i) => [i.path, i.node, i.guard?.source])).toEqual([
+      [['nodes', 1, 'when'], 'n', 'answers.a +'],
+      // Guard texts are trimmed by the schema.
+      [['nodes', 1, 'validators', 1, 'check'], 'n', 'value >'],
+    ]);
+    expect(found.every((i) => i.severity === undefined && typeof i.guard?.position === 'number')).toBe(true);
+  });
+
+  it('a validator may read `value`, an edge guard may not', () => {
+    const d = base();
+    d.nodes[1]!.validators = [{ check: 'value > 2.0', message: 'More, please.' }];
+    expect(issues(d)).toEqual([]);
+    const [problem] = issues(guarded('value > 2.0'));
+    expect(problem).toMatchObject({ path: ['edges', 0, 'guard'], node: 'a', guard: { source: 'value > 2.0', position: 0 } });
+    expect(problem!.severity).toBeUndefined();
+  });
+});
+
+describe('edge groups', () => {
+  it('edges all guarded, with no else, are an error at the last edge', () => {
+    const d = base();
+    d.edges[0]!.guard = "answers.a == 'Yes'";
+    d.edges.push({ from: 'a', to: 'end', guard: "answers.a == 'No'" });
+    expect(issues(d)).toEqual([
+      error(['edges', 2], 'the edges of "a" on "answered" are all guarded: the last one needs to be "else" (or have no guard)', {
+        node: 'a',
+      }),
+    ]);
+  });
+
+  it('an else that is not last is an error at the edge after it', () => {
+    const d = base();
+    d.edges.splice(1, 0, { from: 'a', to: 'end', guard: "answers.a == 'No'" });
+    expect(issues(d)).toEqual([
+      error(['edges', 1], '"a" already has an unguarded ("else") edge on "answered" (edges[0]): edges after it are never taken', {
+        node: 'a',
+      }),
+    ]);
+  });
+
+  it('an explicit "else" guard counts as else', () => {
+    const d = base();
+    d.edges = [
+      { from: 'a', to: 'n', guard: 'else' },
+      { from: 'a', to: 'end', guard: "answers.a == 'No'" },
+      { from: 'n', to: 'end' },
+    ];
+    expect(issues(d)).toEqual([
+      error(['edges', 1], '"a" already has an unguarded ("else") edge on "answered" (edges[0]): edges after it are never taken', {
+        node: 'a',
+      }),
+    ]);
+  });
+
+  it('a path node with an else edge', () => {
+    const d = base();
+    d.nodes.unshift({ kind: 'path', id: 'p', prompt: 'Tell me about it.' });
+    d.start = 'p';
+    d.paths = {
+      options: [
+        { id: 'home', label: 'Home', keywords: ['house'] },
+        { id: 'sports', label: 'Sports', keywords: ['court'] },
+      ],
+    } as never;
+    d.edges.push({ from: 'p', to: 'a', guard: "context.path.locked == 'home'" }, { from: 'p', to: 'n' });
+    expect(issues(d)).toEqual([
+      error(['edges', 3], 'a path node waits for a path to lock: every edge needs a guard (no "else")', { node: 'p' }),
+    ]);
+    // Guarded on every path, it is sound (and may read context.path).
+    d.edges[3] = { from: 'p', to: 'n', guard: "context.path.locked == 'sports'" };
+    expect(issues(d)).toEqual([]);
+  });
+});
+
+describe('attempts', () => {
+  it('maxAttempts without an invalid edge or a flow fallback', () => {
+    const d = base();
+    d.nodes[1]!.maxAttempts = 2;
+    expect(issues(d)).toEqual([
+      error(['nodes', 1, 'maxAttempts'], '"n" gives up after 2 failed answers but has no "invalid" edge and the flow no "fallback"', {
+        node: 'n',
+      }),
+    ]);
+    // Either way out is enough.
+    expect(issues({ ...d, fallback: 'end' })).toEqual([]);
+    expect(issues({ ...d, edges: [...d.edges, { from: 'n', to: 'end', on: 'invalid' }] })).toEqual([]);
+  });
+
+  it('inside a subgraph the flow fallback does not count: an invalid edge is needed', () => {
+    const s = sub();
+    s.nodes[0]!.maxAttempts = 3;
+    const d = { ...withSubgraph(s), fallback: 'end' };
+    expect(issues(d)).toEqual([
+      error(['subgraphs', 'sub', 'nodes', 0, 'maxAttempts'], '"x" gives up after 3 failed answers but has no "invalid" edge', {
+        node: 'x',
+      }),
+    ]);
+  });
+});
+
+describe('answers', () => {
+  it('validators on a category question', () => {
+    const d = base();
+    d.nodes[0]!.validators = [{ check: "value != 'No'", message: 'Say yes.' }];
+    expect(issues(d)).toEqual([
+      error(['nodes', 0, 'validators'], 'a category question takes only its categories: validators apply to typed answers', { node: 'a' }),
+    ]);
+  });
+
+  it('limiting values on a typed question', () => {
+    const d = base();
+    d.nodes[1]!.limitingValues = ['0'];
+    d.edges.push({ from: 'n', to: 'end', on: 'limiting' });
+    expect(issues(d)).toEqual([
+      error(['nodes', 1, 'limitingValues'], 'limiting values are categories: only a category question has them', { node: 'n' }),
+    ]);
+  });
+
+  it('a pattern that is not a regular expression', () => {
+    const d = base();
+    d.nodes[1]!.answer = { type: 'string', pattern: '[a-' };
+    expect(issues(d)).toEqual([
+      error(['nodes', 1, 'answer', 'pattern'], 'not a regular expression: Invalid regular expression: /[a-/u: Unterminated character class', {
+        node: 'n',
+      }),
+    ]);
+  });
+
+  it('a number min above its max', () => {
+    const d = base();
+    d.nodes[1]!.answer = { type: 'number', min: 10, max: 1 };
+    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'min'], 'min 10 is more than max 1', { node: 'n' })]);
+  });
+
+  it('a date min after its max', () => {
+    const d = base();
+    d.nodes[1]!.answer = { type: 'date', min: '2026-05-01', max: '2026-01-01' };
+    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'min'], 'min 2026-05-01 is after max 2026-01-01', { node: 'n' })]);
+  });
+
+  it('a string minLength above its maxLength (or the default 2000)', () => {
+    const d = base();
+    d.nodes[1]!.answer = { type: 'string', minLength: 50, maxLength: 10 };
+    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'minLength'], 'minLength 50 is more than maxLength 10', { node: 'n' })]);
+    d.nodes[1]!.answer = { type: 'string', minLength: 2001 };
+    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'minLength'], 'minLength 2001 is more than maxLength 2000', { node: 'n' })]);
+  });
+});
+
+describe('nodes and their edges', () => {
+  it('an action without an error edge', () => {
+    const d = base();
+    d.nodes.splice(1, 0, { kind: 'action', id: 'lookup', actor: 'lookup' });
+    d.edges[0]!.to = 'lookup';
+    d.edges.push({ from: 'lookup', to: 'n' });
+    expect(issues(d)).toEqual([error(['nodes', 1], 'action "lookup" has no "error" edge to follow when it fails', { node: 'lookup' })]);
+  });
+
+  it('an edge leaving a node on an outcome it does not have', () => {
+    const d = base();
+    d.edges.push({ from: 'a', to: 'end', on: 'confirmed' });
+    expect(issues(d)).toEqual([error(['edges', 2, 'on'], 'a question leaves on answered or limiting or invalid, not "confirmed"', { node: 'a' })]);
+  });
+});
+
+describe('warnings and errors', () => {
+  /** Only warnings: an unknown answer key, a dead end, a subgraph never called. */
+  function onlyWarnings() {
+    const d = base();
+    d.nodes.push({ kind: 'question', id: 'm', prompt: 'And?', answer: { type: 'number' } });
+    d.edges = [
+      { from: 'a', to: 'n', guard: "answers.typo == 'Yes'" },
+      { from: 'a', to: 'end', guard: 'else' },
+      { from: 'n', to: 'm' },
+      { from: 'm', to: 'n' },
+    ];
+    d.subgraphs = { lonely: sub() } as never;
+    return d;
+  }
+
+  it('warnings alone do not refuse a document', () => {
+    const d = onlyWarnings();
+    const found = issues(d);
+    expect(found.map((i) => i.severity)).toEqual(['warning', 'warning', 'warning', 'warning']);
+    expect(flowErrors(found)).toEqual([]);
+    const parsed = parseFlowValue(d, 'warned.json');
+    expect(parsed.id).toBe('checked');
+    expect(parseFlowText(JSON.stringify(d), 'warned.json').nodes).toHaveLength(4);
+  });
+
+  it('errors refuse it, with every error (and no warning) as a problem', () => {
+    const d = onlyWarnings();
+    d.edges.push({ from: 'ghost', to: 'end' });
+    d.fallback = 'nowhere';
+    expect(refused(d)).toEqual([
+      { pointer: '/edges/4/from', message: 'no node has the id "ghost"' },
+      { pointer: '/fallback', message: 'no node of the main flow has the id "nowhere"' },
+    ]);
+  });
+
+  it('from text, a refusal gives the line and column of the offending field', () => {
+    const d = base();
+    d.edges[0]!.guard = 'answers.a ==';
+    d.edges.push({ from: 'a', to: 'end' });
+    const text = JSON.stringify(d, null, 2);
+    try {
+      parseFlowText(text, 'guarded.json');
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(FlowDocumentError);
+      const lines = text.split('\n');
+      const line = lines.findIndex((l) => l.includes('"guard": "answers.a =="')) + 1;
+      expect((e as FlowDocumentError).problems).toHaveLength(1);
+      expect((e as FlowDocumentError).problems).toMatchObject([
+        {
+          pointer: '/edges/0/guard',
+          line,
+          column: lines[line - 1]!.indexOf('"guard"') + 1,
+          message: 'guard at character 12: Unexpected token: EOF',
+        },
+      ]);
+      expect((e as FlowDocumentError).message).toContain(`guarded.json:${line}:`);
+    }
+  });
+});
