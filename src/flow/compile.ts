@@ -12,13 +12,14 @@ import {
 import { pathSelectionMachine, type PathVoteEmitted } from '../../machines/path-selection.js';
 import { extractOffline } from '../extract/offline.js';
 import { classifyConfirmation } from '../extract/match-confirmation.js';
-import { ExtractionOutputSchema, type ExtractionInput, type ExtractionOutput } from '../extract/types.js';
+import type { ExtractionInput, ExtractionOutput } from '../extract/types.js';
 import { createKeywordChooser } from '../paths/offline-chooser.js';
 import { asksToSkip, compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
 import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
-import { findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
+import { findCategory, flowGraph, isLimitingValue, type ScopeGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
 import { parseFlowValue } from './parse.js';
+import { acceptedValues, canBeAnsweredEarly, extractionInput, laterPlaces, registerPlaces, type Place } from './places.js';
 import {
   ELSE_GUARD,
   EXIT_TARGET,
@@ -26,7 +27,6 @@ import {
   isRequired,
   type ActionNode,
   type ConfirmationNode,
-  type Edge,
   type EdgeOutcome,
   type FlowDocument,
   type FlowDocumentInput,
@@ -37,6 +37,8 @@ import {
   type TerminalOutcome,
 } from './schema.js';
 import type { FlowTraceEvent } from './trace.js';
+
+export { acceptedValues, extractionInput } from './places.js';
 
 /** The invoke id (and actor name) of extraction: `xstate.done.actor.extract`. */
 export const EXTRACT_ACTOR_ID = 'extract';
@@ -95,15 +97,6 @@ export interface FlowOutput {
 /** Events the machine takes: a person's turns, and path selection reporting a vote. */
 export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVoteEmitted };
 
-/** A node where it sits in the compiled machine: main flow or inside subgraph calls. */
-interface Place {
-  /** Node ids from the root, joined by "." (the state's id without the machine id). */
-  id: string;
-  node: FlowNode;
-  scope: ScopeGraph;
-  /** Ids of the subgraph nodes above it. */
-  path: string[];
-}
 
 /** One group of edges (a node leaving on an outcome), kept for traces. */
 interface Route {
@@ -854,109 +847,6 @@ function actionActors(doc: FlowDocument, given: Record<string, AnyActorLogic>): 
   const actors: Record<string, AnyActorLogic> = {};
   for (const name of names) actors[name] = given[name] ?? missingActionActor(name);
   return actors;
-}
-
-/** Every node's place, through subgraph calls (subgraph references are acyclic: checked). */
-function registerPlaces(graph: FlowGraph, scope: ScopeGraph, path: string[], places: Map<string, Place>): void {
-  for (const node of scope.nodes) {
-    const id = [...path, node.id].join('.');
-    places.set(id, { id, node, scope, path });
-    if (node.kind === 'subgraph') {
-      const sub = graph.scope(node.ref);
-      if (sub) registerPlaces(graph, sub, [...path, node.id], places);
-    }
-  }
-}
-
-/** The category question at `p` and those after it along first `answered` edges in its scope. */
-function laterPlaces(p: Place, places: Map<string, Place>): Place[] {
-  const found: Place[] = [];
-  const seen = new Set<string>();
-  for (let at: Place | undefined = p; at && at.node.kind === 'question' && at.node.answer.type === 'category' && !seen.has(at.id); ) {
-    seen.add(at.id);
-    found.push(at);
-    const edge: Edge | undefined = at.scope.edgesFrom(at.node.id, 'answered')[0];
-    at = edge && edge.to !== EXIT_TARGET ? places.get([...at.path, edge.to].join('.')) : undefined;
-  }
-  return found;
-}
-
-/** Only a question some earlier model-allowed question can answer may be entered answered. */
-function canBeAnsweredEarly(graph: FlowGraph, p: Place, places: Map<string, Place>): boolean {
-  for (const other of places.values()) {
-    if (other === p || other.node.kind !== 'question' || other.scope !== p.scope) continue;
-    if (other.path.length === 0 && other.node.id === graph.start.id) continue;
-    if (laterPlaces(other, places).includes(p)) return true;
-  }
-  return false;
-}
-
-/** The place of a question given by its place id or node id. */
-function placeOfQuestion(graph: FlowGraph, gate: string): Place {
-  const places = new Map<string, Place>();
-  registerPlaces(graph, graph.main, [], places);
-  const p = places.get(gate);
-  if (p) return p;
-  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
-  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
-}
-
-const placesByGraph = new WeakMap<FlowGraph, Map<string, Place>>();
-
-/**
- * What the extractor is asked: the current question and, where a model may be
- * called, every later unanswered one, since a message may answer several.
- */
-export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
-  let places = placesByGraph.get(graph);
-  if (!places) {
-    places = new Map();
-    registerPlaces(graph, graph.main, [], places);
-    placesByGraph.set(graph, places);
-  }
-  const p = places.get(gate) ?? placeOfQuestion(graph, gate);
-  const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
-  const later = laterPlaces(p, places);
-  const candidates = allowModel ? later : later.slice(0, 1);
-  const q = p.node as QuestionNode;
-  return {
-    text: context.pendingText ?? '',
-    gate: answerKey(q),
-    allowModel,
-    gates: candidates
-      .map((c) => c.node as QuestionNode)
-      .filter((c) => c === q || context.answers[answerKey(c)] === undefined)
-      .flatMap((c) =>
-        c.answer.type === 'category'
-          ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...(c.answer.synonyms !== undefined && { synonyms: c.answer.synonyms }) }]
-          : [],
-      ),
-  };
-}
-
-/**
- * The values of an extraction result that the flow allows: for questions the
- * extractor was offered, unanswered, with a value that is one of their
- * categories (spelled as the flow spells it). Anything else is dropped: an
- * extractor, even a custom one, can never commit a value the flow forbids.
- */
-export function acceptedValues(
-  graph: FlowGraph,
-  gate: string,
-  context: FlowContext,
-  event: AnyEventObject,
-): Record<string, Omit<GateAnswer, 'raw'>> {
-  const parsed = ExtractionOutputSchema.safeParse((event as { output?: unknown }).output);
-  if (!parsed.success) return {};
-  const offered = new Set(extractionInput(graph, gate, context).gates.map((g) => g.key));
-  const values: Record<string, Omit<GateAnswer, 'raw'>> = {};
-  for (const [key, found] of Object.entries(parsed.data.values)) {
-    const q = graph.question(key);
-    if (!q || !offered.has(key)) continue;
-    const value = findCategory(q, found.value);
-    if (value !== undefined) values[key] = { value, confidence: found.confidence, source: found.source };
-  }
-  return values;
 }
 
 /** Which confirmation button a pressed value means: its value or its label, any case. */

@@ -43,14 +43,16 @@ function expectOneProblem(
   const { error, problems } = refusal(text);
   expect(problems).toHaveLength(1);
   const [problem] = problems;
-  expect(problem).toEqual({
+  // Besides these, a problem about a node names it (`node`), and one about a guard gives its text.
+  expect(problem).toMatchObject({
     pointer: expected.pointer,
     line: expected.line,
     column: expected.column,
     message: expect.stringMatching(expected.message),
   });
   expect(error.message).toContain(SOURCE);
-  expect(error.message).toContain(`${SOURCE}:${expected.line}:${expected.column} ${expected.pointer || '/'}: ${problem!.message}`);
+  const node = problem!.node !== undefined ? ` [node ${problem!.node}]` : '';
+  expect(error.message).toContain(`${SOURCE}:${expected.line}:${expected.column} ${expected.pointer || '/'}${node}: ${problem!.message}`);
   return problem!;
 }
 

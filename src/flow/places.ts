@@ -1,0 +1,125 @@
+import type { AnyEventObject } from 'xstate';
+import { ExtractionOutputSchema, type ExtractionInput } from '../extract/types.js';
+import type { FlowContext, GateAnswer } from './context.js';
+import { findCategory, type FlowGraph, type ScopeGraph } from './graph.js';
+import { EXIT_TARGET, answerKey, type Edge, type FlowNode, type QuestionNode } from './schema.js';
+
+/**
+ * Where nodes sit in a compiled flow (a subgraph called from two places has
+ * two places), and what extraction is offered from a question: that question
+ * and the category questions after it, since one message may answer several.
+ */
+
+/** A node where it sits in the compiled machine: main flow or inside subgraph calls. */
+export interface Place {
+  /** Node ids from the root, joined by "." (the state's id without the machine id). */
+  id: string;
+  node: FlowNode;
+  scope: ScopeGraph;
+  /** Ids of the subgraph nodes above it. */
+  path: string[];
+}
+
+/** Every node's place, through subgraph calls (subgraph references are acyclic: checked). */
+export function registerPlaces(graph: FlowGraph, scope: ScopeGraph, path: string[], places: Map<string, Place>): void {
+  for (const node of scope.nodes) {
+    const id = [...path, node.id].join('.');
+    places.set(id, { id, node, scope, path });
+    if (node.kind === 'subgraph') {
+      const sub = graph.scope(node.ref);
+      if (sub) registerPlaces(graph, sub, [...path, node.id], places);
+    }
+  }
+}
+
+/** The category question at `p` and those after it along first `answered` edges in its scope. */
+export function laterPlaces(p: Place, places: Map<string, Place>): Place[] {
+  const found: Place[] = [];
+  const seen = new Set<string>();
+  for (let at: Place | undefined = p; at && at.node.kind === 'question' && at.node.answer.type === 'category' && !seen.has(at.id); ) {
+    seen.add(at.id);
+    found.push(at);
+    const edge: Edge | undefined = at.scope.edgesFrom(at.node.id, 'answered')[0];
+    at = edge && edge.to !== EXIT_TARGET ? places.get([...at.path, edge.to].join('.')) : undefined;
+  }
+  return found;
+}
+
+/** Only a question some earlier model-allowed question can answer may be entered answered. */
+export function canBeAnsweredEarly(graph: FlowGraph, p: Place, places: Map<string, Place>): boolean {
+  for (const other of places.values()) {
+    if (other === p || other.node.kind !== 'question' || other.scope !== p.scope) continue;
+    if (other.path.length === 0 && other.node.id === graph.start.id) continue;
+    if (laterPlaces(other, places).includes(p)) return true;
+  }
+  return false;
+}
+
+/** The place of a question given by its place id or node id. */
+function placeOfQuestion(graph: FlowGraph, gate: string): Place {
+  const places = new Map<string, Place>();
+  registerPlaces(graph, graph.main, [], places);
+  const p = places.get(gate);
+  if (p) return p;
+  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
+  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
+}
+
+const placesByGraph = new WeakMap<FlowGraph, Map<string, Place>>();
+
+/**
+ * What the extractor is asked: the current question and, where a model may be
+ * called, every later unanswered one, since a message may answer several.
+ */
+export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
+  let places = placesByGraph.get(graph);
+  if (!places) {
+    places = new Map();
+    registerPlaces(graph, graph.main, [], places);
+    placesByGraph.set(graph, places);
+  }
+  const p = places.get(gate) ?? placeOfQuestion(graph, gate);
+  const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
+  const later = laterPlaces(p, places);
+  const candidates = allowModel ? later : later.slice(0, 1);
+  const q = p.node as QuestionNode;
+  return {
+    text: context.pendingText ?? '',
+    gate: answerKey(q),
+    allowModel,
+    gates: candidates
+      .map((c) => c.node as QuestionNode)
+      .filter((c) => c === q || context.answers[answerKey(c)] === undefined)
+      .flatMap((c) =>
+        c.answer.type === 'category'
+          ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...(c.answer.synonyms !== undefined && { synonyms: c.answer.synonyms }) }]
+          : [],
+      ),
+  };
+}
+
+/**
+ * The values of an extraction result that the flow allows: for questions the
+ * extractor was offered, unanswered, with a value that is one of their
+ * categories (spelled as the flow spells it). Anything else is dropped: an
+ * extractor, even a custom one, can never commit a value the flow forbids.
+ */
+export function acceptedValues(
+  graph: FlowGraph,
+  gate: string,
+  context: FlowContext,
+  event: AnyEventObject,
+): Record<string, Omit<GateAnswer, 'raw'>> {
+  const parsed = ExtractionOutputSchema.safeParse((event as { output?: unknown }).output);
+  if (!parsed.success) return {};
+  const offered = new Set(extractionInput(graph, gate, context).gates.map((g) => g.key));
+  const values: Record<string, Omit<GateAnswer, 'raw'>> = {};
+  for (const [key, found] of Object.entries(parsed.data.values)) {
+    const q = graph.question(key);
+    if (!q || !offered.has(key)) continue;
+    const value = findCategory(q, found.value);
+    if (value !== undefined) values[key] = { value, confidence: found.confidence, source: found.source };
+  }
+  return values;
+}
+
