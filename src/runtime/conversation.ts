@@ -1,6 +1,6 @@
 import { createActor, waitFor, type Actor, type AnyActorLogic, type InspectionEvent, type Snapshot } from 'xstate';
 import { BUSY_TAG, PATHS_ACTOR_ID, compileFlow, type FlowMachine } from '../flow/compile.js';
-import type { FlowInput } from '../flow/context.js';
+import { initialFlowContext, type FlowInput } from '../flow/context.js';
 import type { FlowTraceEvent } from '../flow/trace.js';
 import { flowGraph, type FlowGraph } from '../flow/graph.js';
 import { parseFlowValue } from '../flow/parse.js';
@@ -104,7 +104,7 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
   const settleTimeoutMs = options.settleTimeoutMs ?? 120_000;
   const actor: Actor<FlowMachine> = createActor(machine, {
     input: { ...(options.context && { context: options.context }) },
-    ...(persisted && { snapshot: persisted.snapshot }),
+    ...(persisted && { snapshot: withContextDefaults(persisted.snapshot) }),
     ...(options.inspect && { inspect: options.inspect }),
   });
   // A snapshot XState cannot restore gives an actor in error before it starts;
@@ -174,6 +174,17 @@ function open(flow: FlowDocument, persisted: PersistedConversation | undefined, 
     }),
     stop: () => actor.stop(),
   };
+}
+
+/**
+ * A stored snapshot's context with every field this version of the context
+ * has: snapshots saved before a field existed (before typed answers, say)
+ * restore with its initial value.
+ */
+function withContextDefaults(snapshot: Snapshot<unknown>): Snapshot<unknown> {
+  const stored = snapshot as { context?: unknown };
+  if (typeof stored !== 'object' || stored === null || typeof stored.context !== 'object' || stored.context === null) return snapshot;
+  return { ...stored, context: { ...initialFlowContext(), ...stored.context } } as unknown as Snapshot<unknown>;
 }
 
 function describe(error: unknown): string {

@@ -1,7 +1,8 @@
-import type { Snapshot } from 'xstate';
-import type { FlowContext, GateAnswer } from '../flow/context.js';
+import type { Snapshot, StateValue } from 'xstate';
+import { PATHS_ACTOR_ID } from '../flow/compile.js';
+import { initialFlowContext, type FlowContext, type GateAnswer } from '../flow/context.js';
 import { flowGraph } from '../flow/graph.js';
-import type { FlowDocument, FlowVersion } from '../flow/schema.js';
+import type { FlowDocument, FlowNode, FlowVersion } from '../flow/schema.js';
 import { IncompatibleSnapshotError } from './errors.js';
 
 interface StoredMachineSnapshot {
@@ -36,8 +37,17 @@ export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, sn
     throw new IncompatibleSnapshotError(
       `incompatible snapshot: state "${oldNode}" does not exist in ${flow.id}@${flow.version} and the migration from ${fromVersion} does not map it`,
     );
-  // A question is resumed waiting for an answer; anything in flight is asked again.
-  const value = node.kind === 'question' ? { [nodeId]: 'asking' } : nodeId;
+  // A question is resumed waiting for an answer; anything in flight is asked again;
+  // a subgraph call starts again at its entry.
+  const resume = (n: FlowNode, depth = 0): StateValue => {
+    if (n.kind === 'question') return { [n.id]: 'asking' };
+    if (n.kind === 'path') return { [n.id]: 'waiting' };
+    if (n.kind === 'action') return { [n.id]: 'running' };
+    const sub = n.kind === 'subgraph' ? graph.scope(n.ref) : undefined;
+    if (sub && depth < 32) return { [n.id]: resume(sub.entry, depth + 1) };
+    return n.id;
+  };
+  const value = resume(node);
 
   const answers = (all: Record<string, GateAnswer>) =>
     Object.fromEntries(
@@ -46,11 +56,17 @@ export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, sn
         .filter(([k]) => graph.question(k) !== undefined),
     );
   const context: FlowContext = {
+    ...initialFlowContext(),
     ...stored.context,
+    invalid: null,
+    attempts: {},
     answers: answers(stored.context.answers ?? {}),
     previousAnswers: answers(stored.context.previousAnswers ?? {}),
     stoppedBy: stored.context.stoppedBy ? rename(stored.context.stoppedBy) : null,
     pendingText: null,
   };
-  return { ...stored, value, context, children: {} } as unknown as Snapshot<unknown>;
+  // Path selection (the only child that outlives a turn) keeps its votes.
+  const children = stored.children as Record<string, unknown> | undefined;
+  const kept = children?.[PATHS_ACTOR_ID] !== undefined && flow.paths ? { [PATHS_ACTOR_ID]: children[PATHS_ACTOR_ID] } : {};
+  return { ...stored, value, context, children: kept } as unknown as Snapshot<unknown>;
 }
