@@ -417,11 +417,10 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
         if (alsoTrue.length > 0)
           enqueue.emit({ type: 'guard.ambiguous', node: route.node, outcome: route.outcome, taken: takenGuard, alsoTrue });
       }),
-      recordConstraint: enqueueActions(({ context, enqueue }, params: { name: string }) => {
+      recordConstraint: enqueueActions(({ enqueue }, params: { name: string }) => {
         const c = constraints.find((x) => x.name === params.name)!;
         enqueue.assign({ invalid: { node: c.fallback!, message: c.message }, notice: null });
         enqueue.emit({ type: 'constraint.failed', name: c.name, message: c.message, fallback: c.fallback! });
-        void context;
       }),
       assignOutput: enqueueActions(({ context, event, enqueue }, params: { node: string }) => {
         const node = place(params.node).node as ActionNode;
@@ -670,7 +669,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     return laterPlaces(p, places);
   }
 
-  const confirmationState = (p: Place, c: ConfirmationNode): StateConfig => {
+  const confirmationState = (p: Place): StateConfig => {
     const params = { node: p.id };
     const on = (guard: string) => ({ type: guard, params });
     return {
@@ -689,7 +688,6 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
         ],
       } as never,
     };
-    void c;
   };
 
   const decisionState = (p: Place): StateConfig => ({ ...traced(p), always: route(p, 'next') as never });
@@ -778,7 +776,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           states[node.id] = questionState(p, node);
           break;
         case 'confirmation':
-          states[node.id] = confirmationState(p, node);
+          states[node.id] = confirmationState(p);
           break;
         case 'decision':
           states[node.id] = decisionState(p);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/random.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from '../../src/extract/parse-typed.js';
 
 /** A Saturday. */
@@ -474,17 +475,7 @@ describe('parseTypedAnswer: phone', () => {
 });
 
 describe('parseTypedAnswer never throws', () => {
-  /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
-  function prng(seed: number) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const prng = seededRandom;
 
   const PIECES = [
     ...'0123456789', ' ', ' ', '  ', '\t', '\n', '\r\n', '.', ',', '-', '+', '/', '(', ')', '@', ':', '?', '!', "'", '"', '*', '_',

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/random.js';
 import { createActor } from 'xstate';
 import { compileFlow } from '../../src/flow/compile.js';
 import {
@@ -429,17 +430,7 @@ describe('invalid inputs and results', () => {
   });
 });
 
-/** A seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** A copy of a JSON value with every object's keys in a random order. */
 function shuffleKeys<T>(value: T, next: () => number): T {
