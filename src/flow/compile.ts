@@ -525,7 +525,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       // Enforced constraints guard the way to a review or a successful end (not a stop).
       const to = p.scope.node(edge.to);
       const guarded = to?.kind === 'confirmation' || (to?.kind === 'terminal' && to.outcome !== 'stopped');
-      if (p.scope.ref !== null || !guarded) return [main];
+      // Leaving a review changes no answer: every way into it was checked already.
+      if (p.scope.ref !== null || !guarded || p.node.kind === 'confirmation') return [main];
       const checks: Transition[] = enforced.map((c) => {
         const guard = guardOf(condition, celGuard, { type: 'constraintFails', params: { name: c.name } });
         return { ...(guard && { guard }), target: ref([], c.fallback!), actions: [trace, { type: 'recordConstraint', params: { name: c.name } }] };
@@ -572,13 +573,18 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     const params = { gate: p.id };
     const limited = (q.limitingValues ?? []).length > 0;
     const max = q.maxAttempts !== undefined;
-    const exclusive = constraints.filter((c) => c.exclusive && c.oneOf?.includes(answerKey(q)));
+    // Passed over once another key of an exclusive group is answered: only keys asked before it can be.
+    const askedBefore = new Set(graph.questions.slice(0, graph.questions.indexOf(q)).map(answerKey));
+    const exclusive = constraints
+      .filter((c) => c.exclusive && c.oneOf?.includes(answerKey(q)))
+      .map((c) => c.oneOf!.filter((k) => k !== answerKey(q) && askedBefore.has(k)))
+      .filter((keys) => keys.length > 0);
+    // Sent back here by an unmet constraint: asked, whatever would pass it over.
+    const fallbackHere = enforced.some((c) => p.id === c.fallback || p.id.startsWith(`${c.fallback}.`));
     const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
     const skips: Transition[] = [
       ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { gate: p.id, expr: q.when } }, skip('not_applicable'))] : []),
-      ...exclusive.map((c) =>
-        go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys: c.oneOf!.filter((k) => k !== answerKey(q)) } }, skip('exclusive')),
-      ),
+      ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys } }, skip('exclusive'))),
       ...(canBeAnsweredEarly(graph, p, places) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
     ];
     const failed = (notUnderstood: boolean): Transition[] => {
@@ -619,7 +625,9 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       ...traced(p),
       initial: skips.length > 0 ? 'entering' : 'asking',
       states: {
-        ...(skips.length > 0 && { entering: { always: [{ guard: { type: 'sentBackHere', params }, target: 'asking' }, ...skips, { target: 'asking' }] as never } }),
+        ...(skips.length > 0 && {
+          entering: { always: [...(fallbackHere ? [{ guard: { type: 'sentBackHere', params }, target: 'asking' }] : []), ...skips, { target: 'asking' }] as never },
+        }),
         asking,
         ...(extracting && { extracting }),
         ...routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), ...(max ? (['invalid'] as const) : [])]),
@@ -635,13 +643,13 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       .filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0)
       .map((g) => ({
         guard: { type: 'extractedLimiting', params: { gate: p.id, limitingGate: g.id } },
-        // A later question's limiting value goes where its own limiting edge goes (a terminal).
-        ...(g === p
-          ? { target: leave(p, 'limiting').target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }, ...leave(p, 'limiting').actions] }
-          : {
-              target: ref(g.path, g.scope.edgesFrom(g.node.id, 'limiting')[0]!.to),
-              actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }],
-            }),
+        // A limiting value leaves through that question's own limiting edges (a later
+        // question's guarded group through its transient child, entering it).
+        ...(() => {
+          const to = leave(g, 'limiting');
+          const target = to.child && g !== p ? `${ref(g.path, g.node.id)}.limiting` : to.target;
+          return { target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }, ...to.actions] };
+        })(),
       }));
     const nothing = { type: 'extractedNothing', params };
     return {

@@ -1,6 +1,9 @@
 export {
   DONE_EXTRACT,
   ERROR_EXTRACT,
+  MODEL_TODAY,
+  flowSearchKey,
+  type FlowTestOptions,
   UNCLEAR_TEXT,
   UNKNOWN_BUTTON,
   allStateNodes,

@@ -16,7 +16,8 @@ import { activeNode, type ActiveNode } from '../flow/active-node.js';
 import { SKIP_VALUE } from '../flow/answer.js';
 import { BUSY_TAG, EXTRACT_ACTOR_ID, compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { AnswerValue, FlowContext } from '../flow/context.js';
-import { categoriesOf, flowGraph, type FlowGraph, type ScopeGraph } from '../flow/graph.js';
+import { categoriesOf, flowGraph, type FlowGraph } from '../flow/graph.js';
+import { registerPlaces, type Place } from '../flow/places.js';
 import {
   ELSE_GUARD,
   answerKey,
@@ -24,7 +25,6 @@ import {
   isRequired,
   type ActionNode,
   type FlowDocument,
-  type FlowNode,
   type QuestionNode,
 } from '../flow/schema.js';
 
@@ -123,13 +123,11 @@ const ANSWER_READ = /\banswers\.([A-Za-z_]\w*)|\banswers\[\s*['"]([^'"]+)['"]\s*
 const NUMBER_LITERAL = /(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g;
 const STRING_LITERAL = /'([^'\\]*)'|"([^"\\]*)"/g;
 
-/** Every node with its place (node ids from the root, joined by "."), through subgraph calls. */
-function placesOf(graph: FlowGraph, scope: ScopeGraph = graph.main, prefix: string[] = []): { place: string; node: FlowNode }[] {
-  return scope.nodes.flatMap((node) => {
-    const here = { place: [...prefix, node.id].join('.'), node };
-    const sub = node.kind === 'subgraph' ? graph.scope(node.ref) : undefined;
-    return sub ? [here, ...placesOf(graph, sub, [...prefix, node.id])] : [here];
-  });
+/** Every node where it sits (a subgraph called twice has its nodes twice). */
+function placesOf(graph: FlowGraph): Place[] {
+  const places = new Map<string, Place>();
+  registerPlaces(graph, graph.main, [], places);
+  return [...places.values()];
 }
 
 /** Each CEL text of the flow, with the answer keys it reads (a validator's `value` is its own question's key). */
@@ -166,8 +164,8 @@ function flowFacts(graph: FlowGraph, options: FlowTestOptions): FlowFacts {
     }
   }
   const maxAttempts = new Map<string, number>();
-  for (const { place, node } of placesOf(graph))
-    if ((node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined) maxAttempts.set(place, node.maxAttempts);
+  for (const { id, node } of placesOf(graph))
+    if ((node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined) maxAttempts.set(id, node.maxAttempts);
   return { graph, today: options.today ?? MODEL_TODAY, options, readKeys, literals, maxAttempts };
 }
 
@@ -290,17 +288,26 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot, options
   const active = snapshot.status === 'active' ? activeNode(graph, snapshot.value) : undefined;
   if (!active) return [];
   const facts = factsOf(graph, options);
+  const events = nodeEvents(active, snapshot, facts);
+  // Path selection reports every later message too: a vote that changes nothing (the flow-wide `path.changed`).
+  const path = snapshot.context.path;
+  if (path && active.node.kind !== 'path' && events.length > 0)
+    events.push({ type: 'path.changed', vote: vote(path.tentative, path.locked, path.votes) });
+  return events;
+}
+
+function nodeEvents(active: ActiveNode, snapshot: TestSnapshot, facts: FlowFacts): FlowTestEvent[] {
   const { node } = active;
   switch (node.kind) {
     case 'question':
       if (node.answer.type !== 'category') return typedQuestionEvents(node, facts);
-      return snapshot.hasTag(BUSY_TAG) ? extractionEvents(active, node, graph, snapshot.context) : categoryQuestionEvents(node);
+      return snapshot.hasTag(BUSY_TAG) ? extractionEvents(active, node, facts.graph, snapshot.context) : categoryQuestionEvents(node);
     case 'confirmation':
       return confirmationEvents();
     case 'action':
       return actionEvents(active, node, facts);
     case 'path':
-      return pathEvents(graph);
+      return pathEvents(facts.graph);
     default:
       // Decisions and subgraph exits are transient; terminals take nothing.
       return [];
@@ -310,12 +317,14 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot, options
 /**
  * Every category as a button and as text (the offline matcher reads it), an
  * unknown button and an unclear text (a model is asked, except on the first
- * question).
+ * question), and "skip" when the question is optional.
  */
 function categoryQuestionEvents(q: QuestionNode): FlowTestEvent[] {
   const categories = categoriesOf(q);
-  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(text), text(UNCLEAR_TEXT)];
+  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(text), text(UNCLEAR_TEXT), ...skipEvents(q)];
 }
+
+const skipEvents = (q: QuestionNode): FlowTestEvent[] => (isRequired(q) ? [] : [button(SKIP_VALUE), text(SKIP_VALUE)]);
 
 /**
  * While extracting: each category, each limiting value of every question the
@@ -348,20 +357,14 @@ function extractionEvents(active: ActiveNode, q: QuestionNode, graph: FlowGraph,
 }
 
 /**
- * A typed question: valid and invalid texts (see {@link typedSamples}), the
- * boolean labels as buttons, an unknown button, and "skip" as button and
- * text when the question is optional.
+ * A typed question: valid and invalid texts (see {@link typedSamples}); as
+ * buttons (read like text) the boolean labels, or else the first valid and
+ * the first invalid sample; "skip" when the question is optional.
  */
 function typedQuestionEvents(q: QuestionNode, facts: FlowFacts): FlowTestEvent[] {
   const { valid, invalid } = typedSamples(q, facts);
-  const labels = q.answer.type === 'boolean' ? Object.values(booleanLabels(q.answer)) : [];
-  return [
-    ...labels.map(button),
-    ...valid.filter((v) => !labels.includes(v)).map(text),
-    ...invalid.map(text),
-    button(UNKNOWN_BUTTON),
-    ...(isRequired(q) ? [] : [button(SKIP_VALUE), text(SKIP_VALUE)]),
-  ];
+  const buttons = q.answer.type === 'boolean' ? [...valid.slice(0, 2), invalid[0]] : [valid[0], invalid[0]];
+  return [...buttons.filter((b) => b !== undefined).map(button), ...valid.map(text), ...invalid.map(text), ...skipEvents(q)];
 }
 
 /** Confirm and edit, as buttons and as text, and an unknown button. */
@@ -393,8 +396,9 @@ function vote(tentative: string | null, locked: string | null, votes: Record<str
 function pathEvents(graph: FlowGraph): FlowTestEvent[] {
   const options = graph.doc.paths?.options ?? [];
   const first = options[0]?.id ?? null;
+  const threshold = graph.doc.paths?.policy?.lockThreshold ?? 3;
   return [
-    ...options.map((o): FlowTestEvent => ({ type: 'path.changed', vote: vote(o.id, o.id, { [o.id]: 3 }) })),
+    ...options.map((o): FlowTestEvent => ({ type: 'path.changed', vote: vote(o.id, o.id, { [o.id]: threshold }) })),
     { type: 'path.changed', vote: vote(first, null, first === null ? {} : { [first]: 1 }) },
     text(UNCLEAR_TEXT),
     ...options.map((o) => button(o.id)),
@@ -407,21 +411,26 @@ function pathEvents(graph: FlowGraph): FlowTestEvent[] {
 const valueOf = (v: AnswerValue) => JSON.stringify(v);
 
 /**
- * What the search tells apart: the state; which questions have answers, and
- * the value of those some CEL text reads; failed attempts where they are
- * limited; the locked path. Anything else (unread values, unlimited attempts,
- * notices) would only multiply equal states.
+ * What the search tells apart, what guards read: the state; which questions
+ * have answers, and the value of those some CEL text reads; failed attempts
+ * where they are limited (up to the limit); where the last refusal sent the
+ * flow (`invalid.node`); the locked path. Anything else (unread values,
+ * unlimited attempts, notices, messages) would only multiply equal states.
  */
+export function flowSearchKey(graph: FlowGraph, snapshot: TestSnapshot, options: FlowTestOptions = {}): string {
+  return searchKey(factsOf(graph, options), snapshot);
+}
+
 function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
-  const { answers, attempts, path } = snapshot.context;
+  const { answers, attempts, invalid, path } = snapshot.context;
   const answered = Object.keys(answers)
     .sort()
     .map((k) => (facts.readKeys.has(k) ? `${k}=${valueOf(answers[k]!.value)}` : k));
   const counted = Object.entries(attempts)
     .filter(([place, n]) => facts.maxAttempts.has(place) && n > 0)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([place, n]) => `${place}:${n}`);
-  return JSON.stringify([snapshot.value, answered, counted, path?.locked ?? null]);
+    .map(([place, n]) => `${place}:${Math.min(n, facts.maxAttempts.get(place)!)}`);
+  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null]);
 }
 
 function describeEvent(event: FlowTestEvent): string {
@@ -460,7 +469,7 @@ export function generateFlowPaths(doc: FlowDocument, options: FlowTestOptions = 
     events: (s: TestSnapshot) => flowTestEvents(graph, s, options),
     serializeState: key,
     serializeEvent: (e: AnyEventObject) => JSON.stringify(e),
-  } as never) as Record<string, { state: TestSnapshot; transitions: Record<string, Step> }>;
+  } as never) as unknown as Record<string, { state: TestSnapshot; transitions: Record<string, Step> }>;
 
   // Breadth first from the start: the first way found to a state is a shortest one.
   const initial = Object.keys(adjacency)[0]!;
@@ -611,7 +620,8 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
     const where = (i: number) => `path "${path.description}", step ${i + 1}`;
     for (const [i, event] of path.events.entries()) {
       if (isActorEvent(event)) {
-        const pending = slot.pending;
+        // Set by the controlled actor when the flow started it (the compiler cannot see that).
+        const pending = slot.pending as Pending | undefined;
         const id = event.type.slice((event.type.startsWith(DONE_PREFIX) ? DONE_PREFIX : ERROR_PREFIX).length);
         if (pending?.id !== id) throw new Error(`${where(i)}: the path settles "${id}", but ${pending ? `"${pending.id}"` : 'no actor'} is running`);
         slot.pending = undefined;

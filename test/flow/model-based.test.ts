@@ -1,8 +1,17 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createActor, fromPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { parseFlowText } from '../../src/flow/index.js';
-import { generateFlowPaths, replayFlowPaths, type FlowCoverage } from '../../src/testing/index.js';
+import { compileFlow, flowGraph, parseFlowText, type FlowDocumentInput } from '../../src/flow/index.js';
+import {
+  MODEL_TODAY,
+  flowTestEvents,
+  generateFlowPaths,
+  replayFlowPaths,
+  type FlowCoverage,
+  type FlowTestEvent,
+  type FlowTestPath,
+} from '../../src/testing/model-based.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
 const flowFiles = readdirSync(flowsDir).filter((f) => f.endsWith('.json')).sort();
@@ -11,26 +20,83 @@ const load = (file: string) => parseFlowText(readFileSync(flowsDir + file, 'utf8
 function report(coverage: FlowCoverage): string {
   const { states, transitions } = coverage;
   return (
-    `${coverage.flowId}: states ${states.covered}/${states.total} (${states.percent}%), ` +
-    `transitions ${transitions.covered}/${transitions.total} (${transitions.percent}%), ` +
-    `${coverage.paths} paths, ${coverage.steps} steps`
+    `${coverage.flowId}: ${coverage.paths} paths, ${coverage.steps} steps, ` +
+    `states ${states.covered}/${states.total} (${states.percent}%), ` +
+    `transitions ${transitions.covered}/${transitions.total} (${transitions.percent}%)`
   );
 }
 
+const coverages = new Map<string, Promise<FlowCoverage>>();
+/** Each flow's paths replayed once; its line printed then. */
+const coverageOf = (file: string) => {
+  let c = coverages.get(file);
+  if (!c) {
+    const flow = load(file);
+    c = replayFlowPaths(flow, generateFlowPaths(flow)).then((coverage) => {
+      console.log(report(coverage));
+      return coverage;
+    });
+    coverages.set(file, c);
+  }
+  return c;
+};
+
 describe('model-based paths (xstate/graph) over every flow in machines/flows', () => {
   it('finds the example flows', () => {
-    expect(flowFiles).toContain('patient-intake.json');
+    expect(flowFiles).toEqual(expect.arrayContaining(['patient-intake.json', 'led-sales.json', 'lighting-consult.json', 'event-booking.json']));
   });
 
-  it.each(flowFiles)('%s: paths reach every state and every transition', async (file) => {
+  for (const file of flowFiles) {
+    it(`${file}: paths reach every state and every transition`, { timeout: 60_000 }, async () => {
+      const coverage = await coverageOf(file);
+      expect(coverage.states.missing).toEqual([]);
+      expect(coverage.transitions.missing).toEqual([]);
+      expect(coverage.states.percent).toBe(100);
+      expect(coverage.transitions.percent).toBe(100);
+    });
+  }
+});
+
+describe('events derived from the flow, per node kind', () => {
+  const eventsAt = (file: string, events: FlowTestEvent[]) => {
     const flow = load(file);
+    const actor = createActor(compileFlow(flow, { today: () => MODEL_TODAY }));
+    actor.start();
+    for (const e of events) actor.send(e as never);
+    return flowTestEvents(flowGraph(flow), actor.getSnapshot() as never);
+  };
+  const texts = (events: FlowTestEvent[]) => events.flatMap((e) => (e.type === 'user.text' ? [e.text] : []));
+
+  it('a number question: bounds, values around the literals its validators and guards compare with, out of range, unparseable', () => {
+    const events = eventsAt('event-booking.json', []);
+    expect(texts(events)).toEqual(expect.arrayContaining(['1', '500', '13', '49', '50', '0', '501', 'no idea']));
+  });
+
+  it('a date question: bounds relative to the fixed today, a day outside each, an unreadable date', () => {
+    const events = eventsAt('event-booking.json', [{ type: 'user.text', text: '60' }]);
+    expect(texts(events)).toEqual(expect.arrayContaining(['2026-11-21', '2030-12-31', '2026-11-20', '2031-01-01', 'sometime soon']));
+  });
+
+  it('an optional question: skip as a button and as text', () => {
+    const events = eventsAt('contact-request.json', [{ type: 'user.text', text: 'Sam' }]);
+    expect(events).toContainEqual({ type: 'user.button', value: 'skip' });
+    expect(events).toContainEqual({ type: 'user.text', text: 'skip' });
+  });
+
+  it('a path node: a vote locking each path, one locking none', () => {
+    const votes = eventsAt('lighting-consult.json', []).flatMap((e) => (e.type === 'path.changed' ? [e.vote.locked] : []));
+    expect(votes).toEqual(['home', 'sports', null]);
+  });
+
+  it('a running action: outputs on both sides of the guards, one missing a field, a failure', () => {
+    const flow = load('led-sales.json');
     const paths = generateFlowPaths(flow);
-    const coverage = await replayFlowPaths(flow, paths);
-    console.log(report(coverage));
-    expect(coverage.states.missing).toEqual([]);
-    expect(coverage.transitions.missing).toEqual([]);
-    expect(coverage.states.percent).toBe(100);
-    expect(coverage.transitions.percent).toBe(100);
+    const atQuote = new Map(paths.flatMap((p) => p.events).filter((e) => e.type.endsWith('action.quote')).map((e) => [JSON.stringify(e), e]));
+    const outputs = [...atQuote.values()].flatMap((e) => ('output' in e ? [e.output] : []));
+    expect(outputs).toContainEqual({ total: 20001, fixtures: 20001 });
+    expect(outputs).toContainEqual({ total: 0, fixtures: 0 });
+    expect(outputs).toContainEqual({ fixtures: 0 });
+    expect([...atQuote.values()]).toContainEqual({ type: 'xstate.error.actor.action.quote', error: 'priceLookup failed' });
   });
 });
 
@@ -58,5 +124,106 @@ describe('the coverage measure can fail', () => {
     const [first] = paths;
     const wrong = { ...first!, expected: first!.expected.map(() => 'confirmation') };
     await expect(replayFlowPaths(flow, [wrong])).rejects.toThrow(/the graph said "confirmation"/);
+  });
+
+  it('refuses a path whose answers differ from what the live actor stored', async () => {
+    const path = paths.find((p) => p.events.length === 1 && p.events[0]!.type === 'user.button' && p.events[0]!.value === 'Yes')!;
+    const wrong: FlowTestPath = { ...path, keys: path.keys!.map((k) => k.replace('1_patient_info_availability', 'something_else')) };
+    await expect(replayFlowPaths(flow, [wrong])).rejects.toThrow(/the actor's state is .* the graph said/);
+  });
+
+  it('refuses a path that settles an actor that is not running', async () => {
+    const led = load('led-sales.json');
+    const early: FlowTestPath = {
+      description: 'the price lookup answers before it is called',
+      events: [{ type: 'xstate.done.actor.action.quote', output: { total: 1, fixtures: 1 } }],
+      expected: [{ intent: 'asking' }],
+    };
+    await expect(replayFlowPaths(led, [early])).rejects.toThrow(/settles "action.quote", but no actor is running/);
+  });
+});
+
+/**
+ * Regression (found by the model-based search): from `extracting`, a later
+ * question's limiting value used to jump to the target of that question's
+ * first `limiting` edge, skipping the guards of its limiting edges and the
+ * enforced constraints. It now leaves through that question's edge group, as
+ * answering the questions one by one does.
+ */
+describe('a later limiting value read by extraction', () => {
+  const base = (extra: Partial<FlowDocumentInput>): FlowDocumentInput => ({
+    id: 'later-limiting',
+    version: 1,
+    start: 'name',
+    nodes: [
+      { kind: 'question', id: 'name', prompt: 'Your name?', required: false, answer: { type: 'string' } },
+      { kind: 'question', id: 'topic', prompt: 'Topic?', answer: { type: 'category', categories: ['Sales', 'Urgent'] } },
+      { kind: 'question', id: 'severity', prompt: 'Severity?', answer: { type: 'category', categories: ['Low', 'High'] }, limitingValues: ['High'] },
+      { kind: 'terminal', id: 'done', outcome: 'completed' },
+      { kind: 'terminal', id: 'escalate', outcome: 'handoff' },
+      { kind: 'terminal', id: 'stopped', outcome: 'stopped' },
+    ],
+    edges: [
+      { from: 'name', to: 'topic' },
+      { from: 'topic', to: 'severity' },
+      { from: 'severity', to: 'done' },
+      { from: 'severity', to: 'escalate', on: 'limiting', guard: "answers.topic == 'Urgent'" },
+      { from: 'severity', to: 'stopped', on: 'limiting', guard: 'else' },
+    ],
+    ...extra,
+  });
+  /** "Sales" then "High" answered at topic: by buttons, or by one message the extractor reads. */
+  const finish = async (doc: FlowDocumentInput, name: string, how: 'buttons' | 'extraction') => {
+    let settle: ((output: unknown) => void) | undefined;
+    const extract = fromPromise(() => new Promise((resolve) => (settle = resolve)));
+    const actor = createActor(compileFlow(doc).provide({ actors: { extract } } as never));
+    actor.start();
+    actor.send({ type: 'user.text', text: name });
+    if (how === 'buttons') {
+      actor.send({ type: 'user.button', value: 'Sales' });
+      actor.send({ type: 'user.button', value: 'High' });
+    } else {
+      actor.send({ type: 'user.text', text: 'it is about buying, and it is bad' });
+      const llm = (value: string) => ({ value, confidence: 0.9, source: 'llm' });
+      settle!({ values: { topic: llm('Sales'), severity: llm('High') } });
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    return actor.getSnapshot().value;
+  };
+  const guarded = base({});
+  // Limiting goes to a handoff, unguarded; the constraint wants a name, and the name was skipped.
+  const enforced = base({
+    nodes: base({}).nodes.filter((n) => n.id !== 'stopped'),
+    edges: [
+      { from: 'name', to: 'topic' },
+      { from: 'topic', to: 'severity' },
+      { from: 'severity', to: 'done' },
+      { from: 'severity', to: 'escalate', on: 'limiting' },
+    ],
+    constraints: [{ name: 'named', check: 'has(answers.name)', message: 'We need your name.', fallback: 'name' }],
+  });
+
+  it('the flows compile, and extraction reads both answers (so the tests below are about where they lead)', async () => {
+    for (const doc of [guarded, enforced]) {
+      const value = await finish(doc, 'skip', 'extraction');
+      expect(value).not.toEqual({ topic: 'asking' });
+      expect(value).not.toEqual({ topic: 'extracting' });
+    }
+  });
+
+  it('answered one by one, the limiting edge whose guard holds is taken', async () => {
+    expect(await finish(guarded, 'Sam', 'buttons')).toBe('stopped');
+  });
+
+  it('read by extraction, the limiting edge whose guard holds is taken (not the first)', async () => {
+    expect(await finish(guarded, 'Sam', 'extraction')).toBe('stopped');
+  });
+
+  it('answered one by one, a handoff is not entered while an enforced constraint fails', async () => {
+    expect(await finish(enforced, 'skip', 'buttons')).toEqual({ name: 'asking' });
+  });
+
+  it('read by extraction, a handoff is not entered while an enforced constraint fails', async () => {
+    expect(await finish(enforced, 'skip', 'extraction')).toEqual({ name: 'asking' });
   });
 });
