@@ -123,8 +123,8 @@ const BOUND_PHRASES = [
   'more than', 'less than', 'fewer than', 'greater than', 'over', 'under', 'above', 'below', 'at least', 'at most',
   'up to', 'upto', 'max', 'minimum', 'maximum', 'or more', 'or less', 'plus', 'beyond', 'exceeding',
 ].map(words);
-/** Shortly after these, "one" is a pronoun ("no one", "the blue one"), not a number. */
-const NOT_A_NUMBER_BEFORE_ONE = new Set(['no', 'any', 'every', 'some', 'which', 'this', 'that', 'the', 'each', 'another', 'other']);
+/** Shortly after these, "one" is a pronoun ("no one", "the blue one", "a big one"), not a number. */
+const NOT_A_NUMBER_BEFORE_ONE = new Set(['a', 'an', 'no', 'any', 'every', 'some', 'which', 'this', 'that', 'the', 'each', 'another', 'other']);
 
 interface FoundNumber {
   value: number;

@@ -315,7 +315,8 @@ function checkScope(
     cycle.forEach((n) => reported.add(n));
     const nodes = cycle.slice(0, -1).map((n) => byId.get(n)!);
     const message = `loop with no question asked: ${cycle.join(' → ')}`;
-    if (nodes.every((n) => silenceOf(n, silence) === 'instant')) add([...at, 'edges'], `${message} (decisions only: it would never stop)`, { node: id });
+    if (nodes.every((n) => silenceOf(n, silence) === 'instant'))
+      add([...at, 'edges'], `${message} (decisions and questions passed over by \`when\`, within one turn: it may never stop)`, { node: id });
     else warn([...at, 'edges'], `${message} (make sure a guard ends it)`, { node: id });
   }
 
@@ -390,15 +391,16 @@ function checkQuestion(
 }
 
 /**
- * Whether passing through a node may ask nothing: `instant` (decisions: no
- * event between, an endless loop hangs the actor), `silent` (an action, a
- * question that may be passed over), or `asks`.
+ * Whether passing through a node may ask nothing: `instant` (a decision, a
+ * question its `when` passes over: no event between, so an endless loop of
+ * them would hang the actor), `silent` (an action: its result is an event),
+ * or `asks`.
  */
 type Silence = 'instant' | 'silent' | 'asks';
 
 function silenceOf(node: FlowNode, subgraphs: Map<string, Silence>): Silence {
-  if (node.kind === 'decision') return 'instant';
-  if (node.kind === 'action' || (node.kind === 'question' && node.when !== undefined)) return 'silent';
+  if (node.kind === 'decision' || (node.kind === 'question' && node.when !== undefined)) return 'instant';
+  if (node.kind === 'action') return 'silent';
   if (node.kind === 'subgraph') return subgraphs.get(node.ref) ?? 'asks';
   return 'asks';
 }

@@ -16,7 +16,7 @@ import type { ExtractionInput, ExtractionOutput } from '../extract/types.js';
 import { createKeywordChooser } from '../paths/offline-chooser.js';
 import { asksToSkip, compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
 import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
-import { findCategory, flowGraph, isLimitingValue, type ScopeGraph } from './graph.js';
+import { findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
 import { parseFlowValue } from './parse.js';
 import { acceptedValues, canBeAnsweredEarly, extractionInput, laterPlaces, registerPlaces, type Place } from './places.js';
@@ -392,23 +392,30 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.gate) });
         enqueue.emit({ type: 'answer.skipped', node: params.gate, key: keyOf(params.gate), reason: params.reason });
       }),
-      startEditing: assign(({ context }) => ({
-        previousAnswers: { ...context.previousAnswers, ...context.answers },
-        answers: {},
-        notice: null,
-        invalid: null,
-      })),
+      /** Editing: the answers the flow will ask again (those after the edit edge's target) are kept aside as previous ones. */
+      startEditing: assign(({ context }, params: { keys: string[] }) => {
+        const again = new Set(params.keys);
+        const kept = Object.fromEntries(Object.entries(context.answers).filter(([key]) => !again.has(key)));
+        const asked = Object.fromEntries(Object.entries(context.answers).filter(([key]) => again.has(key)));
+        return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null };
+      }),
       traceNode: enqueueActions(({ enqueue }, params: { node: string; kind: FlowNode['kind']; phase: 'enter' | 'exit' }) => {
         enqueue.emit({ type: params.phase === 'enter' ? 'node.enter' : 'node.exit', node: params.node, kind: params.kind });
       }),
       /** The guards tried before the edge taken, and any later one that also held. */
-      traceRoute: enqueueActions(({ context, enqueue }, params: { route: number; taken: number }) => {
+      traceRoute: enqueueActions(({ context, enqueue }, params: { route: number; taken: number; redirectedTo?: string }) => {
         const route = routes[params.route]!;
         const tried = route.guards.slice(0, params.taken + 1).map((guard, i) => ({
           guard: guard ?? ELSE_GUARD,
           result: i === params.taken,
         }));
-        enqueue.emit({ type: 'guard.evaluated', node: route.node, outcome: route.outcome, guards: tried, target: route.targets[params.taken]! });
+        enqueue.emit({
+          type: 'guard.evaluated',
+          node: route.node,
+          outcome: route.outcome,
+          guards: tried,
+          target: params.redirectedTo ?? route.targets[params.taken]!,
+        });
         const takenGuard = route.guards[params.taken];
         if (takenGuard === null || takenGuard === undefined) return;
         const alsoTrue = route.guards
@@ -529,7 +536,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       if (p.scope.ref !== null || !guarded || p.node.kind === 'confirmation') return [main];
       const checks: Transition[] = enforced.map((c) => {
         const guard = guardOf(condition, celGuard, { type: 'constraintFails', params: { name: c.name } });
-        return { ...(guard && { guard }), target: ref([], c.fallback!), actions: [trace, { type: 'recordConstraint', params: { name: c.name } }] };
+        const redirected = { type: 'traceRoute', params: { route: index, taken: i, redirectedTo: c.fallback! } };
+        return { ...(guard && { guard }), target: ref([], c.fallback!), actions: [redirected, { type: 'recordConstraint', params: { name: c.name } }] };
       });
       return [...checks, main];
     });
@@ -679,6 +687,11 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
 
   const confirmationState = (p: Place): StateConfig => {
     const params = { node: p.id };
+    // What editing clears: the answers of every question (and action) reachable from where the edit edge goes.
+    const editing = (t: Transition) => {
+      const target = (t.target ?? '').replace(`#${doc.id}.`, '');
+      return { type: 'startEditing', params: { keys: answersFrom(graph, target) } };
+    };
     const on = (guard: string) => ({ type: guard, params });
     return {
       tags: ['confirmation'],
@@ -686,13 +699,13 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       on: {
         'user.button': [
           ...route(p, 'confirmed', on('buttonIsConfirm')),
-          ...route(p, 'edit', on('buttonIsEdit')).map((t) => ({ ...t, actions: [{ type: 'startEditing' }, ...(t.actions ?? [])] })),
+          ...route(p, 'edit', on('buttonIsEdit')).map((t) => ({ ...t, actions: [editing(t), ...(t.actions ?? [])] })),
           { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
         ],
         // The seed's rule: anything that is not a confirmation is a wish to edit.
         'user.text': [
           ...route(p, 'confirmed', on('textConfirms')),
-          ...route(p, 'edit').map((t) => ({ ...t, actions: [{ type: 'startEditing' }, ...(t.actions ?? [])] })),
+          ...route(p, 'edit').map((t) => ({ ...t, actions: [editing(t), ...(t.actions ?? [])] })),
         ],
       } as never,
     };
@@ -843,6 +856,51 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
 }
 
 export type FlowMachine = ReturnType<typeof compileFlow>;
+
+/**
+ * The answer keys a flow may set again from the node at `place` (a main-flow
+ * node id, or a path into subgraph calls): its questions' keys and its
+ * actions' assigned keys, through every edge and into every subgraph called.
+ */
+function answersFrom(graph: FlowGraph, place: string): string[] {
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (scope: ScopeGraph, starts: string[]) => {
+    const queue = [...starts];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      if (seen.has(`${scope.ref} ${id}`)) continue;
+      seen.add(`${scope.ref} ${id}`);
+      const node = scope.node(id);
+      if (!node) continue;
+      if (node.kind === 'question') keys.add(answerKey(node));
+      if (node.kind === 'action') Object.keys(node.assign ?? {}).forEach((k) => keys.add(k));
+      if (node.kind === 'subgraph') {
+        const sub = graph.scope(node.ref);
+        if (sub) walk(sub, [sub.entry.id]);
+      }
+      for (const edge of scope.edges) if (edge.from === id && edge.to !== EXIT_TARGET) queue.push(edge.to);
+    }
+  };
+  // The target may be inside subgraph calls: walk from it in its scope, then on from each caller.
+  const parts = place.split('.');
+  let scope = graph.main;
+  const callers: { scope: ScopeGraph; id: string }[] = [];
+  for (const part of parts.slice(0, -1)) {
+    const node = scope.node(part);
+    if (node?.kind !== 'subgraph') break;
+    callers.push({ scope, id: part });
+    scope = graph.scope(node.ref) ?? scope;
+  }
+  walk(scope, [parts.at(-1)!]);
+  // After the subgraph returns: what follows each call (not the call itself, entered before the target).
+  for (const caller of callers.reverse())
+    walk(
+      caller.scope,
+      caller.scope.edges.filter((e) => e.from === caller.id && e.to !== EXIT_TARGET).map((e) => e.to),
+    );
+  return [...keys].sort();
+}
 
 /** The registry of action actors: the host's, and a failing stand-in for any name it did not give. */
 function actionActors(doc: FlowDocument, given: Record<string, AnyActorLogic>): Record<string, AnyActorLogic> {

@@ -25,6 +25,8 @@ export interface ConversationOptions {
   actors?: Record<string, AnyActorLogic>;
   /** Facts guards read as `context.*` (for a new conversation; a restored one keeps its own). */
   context?: FlowInput['context'];
+  /** Today's date for date answers; the clock when absent (tests fix it). */
+  today?: () => Date;
   sessionId?: string;
   /** Passed to the actor, e.g. the Stately inspector's `inspect`. */
   inspect?: (event: InspectionEvent) => void;
@@ -97,7 +99,9 @@ export function restoreConversation(
 }
 
 function open(flow: FlowDocument, persisted: PersistedConversation | undefined, options: ConversationOptions): Conversation {
-  const compiled = machineFor(flow, options.extract);
+  const compiled = options.today
+    ? { graph: flowGraph(parseFlowValue(flow, flow.id)), machine: compileFlow(flow, { today: options.today }).provide({ actors: { ...(options.extract && { extract: options.extract }) } }) as FlowMachine }
+    : machineFor(flow, options.extract);
   const { graph } = compiled;
   const machine = options.actors ? (compiled.machine.provide({ actors: options.actors }) as FlowMachine) : compiled.machine;
   const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();

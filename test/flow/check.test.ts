@@ -333,7 +333,7 @@ describe('reachability and loops', () => {
       { from: 'd2', to: 'd1' },
     ];
     expect(issues(d)).toEqual([
-      error(['edges'], 'loop with no question asked: d1 → d2 → d1 (decisions only: it would never stop)', { node: 'd1' }),
+      error(['edges'], 'loop with no question asked: d1 → d2 → d1 (decisions and questions passed over by `when`, within one turn: it may never stop)', { node: 'd1' }),
     ]);
   });
 
@@ -354,7 +354,8 @@ describe('reachability and loops', () => {
     expect(() => parseFlowValue(d)).not.toThrow();
   });
 
-  it('a loop through a question with `when` is a warning', () => {
+  // A question passed over by its `when` takes no event: such a loop can spin within one turn.
+  it('a loop through a question with `when` is an error', () => {
     const d = base();
     d.nodes.push({ kind: 'decision', id: 'd1' }, { kind: 'question', id: 'w', prompt: 'W?', when: "answers.a == 'No'", answer: { type: 'string' } });
     d.edges = [
@@ -365,7 +366,7 @@ describe('reachability and loops', () => {
       { from: 'w', to: 'd1' },
     ];
     expect(issues(d)).toEqual([
-      warning(['edges'], 'loop with no question asked: d1 → w → d1 (make sure a guard ends it)', { node: 'd1' }),
+      error(['edges'], 'loop with no question asked: d1 → w → d1 (decisions and questions passed over by `when`, within one turn: it may never stop)', { node: 'd1' }),
     ]);
   });
 
