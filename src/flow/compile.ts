@@ -6,20 +6,18 @@ import {
   sendTo,
   setup,
   type AnyActorLogic,
-  type AnyEventObject,
   type DoneStateEvent,
 } from 'xstate';
 import { pathSelectionMachine, type PathVoteEmitted } from '../../machines/path-selection.js';
-import { extractOffline } from '../extract/offline.js';
 import { classifyConfirmation } from '../extract/match-confirmation.js';
 import type { ExtractionInput, ExtractionOutput } from '../extract/types.js';
 import { createKeywordChooser } from '../paths/offline-chooser.js';
-import { asksToSkip, compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
+import { asksToSkip } from './answer.js';
 import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
-import { findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
-import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
+import { findCategory, flowGraph, isLimitingValue, type ScopeGraph } from './graph.js';
+import { flowLookups } from './compile-lookups.js';
 import { parseFlowValue } from './parse.js';
-import { acceptedValues, canBeAnsweredEarly, extractionInput, laterPlaces, registerPlaces, type Place } from './places.js';
+import { answersFrom, canBeAnsweredEarly, extractionInput, laterPlaces, registerPlaces, type Place } from './places.js';
 import {
   ELSE_GUARD,
   EXIT_TARGET,
@@ -98,13 +96,6 @@ export interface FlowOutput {
 export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVoteEmitted };
 
 
-/** One group of edges (a node leaving on an outcome), kept for traces. */
-interface Route {
-  node: string;
-  outcome: EdgeOutcome;
-  guards: (string | null)[];
-  targets: string[];
-}
 
 const isElse = (guard: string | undefined) => guard === undefined || guard === ELSE_GUARD;
 
@@ -119,121 +110,26 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
   // Checked again here, so that a document built in code is refused as clearly as a file.
   const doc = parseFlowValue(input, typeof input.id === 'string' ? input.id : 'flow');
   const graph = flowGraph(doc);
-  const today = options.today ?? (() => new Date());
 
-  // ---------------------------------------------------------------- tables built once
-
-  const places = new Map<string, Place>();
-  const routes: Route[] = [];
-  const celGuards = new Map<string, CompiledGuard>();
-  const cel = (expr: string) => {
-    let compiled = celGuards.get(expr);
-    if (!compiled) celGuards.set(expr, (compiled = compileGuard(expr)));
-    return compiled;
-  };
-  const validators = new Map<QuestionNode, ReturnType<typeof compileValidators>>();
-  const validatorsOf = (q: QuestionNode) => {
-    let v = validators.get(q);
-    if (!v) validators.set(q, (v = compileValidators(q)));
-    return v;
-  };
-  const place = (id: string) => {
-    const p = places.get(id);
-    if (!p) throw new Error(`flow "${doc.id}" has no node at "${id}"`);
-    return p;
-  };
-  const question = (id: string) => {
-    const p = places.get(id);
-    if (p?.node.kind === 'question') return p.node;
-    const q = graph.question(id);
-    if (!q) throw new Error(`flow "${doc.id}" has no question "${id}"`);
-    return q;
-  };
-  const keyOf = (id: string) => answerKey(question(id));
-  const ref = (path: string[], nodeId: string) => `#${[doc.id, ...path, nodeId].join('.')}`;
-  const constraints = doc.constraints ?? [];
-  const enforced = constraints.filter((c) => c.fallback !== undefined);
-
-  // ---------------------------------------------------------------- what guards read
-
-  const scopes = new WeakMap<FlowContext, GuardScope>();
-  const scopeOf = (context: FlowContext): GuardScope => {
-    let scope = scopes.get(context);
-    if (scope) return scope;
-    const answers = Object.fromEntries(Object.entries(context.answers).map(([k, a]) => [k, a.value]));
-    const base = { answers, context: { ...context.host, ...(context.path && { path: context.path }) } };
-    const values: Record<string, boolean> = {};
-    for (const c of constraints) {
-      const oneOf = c.oneOf === undefined || c.oneOf.some((key) => answers[key] !== undefined);
-      values[c.name] = oneOf && (c.check === undefined || cel(c.check).evaluate(base));
-    }
-    scopes.set(context, (scope = { ...base, constraints: values }));
-    return scope;
-  };
-
-  const pressed = (event: AnyEventObject) => (event.type === 'user.button' ? String(event.value) : null);
-  // The offline matcher on a text turn, once per event (guards and actions ask again).
-  const matchedByEvent = new WeakMap<AnyEventObject, Map<string, ReturnType<typeof extractOffline>>>();
-  const matched = (event: AnyEventObject, gate: string) => {
-    if (event.type !== 'user.text') return undefined;
-    const q = question(gate);
-    if (q.answer.type !== 'category') return undefined;
-    let byGate = matchedByEvent.get(event);
-    if (!byGate) matchedByEvent.set(event, (byGate = new Map()));
-    let output = byGate.get(gate);
-    if (!output) {
-      const key = answerKey(q);
-      output = extractOffline({
-        text: String(event.text),
-        gate: key,
-        allowModel: false,
-        gates: [{ key, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
-      });
-      byGate.set(gate, output);
-    }
-    return output.values[answerKey(q)];
-  };
-  // A typed answer read and validated once per event.
-  const typedByEvent = new WeakMap<AnyEventObject, Map<string, ReadAnswer>>();
-  const typed = (context: FlowContext, event: AnyEventObject, gate: string): ReadAnswer | undefined => {
-    if (event.type !== 'user.text' && event.type !== 'user.button') return undefined;
-    let byGate = typedByEvent.get(event);
-    if (!byGate) typedByEvent.set(event, (byGate = new Map()));
-    let read = byGate.get(gate);
-    if (!read) {
-      const q = question(gate);
-      const turn = event.type === 'user.button' ? { button: String(event.value) } : { text: String(event.text) };
-      read = readTypedAnswer(q, turn, scopeOf(context), validatorsOf(q), today());
-      byGate.set(gate, read);
-    }
-    return read;
-  };
-  // Several guards and an action read the same extraction result: check it once per event.
-  const acceptedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof acceptedValues>>();
-  const accepted = (context: FlowContext, gate: string, event: AnyEventObject) => {
-    let values = acceptedByEvent.get(event);
-    if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
-    return values;
-  };
-  const outOfAttempts = (context: FlowContext, gate: string) => {
-    const max = (place(gate).node as { maxAttempts?: number }).maxAttempts;
-    return max !== undefined && (context.attempts[gate] ?? 0) + 1 >= max;
-  };
-  const withoutAttempt = (context: FlowContext, gate: string) => {
-    const { [gate]: _, ...rest } = context.attempts;
-    return rest;
-  };
-  const actionOutput = (node: ActionNode, output: unknown): Record<string, AnswerValue> | string => {
-    const values: Record<string, AnswerValue> = {};
-    for (const [key, field] of Object.entries(node.assign ?? {})) {
-      let value: unknown = output;
-      for (const part of field === '' ? [] : field.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[part];
-      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value)))
-        return `the output of "${node.actor}" has no text, number or yes/no at "${field}" for answers.${key}`;
-      values[key] = value;
-    }
-    return values;
-  };
+  const {
+    places,
+    routes,
+    cel,
+    place,
+    question,
+    keyOf,
+    ref,
+    constraints,
+    enforced,
+    scopeOf,
+    pressed,
+    matched,
+    typed,
+    accepted,
+    outOfAttempts,
+    withoutAttempt,
+    actionOutput,
+  } = flowLookups(doc, graph, options.today ?? (() => new Date()));
 
   const machineSetup = setup({
     types: {
@@ -857,50 +753,6 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
 
 export type FlowMachine = ReturnType<typeof compileFlow>;
 
-/**
- * The answer keys a flow may set again from the node at `place` (a main-flow
- * node id, or a path into subgraph calls): its questions' keys and its
- * actions' assigned keys, through every edge and into every subgraph called.
- */
-function answersFrom(graph: FlowGraph, place: string): string[] {
-  const keys = new Set<string>();
-  const seen = new Set<string>();
-  const walk = (scope: ScopeGraph, starts: string[]) => {
-    const queue = [...starts];
-    while (queue.length > 0) {
-      const id = queue.shift()!;
-      if (seen.has(`${scope.ref} ${id}`)) continue;
-      seen.add(`${scope.ref} ${id}`);
-      const node = scope.node(id);
-      if (!node) continue;
-      if (node.kind === 'question') keys.add(answerKey(node));
-      if (node.kind === 'action') Object.keys(node.assign ?? {}).forEach((k) => keys.add(k));
-      if (node.kind === 'subgraph') {
-        const sub = graph.scope(node.ref);
-        if (sub) walk(sub, [sub.entry.id]);
-      }
-      for (const edge of scope.edges) if (edge.from === id && edge.to !== EXIT_TARGET) queue.push(edge.to);
-    }
-  };
-  // The target may be inside subgraph calls: walk from it in its scope, then on from each caller.
-  const parts = place.split('.');
-  let scope = graph.main;
-  const callers: { scope: ScopeGraph; id: string }[] = [];
-  for (const part of parts.slice(0, -1)) {
-    const node = scope.node(part);
-    if (node?.kind !== 'subgraph') break;
-    callers.push({ scope, id: part });
-    scope = graph.scope(node.ref) ?? scope;
-  }
-  walk(scope, [parts.at(-1)!]);
-  // After the subgraph returns: what follows each call (not the call itself, entered before the target).
-  for (const caller of callers.reverse())
-    walk(
-      caller.scope,
-      caller.scope.edges.filter((e) => e.from === caller.id && e.to !== EXIT_TARGET).map((e) => e.to),
-    );
-  return [...keys].sort();
-}
 
 /** The registry of action actors: the host's, and a failing stand-in for any name it did not give. */
 function actionActors(doc: FlowDocument, given: Record<string, AnyActorLogic>): Record<string, AnyActorLogic> {

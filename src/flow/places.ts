@@ -123,3 +123,47 @@ export function acceptedValues(
   return values;
 }
 
+/**
+ * The answer keys a flow may set again from the node at `place` (a main-flow
+ * node id, or a path into subgraph calls): its questions' keys and its
+ * actions' assigned keys, through every edge and into every subgraph called.
+ */
+export function answersFrom(graph: FlowGraph, place: string): string[] {
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (scope: ScopeGraph, starts: string[]) => {
+    const queue = [...starts];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      if (seen.has(`${scope.ref} ${id}`)) continue;
+      seen.add(`${scope.ref} ${id}`);
+      const node = scope.node(id);
+      if (!node) continue;
+      if (node.kind === 'question') keys.add(answerKey(node));
+      if (node.kind === 'action') Object.keys(node.assign ?? {}).forEach((k) => keys.add(k));
+      if (node.kind === 'subgraph') {
+        const sub = graph.scope(node.ref);
+        if (sub) walk(sub, [sub.entry.id]);
+      }
+      for (const edge of scope.edges) if (edge.from === id && edge.to !== EXIT_TARGET) queue.push(edge.to);
+    }
+  };
+  // The target may be inside subgraph calls: walk from it in its scope, then on from each caller.
+  const parts = place.split('.');
+  let scope = graph.main;
+  const callers: { scope: ScopeGraph; id: string }[] = [];
+  for (const part of parts.slice(0, -1)) {
+    const node = scope.node(part);
+    if (node?.kind !== 'subgraph') break;
+    callers.push({ scope, id: part });
+    scope = graph.scope(node.ref) ?? scope;
+  }
+  walk(scope, [parts.at(-1)!]);
+  // After the subgraph returns: what follows each call (not the call itself, entered before the target).
+  for (const caller of callers.reverse())
+    walk(
+      caller.scope,
+      caller.scope.edges.filter((e) => e.from === caller.id && e.to !== EXIT_TARGET).map((e) => e.to),
+    );
+  return [...keys].sort();
+}
