@@ -178,7 +178,13 @@ function describeTyped(type: string, params: unknown): string {
   if (isRecord(params) && typeof params.expr === 'string' && Object.keys(params).length === 1) {
     return `${type}: ${params.expr}`;
   }
-  return `${type}(${typeof params === 'function' ? '…' : compact(params)})`;
+  if (typeof params === 'function') return `${type}(…)`;
+  // Named params read as `key=value`; plain words and numbers need no quotes.
+  if (isRecord(params))
+    return `${type}(${Object.entries(params)
+      .map(([k, v]) => `${k}=${typeof v === 'string' && /^[\w.-]+$/.test(v) ? v : compact(v)}`)
+      .join(', ')})`;
+  return `${type}(${compact(params)})`;
 }
 
 /** An action's type name: built-in actions (`assign`, …) carry `type`, inline ones only a name. */

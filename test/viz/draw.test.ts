@@ -120,7 +120,7 @@ describe('machineDrawing', () => {
 
   it('draws transitions with events, readable guards, action names and their order', () => {
     expect(machineDrawing(gateFlow).transitions).toEqual([
-      { source: 'gate-flow.ask_name', target: 'gate-flow.extracting', event: 'user.text', guard: '!textMatches({gate:"a"})', actions: [], order: 0 },
+      { source: 'gate-flow.ask_name', target: 'gate-flow.extracting', event: 'user.text', guard: '!textMatches(gate=a)', actions: [], order: 0 },
       { source: 'gate-flow.ask_name', target: 'gate-flow.review', event: 'user.text', guard: null, actions: ['record', 'xstate.assign'], order: 1 },
       { source: 'gate-flow.ask_name', target: null, event: 'user.button', guard: null, actions: ['notify'], order: 0 },
       { source: 'gate-flow.extracting', target: 'gate-flow.review', event: 'xstate.done.actor.extract', guard: null, actions: ['record'], order: 0 },
@@ -187,15 +187,15 @@ describe('guardLabel and actionName', () => {
     expect(guardLabel('isReady')).toBe('isReady');
     expect(guardLabel({ type: 'isReady' })).toBe('isReady');
     expect(guardLabel({ type: 'cel', params: { expr: 'answers.x == 1.0' } })).toBe('cel: answers.x == 1.0');
-    expect(guardLabel({ type: 'between', params: { min: 1, 'max-x': [2, null], s: 'q"' } })).toBe('between({min:1,"max-x":[2,null],s:"q\\""})');
+    expect(guardLabel({ type: 'between', params: { min: 1, 'max-x': [2, null], s: 'q"' } })).toBe('between(min=1, max-x=[2,null], s="q\\"")');
     expect(guardLabel({ type: 'dyn', params: () => ({}) })).toBe('dyn(…)');
     expect(guardLabel(function hasName() {})).toBe('hasName');
     expect(guardLabel(not(and(['a', 'b'])))).toBe('!(a && b)');
-    expect(guardLabel(or(['a', not({ type: 'b', params: { n: 1 } })]))).toBe('a || !b({n:1})');
+    expect(guardLabel(or(['a', not({ type: 'b', params: { n: 1 } })]))).toBe('a || !b(n=1)');
   });
 
   it('reads the object form of combined guards too', () => {
-    expect(guardLabel({ type: 'xstate.not', params: { guards: [{ type: 'textMatches', params: { gate: 'a' } }] } })).toBe('!textMatches({gate:"a"})');
+    expect(guardLabel({ type: 'xstate.not', params: { guards: [{ type: 'textMatches', params: { gate: 'a' } }] } })).toBe('!textMatches(gate=a)');
     expect(guardLabel({ type: 'xstate.and', guards: ['a', { type: 'xstate.or', guards: ['b', 'c'] }] })).toBe('a && (b || c)');
   });
 
@@ -223,7 +223,7 @@ describe('toMermaid', () => {
         '  state "b" as tiny_b',
         '  tiny_b --> [*]',
         '}',
-        'tiny_a --> tiny_b : go [ok(#123;x#58;#34;y#58;z#34;#125;)]',
+        'tiny_a --> tiny_b : go [ok(x=#34;y#58;z#34;)]',
         '',
       ].join('\n'),
     );
@@ -241,7 +241,7 @@ describe('toMermaid', () => {
     expect(lines).toContain('    [*] --> gate_flow_review_check');
     expect(lines).toContain('    gate_flow_review_ok --> [*]');
     expect(lines).toContain('  gate_flow_done --> [*]');
-    expect(lines).toContain('gate_flow_ask_name --> gate_flow_extracting : user.text [!textMatches(#123;gate#58;#34;a#34;#125;)]');
+    expect(lines).toContain('gate_flow_ask_name --> gate_flow_extracting : user.text [!textMatches(gate=a)]');
     expect(lines).toContain('gate_flow_ask_name --> gate_flow_ask_name : user.button');
     expect(lines).toContain('gate_flow_extracting --> gate_flow_review : xstate.done.actor.extract');
     expect(lines).toContain('gate_flow_review_check --> gate_flow_review_ok : always [cel#58; answers.x == 1.0]');
@@ -303,7 +303,7 @@ describe('toDot', () => {
     expect(lines).toContain('    "gate-flow.extracting" [label="extracting\\ninvoke extract"];');
     expect(lines).toContain('    subgraph "cluster_gate-flow.review" {');
     expect(lines).toContain('      "gate-flow.review.ok" [shape="doublecircle", label="ok"];');
-    expect(lines).toContain('  "gate-flow.ask_name" -> "gate-flow.extracting" [label="user.text [!textMatches({gate:\\"a\\"})]"];');
+    expect(lines).toContain('  "gate-flow.ask_name" -> "gate-flow.extracting" [label="user.text [!textMatches(gate=a)]"];');
     expect(lines).toContain('  "gate-flow.ask_name" -> "gate-flow.ask_name" [label="user.button", style="dashed"];');
     expect(lines).toContain('  "gate-flow.extracting" -> "gate-flow.review" [label="xstate.done.actor.extract", lhead="cluster_gate-flow.review"];');
     expect(lines).toContain('  "gate-flow.review" -> "gate-flow.done" [label="xstate.done.state.gate-flow.review", ltail="cluster_gate-flow.review"];');
