@@ -2,9 +2,9 @@ import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
 import {
   DEFAULT_MAX_LENGTH,
-  ELSE_GUARD,
   EXIT_TARGET,
   answerKey,
+  isElseGuard,
   type Edge,
   type EdgeOutcome,
   type FlowDocument,
@@ -204,7 +204,7 @@ function checkScope(
     }
     if (outcome === 'limiting' && to && to.kind !== 'terminal')
       fail([...where, 'to'], `a limiting value ends the flow: "${edge.to}" must be a terminal`, { node: from.id });
-    if (edge.guard !== undefined && edge.guard !== ELSE_GUARD) guard([...where, 'guard'], edge.guard, from.id);
+    if (!isElseGuard(edge.guard)) guard([...where, 'guard'], edge.guard!, from.id);
     const key = `${edge.from}\u0000${outcome}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
@@ -212,8 +212,7 @@ function checkScope(
     const edges = indexes.map((i) => scope.edges[i]!);
     const from = byId.get(edges[0]!.from)!;
     const outcome = edges[0]!.on ?? defaultOutcome(from)!;
-    const isElse = (e: Edge) => e.guard === undefined || e.guard === ELSE_GUARD;
-    const firstElse = edges.findIndex(isElse);
+    const firstElse = edges.findIndex((e) => isElseGuard(e.guard));
     if (from.kind === 'path' && outcome === 'next') {
       if (firstElse >= 0)
         fail([...at, 'edges', indexes[firstElse]!], `a path node waits for a path to lock: every edge needs a guard (no "else")`, { node: from.id });

@@ -4,7 +4,7 @@ import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js
 import type { AnswerValue, FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { acceptedValues, type Place } from './places.js';
+import { acceptedValues, placesOf } from './places.js';
 import { answerKey, type ActionNode, type EdgeOutcome, type FlowDocument, type QuestionNode } from './schema.js';
 
 /**
@@ -25,7 +25,7 @@ export interface Route {
 export type FlowLookups = ReturnType<typeof flowLookups>;
 
 export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Date) {
-  const places = new Map<string, Place>();
+  const places = placesOf(graph);
   const routes: Route[] = [];
   const celGuards = new Map<string, CompiledGuard>();
   const cel = (expr: string) => {
@@ -117,9 +117,14 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
     return values;
   };
+  /** The failed answers a question or path node allows, or null when it allows any number. */
+  const maxAttemptsOf = (gate: string): number | null => {
+    const node = place(gate).node;
+    return (node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined ? node.maxAttempts : null;
+  };
   const outOfAttempts = (context: FlowContext, gate: string) => {
-    const max = (place(gate).node as { maxAttempts?: number }).maxAttempts;
-    return max !== undefined && (context.attempts[gate] ?? 0) + 1 >= max;
+    const max = maxAttemptsOf(gate);
+    return max !== null && (context.attempts[gate] ?? 0) + 1 >= max;
   };
   const withoutAttempt = (context: FlowContext, gate: string) => {
     const { [gate]: _, ...rest } = context.attempts;
@@ -153,6 +158,7 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     matched,
     typed,
     accepted,
+    maxAttemptsOf,
     outOfAttempts,
     withoutAttempt,
     actionOutput,

@@ -17,11 +17,12 @@ import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent,
 import { findCategory, flowGraph, isLimitingValue, type ScopeGraph } from './graph.js';
 import { flowLookups } from './compile-lookups.js';
 import { parseFlowValue } from './parse.js';
-import { answersFrom, canBeAnsweredEarly, extractionInput, laterPlaces, registerPlaces, type Place } from './places.js';
+import { answersFrom, canBeAnsweredEarly, extractionInput, isAtOrInside, laterPlaces, type Place } from './places.js';
 import {
   ELSE_GUARD,
   EXIT_TARGET,
   answerKey,
+  isElseGuard,
   isRequired,
   type ActionNode,
   type ConfirmationNode,
@@ -97,7 +98,6 @@ export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVot
 
 
 
-const isElse = (guard: string | undefined) => guard === undefined || guard === ELSE_GUARD;
 
 /**
  * Compiles a checked flow document to an XState machine: one state per node
@@ -126,6 +126,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     matched,
     typed,
     accepted,
+    maxAttemptsOf,
     outOfAttempts,
     withoutAttempt,
     actionOutput,
@@ -160,14 +161,14 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
        */
       sentBackHere: ({ context }, params: { gate: string }) => {
         const to = context.invalid?.node;
-        return to !== undefined && (params.gate === to || params.gate.startsWith(`${to}.`));
+        return to !== undefined && isAtOrInside(params.gate, to);
       },
       /** The vote just recorded left every path unlocked ... */
       voteLeavesUnlocked: ({ event }) => event.type === 'path.changed' && event.vote.locked === null,
       /** ... and the messages allowed are used up. */
       attemptsUsed: ({ context }, params: { gate: string }) => {
-        const max = (place(params.gate).node as { maxAttempts?: number }).maxAttempts;
-        return max !== undefined && (context.attempts[params.gate] ?? 0) >= max;
+        const max = maxAttemptsOf(params.gate);
+        return max !== null && (context.attempts[params.gate] ?? 0) >= max;
       },
       /** The question already has a value (another message answered it early). */
       isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
@@ -280,7 +281,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           key: keyOf(params.gate),
           message,
           attempt,
-          maxAttempts: (place(params.gate).node as { maxAttempts?: number }).maxAttempts ?? null,
+          maxAttempts: maxAttemptsOf(params.gate),
         });
       }),
       recordSkip: enqueueActions(({ context, enqueue }, params: { gate: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
@@ -410,7 +411,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     const index = routeIndex.get(`${p.id} ${outcome}`) ?? routes.push({
       node: p.id,
       outcome,
-      guards: edges.map((e) => (isElse(e.guard) ? null : e.guard!)),
+      guards: edges.map((e) => (isElseGuard(e.guard) ? null : e.guard!)),
       targets: edges.map((e) => [...p.path, e.to].join('.')),
     }) - 1;
     routeIndex.set(`${p.id} ${outcome}`, index);
@@ -419,7 +420,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       return present.length === 0 ? undefined : present.length === 1 ? present[0] : and(present as never);
     };
     return edges.flatMap((edge, i) => {
-      const celGuard = isElse(edge.guard) ? undefined : { type: 'cel', params: { expr: edge.guard! } };
+      const celGuard = isElseGuard(edge.guard) ? undefined : { type: 'cel', params: { expr: edge.guard! } };
       const target = edge.to === EXIT_TARGET ? ref(p.path, EXIT_TARGET) : ref(p.path, edge.to);
       const trace = { type: 'traceRoute', params: { route: index, taken: i } };
       const main: Transition = { target, actions: [trace] };
@@ -450,7 +451,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     const edges = p.scope.edgesFrom(p.node.id, outcome);
     if (outcome === 'invalid' && edges.length === 0) return { target: ref([], doc.fallback!), actions: [], child: false };
     const direct = route(p, outcome);
-    if (edges.length === 1 && isElse(edges[0]!.guard) && direct.length === 1)
+    if (edges.length === 1 && isElseGuard(edges[0]!.guard) && direct.length === 1)
       return { target: direct[0]!.target!, actions: direct[0]!.actions ?? [], child: false };
     return { target: outcome, actions: [], child: true };
   };
@@ -484,7 +485,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       .map((c) => c.oneOf!.filter((k) => k !== answerKey(q) && askedBefore.has(k)))
       .filter((keys) => keys.length > 0);
     // Sent back here by an unmet constraint: asked, whatever would pass it over.
-    const fallbackHere = enforced.some((c) => p.id === c.fallback || p.id.startsWith(`${c.fallback}.`));
+    const fallbackHere = enforced.some((c) => isAtOrInside(p.id, c.fallback!));
     const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
     const skips: Transition[] = [
       ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { gate: p.id, expr: q.when } }, skip('not_applicable'))] : []),
@@ -680,11 +681,6 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
   };
 
   function scopeStates(scope: ScopeGraph, path: string[]): StatesConfig {
-    // Places first: guards and later-question lookups need every place of the scope.
-    for (const node of scope.nodes) {
-      const id = [...path, node.id].join('.');
-      places.set(id, { id, node, scope, path });
-    }
     const states: StatesConfig = {};
     for (const node of scope.nodes) {
       const p = places.get([...path, node.id].join('.'))!;
@@ -726,8 +722,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     return states;
   }
 
-  // Every place is known before any state is built (extraction looks ahead, also into subgraphs).
-  registerPlaces(graph, graph.main, [], places);
+  // Every place is known (placesOf) before any state is built: extraction looks ahead, also into subgraphs.
   const states = scopeStates(graph.main, []);
 
   return machineSetup.createMachine({

@@ -18,7 +18,7 @@ import { parseFlowValue } from './parse.js';
 import {
   ActionNodeSchema,
   ConfirmationNodeSchema,
-  ELSE_GUARD,
+  isElseGuard,
   SubgraphNodeSchema,
   EdgeSchema,
   FlowDocumentSchema,
@@ -379,7 +379,7 @@ class Composer {
       // `defaultOutcome` reads only the kind.
       const outcome = (edge.on as string | undefined) ?? (typeof kind === 'string' ? defaultOutcome({ kind } as FlowNode) : undefined) ?? NO_OUTCOME;
       // Guarded edges of one outcome are told apart by their guard: `answered if answers.x == 1.0`.
-      const guard = typeof edge.guard === 'string' && edge.guard !== ELSE_GUARD ? edge.guard : undefined;
+      const guard = typeof edge.guard === 'string' && !isElseGuard(edge.guard) ? edge.guard : undefined;
       const branch = guard === undefined ? outcome : `${outcome} if ${guard}`;
       const key = keyOf([from, branch]);
       const first = seen.get(key);

@@ -26,27 +26,37 @@ export function parseFlowText(text: string, source = 'flow'): FlowDocument {
  * called), each with its place in the text.
  */
 export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocument | null; problems: FlowDocumentProblem[] } {
+  const refused = (error: unknown) => {
+    if (error instanceof FlowDocumentError) return { flow: null, problems: error.problems };
+    throw error;
+  };
+  let json: ReturnType<typeof readJson>;
   try {
-    const { value, locate } = readJson(text, source);
-    const flow = parseFlowValue(value, source, locate);
-    const warnings = checkFlow(flow)
-      .filter((i) => i.severity === 'warning')
-      // A converted document (gate config, checklist) has no text of its own to point into.
-      .map((i) => problemOf(i, isGateConfig(value) || isChecklist(value) || isDraftIr(value) ? () => ({}) : locate));
-    return { flow, problems: warnings };
+    json = readJson(text, source);
   } catch (error) {
-    if (!(error instanceof FlowDocumentError)) throw error;
-    // Refused: the warnings of a document that at least fits the schema come too.
-    let warnings: FlowDocumentProblem[] = [];
-    try {
-      const { value, locate } = readJson(text, source);
-      const parsed = isGateConfig(value) || isChecklist(value) || isDraftIr(value) ? undefined : FlowDocumentSchema.safeParse(value);
-      if (parsed?.success) warnings = checkFlow(parsed.data).filter((i) => i.severity === 'warning').map((i) => problemOf(i, locate));
-    } catch {
-      // Not even JSON: the error says so.
-    }
-    return { flow: null, problems: [...error.problems, ...warnings] };
+    return refused(error);
   }
+  const { value, locate } = json;
+  const isWarning = (i: FlowIssue) => i.severity === 'warning';
+
+  // A converted document (gate config, checklist, draft IR) has no text of its own to point into.
+  if (isGateConfig(value) || isChecklist(value) || isDraftIr(value)) {
+    try {
+      const flow = parseFlowValue(value, source, locate);
+      return { flow, problems: checkFlow(flow).filter(isWarning).map((i) => problemOf(i, () => ({}))) };
+    } catch (error) {
+      return refused(error);
+    }
+  }
+  // A flow document is checked once: its errors (which refuse it) first, then its warnings.
+  const parsed = FlowDocumentSchema.safeParse(value);
+  if (!parsed.success) return { flow: null, problems: zodIssues(parsed.error).map((i) => problemOf(i, locate)) };
+  const issues = checkFlow(parsed.data);
+  const errors = flowErrors(issues);
+  return {
+    flow: errors.length > 0 ? null : parsed.data,
+    problems: [...errors, ...issues.filter(isWarning)].map((i) => problemOf(i, locate)),
+  };
 }
 
 function problemOf(issue: FlowIssue, locate: (path: (string | number)[]) => { line?: number; column?: number }): FlowDocumentProblem {

@@ -21,7 +21,7 @@ export interface Place {
 }
 
 /** Every node's place, through subgraph calls (subgraph references are acyclic: checked). */
-export function registerPlaces(graph: FlowGraph, scope: ScopeGraph, path: string[], places: Map<string, Place>): void {
+function registerPlaces(graph: FlowGraph, scope: ScopeGraph, path: string[], places: Map<string, Place>): void {
   for (const node of scope.nodes) {
     const id = [...path, node.id].join('.');
     places.set(id, { id, node, scope, path });
@@ -55,30 +55,40 @@ export function canBeAnsweredEarly(graph: FlowGraph, p: Place, places: Map<strin
   return false;
 }
 
-/** The place of a question given by its place id or node id. */
-function placeOfQuestion(graph: FlowGraph, gate: string): Place {
-  const places = new Map<string, Place>();
-  registerPlaces(graph, graph.main, [], places);
-  const p = places.get(gate);
-  if (p) return p;
-  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
-  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
-}
-
 const placesByGraph = new WeakMap<FlowGraph, Map<string, Place>>();
 
-/**
- * What the extractor is asked: the current question and, where a model may be
- * called, every later unanswered one, since a message may answer several.
- */
-export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
+/** Every place of a flow, by place id: built once per graph. */
+export function placesOf(graph: FlowGraph): Map<string, Place> {
   let places = placesByGraph.get(graph);
   if (!places) {
     places = new Map();
     registerPlaces(graph, graph.main, [], places);
     placesByGraph.set(graph, places);
   }
-  const p = places.get(gate) ?? placeOfQuestion(graph, gate);
+  return places;
+}
+
+/** Whether the place `place` is `ancestor` or inside it (a node within a subgraph call). */
+export function isAtOrInside(place: string, ancestor: string): boolean {
+  return place === ancestor || place.startsWith(`${ancestor}.`);
+}
+
+/** The place of a question given by its place id or, failing that, its node id. */
+function placeOfQuestion(graph: FlowGraph, gate: string): Place {
+  const places = placesOf(graph);
+  const p = places.get(gate);
+  if (p) return p;
+  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
+  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
+}
+
+/**
+ * What the extractor is asked: the current question and, where a model may be
+ * called, every later unanswered one, since a message may answer several.
+ */
+export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
+  const places = placesOf(graph);
+  const p = placeOfQuestion(graph, gate);
   const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
   const later = laterPlaces(p, places);
   const candidates = allowModel ? later : later.slice(0, 1);

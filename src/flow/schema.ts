@@ -216,6 +216,9 @@ export const EXIT_TARGET = '__exit__';
 /** The guard text of the last edge of a group: taken when no earlier guard holds. */
 export const ELSE_GUARD = 'else';
 
+/** An edge taken when no earlier one of its group is: no guard, or `else`. */
+export const isElseGuard = (guard: string | undefined): boolean => guard === undefined || guard === ELSE_GUARD;
+
 export const EdgeSchema = z.strictObject({
   from: NodeIdSchema,
   to: z.union([NodeIdSchema, z.literal(EXIT_TARGET)]),

@@ -3,6 +3,7 @@ import { activeNode } from '../flow/active-node.js';
 import { SKIP_VALUE } from '../flow/answer.js';
 import type { FlowContext } from '../flow/context.js';
 import type { FlowGraph } from '../flow/graph.js';
+import { isAtOrInside } from '../flow/places.js';
 import { answerKey, booleanLabels, isRequired, type FlowNode, type QuestionNode } from '../flow/schema.js';
 import {
   DEFAULT_COMPLETED_MESSAGE,
@@ -70,7 +71,7 @@ function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: Flow
   const notUnderstood = context.notice === 'not_understood';
   // A refused answer (or an unmet constraint sending the flow back here) says why first.
   const to = context.invalid?.node;
-  const because = to !== undefined && (place === to || place.startsWith(`${to}.`)) ? `${context.invalid!.message}\n\n` : '';
+  const because = to !== undefined && isAtOrInside(place, to) ? `${context.invalid!.message}\n\n` : '';
   switch (node.kind) {
     case 'question': {
       const buttons = questionButtons(node);

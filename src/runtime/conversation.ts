@@ -58,16 +58,23 @@ interface Compiled {
   machine: FlowMachine;
   provided: WeakMap<AnyActorLogic, FlowMachine>;
 }
-const compiled = new WeakMap<FlowDocument, Compiled>();
+/** Compiled machines by document, and by the `today` clock a conversation asked for (none: the default one). */
+const compiled = new WeakMap<FlowDocument, Map<(() => Date) | undefined, Compiled>>();
 
-/** Compiles a flow once per document object, and provides each extractor once. */
-function machineFor(flow: FlowDocument, extract: AnyActorLogic | undefined): { graph: FlowGraph; machine: FlowMachine } {
-  let entry = compiled.get(flow);
+/** Compiles a flow once per document object (and clock), and provides each extractor once. */
+function machineFor(
+  flow: FlowDocument,
+  extract: AnyActorLogic | undefined,
+  today: (() => Date) | undefined,
+): { graph: FlowGraph; machine: FlowMachine } {
+  let byClock = compiled.get(flow);
+  if (!byClock) compiled.set(flow, (byClock = new Map()));
+  let entry = byClock.get(today);
   if (!entry) {
     // Replies read the flow as checked and completed with defaults, as the machine does.
     const checked = parseFlowValue(flow, flow.id);
-    entry = { graph: flowGraph(checked), machine: compileFlow(checked), provided: new WeakMap() };
-    compiled.set(flow, entry);
+    entry = { graph: flowGraph(checked), machine: compileFlow(checked, today ? { today } : {}), provided: new WeakMap() };
+    byClock.set(today, entry);
   }
   if (!extract) return entry;
   let machine = entry.provided.get(extract);
@@ -99,11 +106,8 @@ export function restoreConversation(
 }
 
 function open(flow: FlowDocument, persisted: PersistedConversation | undefined, options: ConversationOptions): Conversation {
-  const compiled = options.today
-    ? { graph: flowGraph(parseFlowValue(flow, flow.id)), machine: compileFlow(flow, { today: options.today }).provide({ actors: { ...(options.extract && { extract: options.extract }) } }) as FlowMachine }
-    : machineFor(flow, options.extract);
-  const { graph } = compiled;
-  const machine = options.actors ? (compiled.machine.provide({ actors: options.actors }) as FlowMachine) : compiled.machine;
+  const { graph, machine: base } = machineFor(flow, options.extract, options.today);
+  const machine = options.actors ? (base.provide({ actors: options.actors }) as FlowMachine) : base;
   const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
   const settleTimeoutMs = options.settleTimeoutMs ?? 120_000;
   const actor: Actor<FlowMachine> = createActor(machine, {

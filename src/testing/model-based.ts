@@ -17,7 +17,7 @@ import { SKIP_VALUE } from '../flow/answer.js';
 import { BUSY_TAG, EXTRACT_ACTOR_ID, compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { AnswerValue, FlowContext } from '../flow/context.js';
 import { categoriesOf, flowGraph, type FlowGraph } from '../flow/graph.js';
-import { registerPlaces, type Place } from '../flow/places.js';
+import { placesOf } from '../flow/places.js';
 import {
   ELSE_GUARD,
   answerKey,
@@ -123,13 +123,6 @@ const ANSWER_READ = /\banswers\.([A-Za-z_]\w*)|\banswers\[\s*['"]([^'"]+)['"]\s*
 const NUMBER_LITERAL = /(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g;
 const STRING_LITERAL = /'([^'\\]*)'|"([^"\\]*)"/g;
 
-/** Every node where it sits (a subgraph called twice has its nodes twice). */
-function placesOf(graph: FlowGraph): Place[] {
-  const places = new Map<string, Place>();
-  registerPlaces(graph, graph.main, [], places);
-  return [...places.values()];
-}
-
 /** Each CEL text of the flow, with the answer keys it reads (a validator's `value` is its own question's key). */
 function celTexts(doc: FlowDocument): { text: string; keys: string[] }[] {
   const reads = (text: string, own?: string) => {
@@ -164,7 +157,7 @@ function flowFacts(graph: FlowGraph, options: FlowTestOptions): FlowFacts {
     }
   }
   const maxAttempts = new Map<string, number>();
-  for (const { id, node } of placesOf(graph))
+  for (const { id, node } of placesOf(graph).values())
     if ((node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined) maxAttempts.set(id, node.maxAttempts);
   return { graph, today: options.today ?? MODEL_TODAY, options, readKeys, literals, maxAttempts };
 }
@@ -562,7 +555,7 @@ interface Pending {
 
 /** Names of the actors the flow's action nodes call. */
 function actionActorNames(doc: FlowDocument): string[] {
-  const names = placesOf(flowGraph(doc)).flatMap(({ node }) => (node.kind === 'action' ? [node.actor] : []));
+  const names = [...placesOf(flowGraph(doc)).values()].flatMap(({ node }) => (node.kind === 'action' ? [node.actor] : []));
   return [...new Set(names)];
 }
 
