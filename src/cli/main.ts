@@ -5,9 +5,12 @@ import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
 import { runEval } from './eval.js';
 import { extractorFromEnv } from './extractor.js';
-import { existsSync } from 'node:fs';
+import { ServerConfigError } from '../server/auth.js';
+import { DirectoryLockedError } from '../store/dir-lock.js';
+import { StoreUnavailableError } from '../store/types.js';
 import { EXAMPLE_ACTORS } from './example-actors.js';
-import { CliError, DEMO_DIR, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, resolveFlowPath } from './io.js';
+import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, resolveFlowPath } from './io.js';
+import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
 
 export const USAGE = `usage: gateflow <command> [options]
@@ -29,6 +32,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
   try {
     return await run(argv, env);
   } catch (error) {
+    // A PGlite directory held by another process: one line, no stack trace.
+    if (error instanceof DirectoryLockedError) {
+      process.stderr.write(`gateflow: ${error.message}\n`);
+      return 1;
+    }
     if (error instanceof FlowDocumentError || error instanceof EvalCaseError || error instanceof CliError) {
       process.stderr.write(`${error.message}\n`);
       return error instanceof CliError ? error.exitCode : 1;
@@ -86,26 +94,30 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const port = Number(values.port ?? env.PORT ?? 3000);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${values.port ?? env.PORT}"`, 2);
       const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
+      const settings = serveOptionsFromEnv(env);
       const { extract, note } = await extractorFromEnv(env);
       // Loaded here: the chat and eval commands need no database driver.
       const { startServer } = await import('../server/node.js');
-      const server = await startServer({
-        flows,
-        extract,
-        actors: EXAMPLE_ACTORS,
-        port,
-        databaseUrl: env.DATABASE_URL?.trim() || undefined,
-        dataDir: env.GATEFLOW_DB_DIR?.trim() || undefined,
-        jwtSecret: env.GATEFLOW_JWT_SECRET?.trim() || undefined,
-        staticDir: existsSync(DEMO_DIR) ? DEMO_DIR : undefined,
+      const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
+      let postgresTimeouts;
+      try {
+        postgresTimeouts = postgresTimeoutsFromEnv(env);
+      } catch (error) {
+        throw new CliError(`gateflow: ${(error as Error).message}`, 2);
+      }
+      const server = await startServer({ ...settings, flows, extract, actors: EXAMPLE_ACTORS, port, postgresTimeouts }).catch((error: unknown) => {
+        // Expected failures at start are one line and an exit code, not a stack trace.
+        if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
+        if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);
+        throw error;
       });
       process.stdout.write(
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
-          (existsSync(DEMO_DIR) ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector)\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
+          (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector)\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
           `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
           `${note}\n` +
-          (env.GATEFLOW_JWT_SECRET?.trim() ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
+          (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
       );
       const stop = () => void server.close().then(() => process.exit(0));
       process.once('SIGINT', stop);

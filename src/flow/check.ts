@@ -1,3 +1,4 @@
+import { UNREADABLE_TERMINAL_ID } from './attempts.js';
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
 import {
@@ -176,6 +177,8 @@ function checkScope(
     if (byId.has(node.id)) fail([...at, 'nodes', i, 'id'], `duplicate node id "${node.id}"`, { node: node.id });
     else byId.set(node.id, node);
     if (node.id === EXIT_TARGET) fail([...at, 'nodes', i, 'id'], `"${EXIT_TARGET}" is reserved for leaving a subgraph`);
+    if (node.id === UNREADABLE_TERMINAL_ID)
+      fail([...at, 'nodes', i, 'id'], `"${UNREADABLE_TERMINAL_ID}" is reserved for the stop terminal a flow without "fallback" ends in when a question gives up`);
   });
   const entryField = inSubgraph ? 'entry' : 'start';
   if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"`);

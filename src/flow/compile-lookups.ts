@@ -1,5 +1,6 @@
 import type { AnyEventObject } from 'xstate';
 import { extractOffline } from '../extract/offline.js';
+import { attemptBudget } from './attempts.js';
 import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
 import type { AnswerValue, FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
@@ -117,15 +118,14 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
     return values;
   };
-  /** The failed answers a question or path node allows, or null when it allows any number. */
-  const maxAttemptsOf = (gate: string): number | null => {
+  /** The failed answers a question or path node allows (its own, the flow's, or the default budget: see attempts.ts). */
+  const maxAttemptsOf = (gate: string): number => {
     const node = place(gate).node;
-    return (node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined ? node.maxAttempts : null;
+    if (node.kind !== 'question' && node.kind !== 'path') throw new Error(`"${gate}" of flow "${doc.id}" is not a question or path node`);
+    return attemptBudget(doc, node);
   };
-  const outOfAttempts = (context: FlowContext, gate: string) => {
-    const max = maxAttemptsOf(gate);
-    return max !== null && (context.attempts[gate] ?? 0) + 1 >= max;
-  };
+  /** This failure is the last one the budget allows. */
+  const outOfAttempts = (context: FlowContext, gate: string) => (context.attempts[gate] ?? 0) + 1 >= maxAttemptsOf(gate);
   const withoutAttempt = (context: FlowContext, gate: string) => {
     const { [gate]: _, ...rest } = context.attempts;
     return rest;

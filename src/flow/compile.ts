@@ -13,6 +13,7 @@ import { classifyConfirmation } from '../extract/match-confirmation.js';
 import type { ExtractionInput, ExtractionOutput } from '../extract/types.js';
 import { createKeywordChooser } from '../paths/offline-chooser.js';
 import { asksToSkip } from './answer.js';
+import { BUTTONS_ONLY_STATE, fallbackOf, hasAnswerButtons } from './attempts.js';
 import { initialFlowContext, type AnswerValue, type FlowContext, type FlowEvent, type FlowInput, type GateAnswer } from './context.js';
 import { findCategory, flowGraph, isLimitingValue, type ScopeGraph } from './graph.js';
 import { flowLookups } from './compile-lookups.js';
@@ -30,7 +31,6 @@ import {
   type FlowDocument,
   type FlowDocumentInput,
   type FlowNode,
-  type PathNode,
   type QuestionNode,
   type SubgraphNode,
   type TerminalOutcome,
@@ -166,10 +166,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       /** The vote just recorded left every path unlocked ... */
       voteLeavesUnlocked: ({ event }) => event.type === 'path.changed' && event.vote.locked === null,
       /** ... and the messages allowed are used up. */
-      attemptsUsed: ({ context }, params: { gate: string }) => {
-        const max = maxAttemptsOf(params.gate);
-        return max !== null && (context.attempts[params.gate] ?? 0) >= max;
-      },
+      attemptsUsed: ({ context }, params: { gate: string }) => (context.attempts[params.gate] ?? 0) >= maxAttemptsOf(params.gate),
       /** The question already has a value (another message answered it early). */
       isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
       constraintFails: ({ context }, params: { name: string }) => scopeOf(context).constraints?.[params.name] === false,
@@ -203,7 +200,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       answerValid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'valid',
       answerSkipped: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'skip',
       answerInvalid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'invalid',
-      /** This failure is the last one `maxAttempts` allows. */
+      /** This failure is the last one the question's budget (`maxAttempts`, the flow's, or the default) allows. */
       outOfAttempts: ({ context }, params: { gate: string }) => outOfAttempts(context, params.gate),
       buttonIsConfirm: ({ event }, params: { node: string }) => {
         const value = pressed(event);
@@ -357,6 +354,12 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       countAttempt: assign(({ context }, params: { gate: string }) => ({
         attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 },
       })),
+      /**
+       * The question (or path node) gave up: its count starts again should the
+       * flow come back to it, and the node it goes to asks its own question
+       * (not "not understood", not this question's refusal).
+       */
+      forgetAttempts: assign(({ context }, params: { gate: string }) => ({ attempts: withoutAttempt(context, params.gate), notice: null, invalid: null })),
       assignPath: enqueueActions(({ event, enqueue }) => {
         if (event.type !== 'path.changed') return;
         const { vote } = event;
@@ -449,7 +452,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
    */
   const leave = (p: Place, outcome: EdgeOutcome): { target: string; actions: unknown[]; child: boolean } => {
     const edges = p.scope.edgesFrom(p.node.id, outcome);
-    if (outcome === 'invalid' && edges.length === 0) return { target: ref([], doc.fallback!), actions: [], child: false };
+    // No invalid edge: the flow's fallback, or the implicit stop terminal the flow graph adds for it.
+    if (outcome === 'invalid' && edges.length === 0) return { target: ref([], fallbackOf(doc)), actions: [], child: false };
     const direct = route(p, outcome);
     if (edges.length === 1 && isElseGuard(edges[0]!.guard) && direct.length === 1)
       return { target: direct[0]!.target!, actions: direct[0]!.actions ?? [], child: false };
@@ -477,7 +481,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
   const questionState = (p: Place, q: QuestionNode): StateConfig => {
     const params = { gate: p.id };
     const limited = (q.limitingValues ?? []).length > 0;
-    const max = q.maxAttempts !== undefined;
+    // Its answers are buttons: once its failed answers use up the budget it offers them alone, then gives up.
+    const buttons = hasAnswerButtons(q);
     // Passed over once another key of an exclusive group is answered: only keys asked before it can be.
     const askedBefore = new Set(graph.questions.slice(0, graph.questions.indexOf(q)).map(answerKey));
     const exclusive = constraints
@@ -492,11 +497,19 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
       ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys } }, skip('exclusive'))),
       ...(canBeAnsweredEarly(graph, p, places) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
     ];
-    const failed = (notUnderstood: boolean): Transition[] => {
-      const record = notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params };
-      return [...(max ? [go(p, 'invalid', { type: 'outOfAttempts', params }, [record])] : []), { actions: [record] }];
-    };
+    const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params });
+    /** Giving up: the failure is counted and traced, then the count starts again (should the flow come back here). */
+    const giveUp = (guard: unknown, notUnderstood: boolean) => go(p, 'invalid', guard, [record(notUnderstood), { type: 'forgetAttempts', params }]);
+    /** The budget's last failure: the buttons alone, or giving up. */
+    const lastFailure = (guard: unknown, notUnderstood: boolean): Transition =>
+      buttons ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] } : giveUp(guard, notUnderstood);
+    /** A failed answer while asking: counted, and asked again, up to the budget. */
+    const failed = (notUnderstood: boolean): Transition[] => [
+      lastFailure({ type: 'outOfAttempts', params }, notUnderstood),
+      { actions: [record(notUnderstood)] },
+    ];
     let asking: StateConfig;
+    let buttonsOnly: StateConfig | undefined;
     let extracting: StateConfig | undefined;
     if (q.answer.type === 'category') {
       const modelAllowed = !(p.path.length === 0 && q.id === graph.start.id);
@@ -516,14 +529,22 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           ]),
         } as never,
       };
-      if (modelAllowed) extracting = extractingState(p, q);
+      // The buttons alone: a button or a text the offline matcher reads surely answers (no model); anything else gives up.
+      buttonsOnly = {
+        on: {
+          'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), giveUp(undefined, true)],
+          'user.text': withVote([...direct('textIsLimiting', 'textMatches', 'commitMatched'), giveUp(undefined, true)]),
+        } as never,
+      };
+      if (modelAllowed) extracting = extractingState(p, lastFailure);
     } else {
-      const answer: Transition[] = [
+      const answer = (fail: Transition[]): Transition[] => [
         go(p, 'answered', { type: 'answerValid', params }, [{ type: 'commitTyped', params }]),
         ...(!isRequired(q) ? [go(p, 'answered', { type: 'answerSkipped', params }, skip('optional'))] : []),
-        ...failed(false),
+        ...fail,
       ];
-      asking = { on: { 'user.button': answer, 'user.text': withVote(answer) } as never };
+      asking = { on: { 'user.button': answer(failed(false)), 'user.text': withVote(answer(failed(false))) } as never };
+      if (buttons) buttonsOnly = { on: { 'user.button': answer([giveUp(undefined, false)]), 'user.text': withVote(answer([giveUp(undefined, false)])) } as never };
     }
     return {
       tags: ['question'],
@@ -534,14 +555,15 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           entering: { always: [...(fallbackHere ? [{ guard: { type: 'sentBackHere', params }, target: 'asking' }] : []), ...skips, { target: 'asking' }] as never },
         }),
         asking,
+        ...(buttonsOnly && { [BUTTONS_ONLY_STATE]: buttonsOnly }),
         ...(extracting && { extracting }),
-        ...routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), ...(max ? (['invalid'] as const) : [])]),
+        ...routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), 'invalid']),
       } as StatesConfig,
     };
   };
 
   /** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
-  const extractingState = (p: Place, q: QuestionNode): StateConfig => {
+  const extractingState = (p: Place, lastFailure: (guard: unknown, notUnderstood: boolean) => Transition): StateConfig => {
     const params = { gate: p.id };
     const reachable = laterQuestions(p);
     const limitingTransitions = reachable
@@ -564,7 +586,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
         src: 'extract',
         input: ({ context }: { context: FlowContext }) => extractionInput(graph, p.id, context),
         onDone: [
-          ...(q.maxAttempts !== undefined ? [go(p, 'invalid', and([nothing, { type: 'outOfAttempts', params }] as never), [{ type: 'noteNotUnderstood', params }])] : []),
+          // Nothing read, and the budget is used up: the buttons alone.
+          lastFailure(and([nothing, { type: 'outOfAttempts', params }] as never), true),
           { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
           ...limitingTransitions,
           go(p, 'answered', { type: 'extractedAnswer', params }, [{ type: 'commitExtracted', params }]),
@@ -648,9 +671,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     };
   };
 
-  const pathState = (p: Place, n: PathNode): StateConfig => {
+  const pathState = (p: Place): StateConfig => {
     const params = { gate: p.id };
-    const max = n.maxAttempts !== undefined;
     return {
       tags: ['question'],
       ...traced(p),
@@ -662,20 +684,18 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           on: {
             'user.text': { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
             // The message's vote comes back from path selection: only a vote that
-            // locks nothing can use up the last attempt.
-            ...(max && {
-              'path.changed': [
-                go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'attemptsUsed', params }] as never), [{ type: 'assignPath' }]),
-                { actions: [{ type: 'assignPath' }] },
-              ],
-            }),
+            // locks nothing can use up the last attempt (the budget: see attempts.ts).
+            'path.changed': [
+              go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'attemptsUsed', params }] as never), [{ type: 'assignPath' }, { type: 'forgetAttempts', params }]),
+              { actions: [{ type: 'assignPath' }] },
+            ],
             'user.button': [
               { guard: { type: 'buttonIsPath' }, actions: [{ type: 'votePathButton' }] },
               { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
             ],
           },
         },
-        ...routingChildren(p, max ? ['invalid'] : []),
+        ...routingChildren(p, ['invalid']),
       } as StatesConfig,
     };
   };
@@ -701,7 +721,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
           states[node.id] = subgraphState(p, node);
           break;
         case 'path':
-          states[node.id] = pathState(p, node);
+          states[node.id] = pathState(p);
           break;
         case 'terminal':
           states[node.id] = {

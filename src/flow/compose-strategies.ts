@@ -180,6 +180,7 @@ export const DEFAULT_STRATEGIES = {
   migrations: 'concat',
   format: 'override',
   fallback: 'override',
+  maxAttempts: 'override',
   ui: 'deep',
   subgraphs: 'deep',
   constraints: 'concat',

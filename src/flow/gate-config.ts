@@ -13,7 +13,10 @@ import {
 /**
  * The gate config of the seed document, accepted as it is written
  * (snake_case keys) and converted to a flow document: one question node per
- * gate in `gate_order`, then a confirmation, a handoff and a stop terminal.
+ * gate in `gate_order`, then a confirmation, a handoff terminal, a stop
+ * terminal (when some gate has limiting values), and the `unreadable` stop
+ * terminal, the flow's `fallback`: where a gate goes when it could not read
+ * an answer after `max_attempts` tries and its buttons offered alone.
  */
 
 const text = z.string().trim().min(1, 'must not be empty');
@@ -26,6 +29,8 @@ export const GateSchema = z.strictObject({
   limiting_values: z.array(text).optional(),
   stop_message: text.optional(),
   synonyms: z.record(z.string(), z.array(text)).optional(),
+  /** Failed answers this gate allows before it offers its buttons alone; the config's `max_attempts` when absent. */
+  max_attempts: z.number().int().min(1).max(100).optional(),
 });
 
 export const GateConfigSchema = z.strictObject({
@@ -41,6 +46,14 @@ export const GateConfigSchema = z.strictObject({
     .optional(),
   /** Shown when the intake is handed off. */
   handoff_message: text.optional(),
+  /**
+   * Failed answers (unreadable turns in a row) a gate allows before it offers
+   * its buttons alone; one more failure then ends the intake at the
+   * `unreadable` terminal. `DEFAULT_MAX_ATTEMPTS` (3) when absent.
+   */
+  max_attempts: z.number().int().min(1).max(100).optional(),
+  /** Shown when the intake ends because a gate's answers could not be read. */
+  unreadable_message: text.optional(),
   /** How snapshots of earlier versions map onto this one (gate keys renamed or removed). */
   migrations: z.array(SnapshotMigrationSchema).optional(),
 });
@@ -49,7 +62,10 @@ export type Gate = z.infer<typeof GateSchema>;
 export type GateConfig = z.infer<typeof GateConfigSchema>;
 
 /** The ids the conversion gives the nodes it adds; a gate may not use them. */
-export const GATE_CONFIG_NODE_IDS = { confirmation: 'confirmation', handoff: 'handoff', stopped: 'stopped' } as const;
+export const GATE_CONFIG_NODE_IDS = { confirmation: 'confirmation', handoff: 'handoff', stopped: 'stopped', unreadable: 'unreadable' } as const;
+
+/** What the `unreadable` terminal of a converted gate config says unless the config sets `unreadable_message`. */
+export const DEFAULT_UNREADABLE_MESSAGE = 'I could not read the answers; a member of staff will follow up.';
 
 export function isGateConfig(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'gate_order' in value;
@@ -84,7 +100,7 @@ export function checkGateConfig(config: GateConfig): FlowIssue[] {
 
 /** Converts a checked gate config to the general flow document. */
 export function gateConfigToFlow(config: GateConfig): FlowDocument {
-  const { confirmation, handoff, stopped } = GATE_CONFIG_NODE_IDS;
+  const { confirmation, handoff, stopped, unreadable } = GATE_CONFIG_NODE_IDS;
   const nodes: FlowNode[] = [];
   const edges: Edge[] = [];
   config.gate_order.forEach((key, i) => {
@@ -102,6 +118,7 @@ export function gateConfigToFlow(config: GateConfig): FlowDocument {
       },
       ...(limiting.length > 0 && { limitingValues: limiting }),
       ...(gate.stop_message !== undefined && { stopMessage: gate.stop_message }),
+      ...(gate.max_attempts !== undefined && { maxAttempts: gate.max_attempts }),
     });
     edges.push({ from: key, to: config.gate_order[i + 1] ?? confirmation, on: 'answered' });
     if (limiting.length > 0) edges.push({ from: key, to: stopped, on: 'limiting' });
@@ -128,12 +145,22 @@ export function gateConfigToFlow(config: GateConfig): FlowDocument {
   // A stop terminal only when some gate can stop: no unreachable node otherwise.
   if (config.gate_order.some((key) => (config.gates[key]?.limiting_values ?? []).length > 0))
     nodes.push({ kind: 'terminal', id: stopped, outcome: 'stopped' });
+  // Every gate can fail to read its answers: the flow's fallback, after the buttons were offered alone.
+  nodes.push({
+    kind: 'terminal',
+    id: unreadable,
+    label: 'Answers unreadable',
+    outcome: 'stopped',
+    message: config.unreadable_message ?? DEFAULT_UNREADABLE_MESSAGE,
+  });
   return {
     id: config.id,
     version: config.version,
     ...(config.title !== undefined && { title: config.title }),
     ...(config.description !== undefined && { description: config.description }),
     start: config.gate_order[0]!,
+    ...(config.max_attempts !== undefined && { maxAttempts: config.max_attempts }),
+    fallback: unreadable,
     nodes,
     edges,
     ...(config.migrations !== undefined && { migrations: config.migrations }),

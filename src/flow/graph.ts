@@ -1,3 +1,4 @@
+import { needsUnreadableTerminal, unreadableTerminal } from './attempts.js';
 import {
   EXIT_TARGET,
   answerKey,
@@ -101,7 +102,9 @@ function scopeGraph(ref: string | null, nodes: readonly FlowNode[], edges: reado
 }
 
 export function flowGraph(doc: FlowDocument): FlowGraph {
-  const main = scopeGraph(null, doc.nodes, doc.edges, doc.start);
+  // A question that gives up with nowhere to go ends the flow here (see attempts.ts): a node of the graph, not of the document.
+  const mainNodes = needsUnreadableTerminal(doc) ? [...doc.nodes, unreadableTerminal()] : doc.nodes;
+  const main = scopeGraph(null, mainNodes, doc.edges, doc.start);
   const scopes = new Map<string, ScopeGraph>();
   for (const [ref, sub] of Object.entries(doc.subgraphs ?? {})) scopes.set(ref, scopeGraph(ref, sub.nodes, sub.edges, sub.entry));
 

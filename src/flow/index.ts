@@ -15,10 +15,21 @@ export {
   type FlowOutput,
 } from './compile.js';
 export { activeNode, type ActiveNode } from './active-node.js';
+export {
+  BUTTONS_ONLY_STATE,
+  DEFAULT_MAX_ATTEMPTS,
+  UNREADABLE_TERMINAL_ID,
+  UNREADABLE_TERMINAL_MESSAGE,
+  attemptBudget,
+  fallbackOf,
+  flowMaxAttempts,
+  hasAnswerButtons,
+  needsUnreadableTerminal,
+} from './attempts.js';
 export { SKIP_VALUE, answerSchema, readTypedAnswer, validateAnswer, type ReadAnswer } from './answer.js';
 export * from './context.js';
 export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './errors.js';
-export { GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './gate-config.js';
+export { DEFAULT_UNREADABLE_MESSAGE, GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './gate-config.js';
 export { categoriesOf, findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './json-schema.js';
 export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './migrate.js';

@@ -124,7 +124,16 @@ export const QuestionNodeSchema = z.strictObject({
   /** Applicability: when this guard is false the question is passed over, unanswered. */
   when: GuardTextSchema.optional(),
   validators: z.array(ValidatorSchema).optional(),
-  /** Failed answers allowed before the `invalid` edge (or the flow's fallback) is taken; unlimited when absent. */
+  /**
+   * Failed answers allowed (unreadable or refused turns in a row); the flow's
+   * `maxAttempts` when absent, else `DEFAULT_MAX_ATTEMPTS` (3): no question
+   * asks forever. A question with answer buttons (category, yes/no) then
+   * offers the buttons alone (state `buttonsOnly`: a button, or a text the
+   * offline matcher reads surely, still answers) and gives up at one more
+   * failure; any other question gives up at the last allowed failure. Giving
+   * up takes the `invalid` edge, else the flow's `fallback`, else the implicit
+   * stop terminal `__unreadable__`.
+   */
   maxAttempts: z.number().int().min(1).max(100).optional(),
   /** Categories that end the intake at once (through the `limiting` edge). */
   limitingValues: z.array(text).optional(),
@@ -187,6 +196,13 @@ export const PathNodeSchema = z.strictObject({
   kind: z.literal('path'),
   ...common,
   prompt: text,
+  /**
+   * Messages allowed (each is a vote) before the `invalid` edge (else the
+   * flow's `fallback`, else the implicit stop terminal `__unreadable__`) is
+   * taken on a vote that locks no path. When absent: the votes a path needs to
+   * lock (`paths.policy.lockThreshold`) plus the flow's `maxAttempts` (else
+   * `DEFAULT_MAX_ATTEMPTS`), less one.
+   */
   maxAttempts: z.number().int().min(1).max(100).optional(),
 });
 
@@ -204,8 +220,8 @@ export const FlowNodeSchema = z.discriminatedUnion('kind', [
 
 /**
  * The outcome an edge is taken on. A question leaves on `answered`, on
- * `limiting` when a limiting value was given, on `invalid` after
- * `maxAttempts` failed answers; a confirmation on `confirmed` or `edit`; an
+ * `limiting` when a limiting value was given, on `invalid` when it gives up
+ * after its failed answers (see `maxAttempts`); a confirmation on `confirmed` or `edit`; an
  * action on `done` or `error`; a subgraph on `done` (its `__exit__`); a
  * decision and a path node on `next`.
  */
@@ -286,7 +302,17 @@ export const FlowDocumentSchema = z.strictObject({
   subgraphs: z.record(NodeIdSchema, SubgraphSchema).optional(),
   constraints: z.array(ConstraintSchema).optional(),
   paths: FlowPathsSchema.optional(),
-  /** Where a question goes after `maxAttempts` failures when it has no `invalid` edge. */
+  /**
+   * Failed answers a question allows when it sets no `maxAttempts` of its own;
+   * `DEFAULT_MAX_ATTEMPTS` (3) when absent. See the question's `maxAttempts`.
+   */
+  maxAttempts: z.number().int().min(1).max(100).optional(),
+  /**
+   * Where a question (or path node) goes when it gives up after its failed
+   * answers and has no `invalid` edge. When absent and some question can give
+   * up that way, the compiled flow ends in an implicit stop terminal,
+   * `__unreadable__` (reason `stopped`).
+   */
   fallback: NodeIdSchema.optional(),
   migrations: z.array(SnapshotMigrationSchema).optional(),
   ui: UiHintsSchema.optional(),

@@ -19,7 +19,8 @@ export type FlowTraceEvent =
   | { type: 'guard.ambiguous'; node: string; outcome: EdgeOutcome; taken: string; alsoTrue: string[] }
   | { type: 'answer.committed'; node: string; key: string; value: AnswerValue; source: AnswerSource }
   | { type: 'answer.skipped'; node: string; key: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }
-  | { type: 'validation.failed'; node: string; key: string; message: string; attempt: number; maxAttempts: number | null }
+  /** A refused typed answer: the failed answers in a row so far, and the question's budget (its `maxAttempts`, the flow's, or the default). */
+  | { type: 'validation.failed'; node: string; key: string; message: string; attempt: number; maxAttempts: number }
   | { type: 'action.done'; node: string; actor: string; assigned: string[] }
   | { type: 'action.failed'; node: string; actor: string; message: string }
   | { type: 'constraint.failed'; name: string; message: string; fallback: string }

@@ -1,4 +1,5 @@
-import { TransportError, type Transport } from './transport.js';
+import { MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
+import { readWholeSession, TransportError, type SessionPage, type Transport } from './transport.js';
 
 export interface HttpTransportOptions {
   /** Where the API lives, e.g. `''` (same origin) or `http://127.0.0.1:3000`. */
@@ -20,10 +21,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
       response = await doFetch(`${base}/api${path}`, {
         method,
         headers: {
-          ...(body !== undefined && { 'content-type': 'application/json' }),
+          // Every POST is JSON, the empty start body included: the server refuses other types (no "simple" cross-site requests).
+          ...(method === 'POST' && { 'content-type': 'application/json' }),
           ...(token && { authorization: `Bearer ${token}` }),
         },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
+        ...(method === 'POST' && { body: JSON.stringify(body ?? {}) }),
       });
     } catch (error) {
       throw new TransportError('network', `cannot reach the server: ${(error as Error).message}`);
@@ -42,6 +44,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     flows: async () => (await call<{ flows: Awaited<ReturnType<Transport['flows']>> }>('GET', '/flows')).flows,
     start: (flowId) => call('POST', `/flows/${encodeURIComponent(flowId)}/sessions`),
     turn: (sessionId, turn) => call('POST', `/sessions/${encodeURIComponent(sessionId)}/turns`, turn),
-    session: (sessionId) => call('GET', `/sessions/${encodeURIComponent(sessionId)}`),
+    session: (sessionId) =>
+      readWholeSession((after) =>
+        call<SessionPage>('GET', `/sessions/${encodeURIComponent(sessionId)}?after=${after}&limit=${MAX_HISTORY_PAGE_SIZE}`),
+      ),
   };
 }

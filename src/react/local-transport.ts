@@ -1,14 +1,23 @@
 import type { FlowDocument } from '../flow/schema.js';
-import { ConversationFinishedError, FlowNotFoundError, InvalidTurnError, SessionNotFoundError } from '../runtime/errors.js';
-import { createRuntime } from '../runtime/runtime.js';
+import {
+  ConversationFinishedError,
+  FlowNotFoundError,
+  InvalidTurnError,
+  SessionNotFoundError,
+  TurnIdReusedError,
+  TurnLimitError,
+} from '../runtime/errors.js';
+import { createRuntime, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
-import { TransportError, type Transport } from './transport.js';
+import { readWholeSession, TransportError, type Transport } from './transport.js';
 
 const CODES: [new (...args: never[]) => Error, string][] = [
   [InvalidTurnError, 'invalid_turn'],
   [FlowNotFoundError, 'flow_not_found'],
   [SessionNotFoundError, 'session_not_found'],
   [ConversationFinishedError, 'session_finished'],
+  [TurnLimitError, 'turn_limit_reached'],
+  [TurnIdReusedError, 'turn_id_reused'],
 ];
 
 /**
@@ -29,6 +38,6 @@ export function createLocalTransport(options: { flows: FlowDocument[] }): Transp
     flows: async () => runtime.flows(),
     start: (flowId) => wrap(() => runtime.start(flowId)),
     turn: (sessionId, turn) => wrap(() => runtime.turn(sessionId, turn)),
-    session: (sessionId) => wrap(() => runtime.session(sessionId)),
+    session: (sessionId) => wrap(() => readWholeSession((after) => runtime.session(sessionId, {}, { after, limit: MAX_HISTORY_PAGE_SIZE }))),
   };
 }

@@ -11,6 +11,25 @@ export interface Transport {
   session(sessionId: string): Promise<SessionResumed>;
 }
 
+/** One page of a session as the API gives it: `nextAfter` names where the next page starts. */
+export interface SessionPage extends SessionResumed {
+  nextAfter: number | null;
+}
+
+/**
+ * The whole history of a session, read page by page (a session's turns are
+ * capped, so this is a few pages at most).
+ */
+export async function readWholeSession(readPage: (after: number) => Promise<SessionPage>): Promise<SessionResumed> {
+  let page = await readPage(0);
+  const history = [...page.history];
+  while (page.nextAfter !== null) {
+    page = await readPage(page.nextAfter);
+    history.push(...page.history);
+  }
+  return { reply: page.reply, history };
+}
+
 /** A failed call, with the API's error code when there is one (`network` when the server is unreachable). */
 export class TransportError extends Error {
   override readonly name = 'TransportError';

@@ -1,11 +1,13 @@
 import type { StateValue } from 'xstate';
 import { activeNode } from '../flow/active-node.js';
 import { SKIP_VALUE } from '../flow/answer.js';
+import { BUTTONS_ONLY_STATE } from '../flow/attempts.js';
 import type { FlowContext } from '../flow/context.js';
 import type { FlowGraph } from '../flow/graph.js';
 import { isAtOrInside } from '../flow/places.js';
 import { answerKey, booleanLabels, isRequired, type FlowNode, type QuestionNode } from '../flow/schema.js';
 import {
+  BUTTONS_ONLY_MESSAGE,
   DEFAULT_COMPLETED_MESSAGE,
   DEFAULT_HANDOFF_MESSAGE,
   DEFAULT_STOP_MESSAGE,
@@ -36,7 +38,7 @@ export function buildReply(
   const { context } = snapshot;
   const active = activeNode(graph, snapshot.value);
   if (!active) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
-  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context);
+  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context, phaseOf(snapshot.value, active.place));
   return {
     sessionId,
     flowId: graph.doc.id,
@@ -49,6 +51,13 @@ export function buildReply(
     artifacts,
     completion,
   };
+}
+
+/** The child state the node at `place` is in (`asking`, `buttonsOnly`, ...), if it has one. */
+function phaseOf(value: StateValue, place: string): string | undefined {
+  let v: StateValue | undefined = value;
+  for (const part of place.split('.')) v = typeof v === 'object' && v !== null ? (v[part] as StateValue | undefined) : undefined;
+  return typeof v === 'string' ? v : v !== undefined ? Object.keys(v)[0] : undefined;
 }
 
 type NodeReply = Pick<Reply, 'message' | 'buttons' | 'buttonContext' | 'artifacts' | 'completion'>;
@@ -67,7 +76,7 @@ function questionButtons(q: QuestionNode): Button[] {
   return buttons;
 }
 
-function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext): NodeReply {
+function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext, phase: string | undefined): NodeReply {
   const notUnderstood = context.notice === 'not_understood';
   // A refused answer (or an unmet constraint sending the flow back here) says why first.
   const to = context.invalid?.node;
@@ -75,8 +84,14 @@ function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: Flow
   switch (node.kind) {
     case 'question': {
       const buttons = questionButtons(node);
+      // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
+      const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
       return {
-        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : because + questionMessage(node, context.previousAnswers[answerKey(node)]),
+        message: buttonsOnly
+          ? `${BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
+          : notUnderstood
+            ? NOT_UNDERSTOOD_MESSAGE
+            : because + questionMessage(node, context.previousAnswers[answerKey(node)]),
         buttons: buttons.length > 0 ? buttons : null,
         buttonContext: buttons.length > 0 ? 'gate_question' : null,
         artifacts: [],

@@ -1,3 +1,5 @@
+import { quote } from './untrusted-string.js';
+
 /** A turn that is not `{ text }` or `{ button }` as the contract says. */
 export class InvalidTurnError extends Error {
   override readonly name = 'InvalidTurnError';
@@ -20,7 +22,7 @@ export class IncompatibleSnapshotError extends Error {
 export class FlowNotFoundError extends Error {
   override readonly name = 'FlowNotFoundError';
   constructor(readonly flowId: string) {
-    super(`no flow "${flowId}" is registered`);
+    super(`no flow ${quote(flowId)} is registered`);
   }
 }
 
@@ -28,6 +30,30 @@ export class FlowNotFoundError extends Error {
 export class SessionNotFoundError extends Error {
   override readonly name = 'SessionNotFoundError';
   constructor(readonly sessionId: string) {
-    super(`no session "${sessionId}"`);
+    super(`no session ${quote(sessionId)}`);
   }
+}
+
+/** A session that has taken as many turns as the runtime allows. */
+export class TurnLimitError extends Error {
+  override readonly name = 'TurnLimitError';
+  constructor(
+    readonly sessionId: string,
+    readonly limit: number,
+  ) {
+    super(`session ${quote(sessionId)} has taken ${limit} turns, the most a session may take: start a new session`);
+  }
+}
+
+/** A turnId already used by a different turn of the session (the same turn again is a replay). */
+export class TurnIdReusedError extends Error {
+  override readonly name = 'TurnIdReusedError';
+  constructor(readonly turnId: string) {
+    super(`turnId ${quote(turnId)} was already used for a different turn of this session: use a new turnId for a new turn`);
+  }
+}
+
+/** A history page that cannot be read: `after` or `limit` out of range. */
+export class InvalidPageError extends Error {
+  override readonly name = 'InvalidPageError';
 }

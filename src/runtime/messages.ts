@@ -6,6 +6,12 @@ import { answerKey, booleanLabels, type ConfirmationNode, type QuestionNode } fr
 export const NOT_UNDERSTOOD_MESSAGE =
   "I'm having trouble understanding your response. Could you please rephrase or select one of the options?";
 
+/**
+ * What a question with answer buttons says once its failed answers used up
+ * its budget (`maxAttempts`): only the buttons answer now; its prompt follows.
+ */
+export const BUTTONS_ONLY_MESSAGE = 'Sorry, I still could not read your answer. Please choose one of the buttons below.';
+
 export const DEFAULT_CONFIRMATION_PROMPT = '**Please review the information above.**\n\nIs this correct?';
 export const DEFAULT_STOP_MESSAGE = 'Thank you. We cannot continue with this intake based on your answer.';
 export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been confirmed and handed off.';

@@ -5,11 +5,24 @@ import { parseFlowValue } from '../flow/parse.js';
 import type { FlowDocument, FlowVersion } from '../flow/schema.js';
 import { ConflictError, type Store } from '../store/types.js';
 import { restoreConversation, startConversation, type Conversation } from './conversation.js';
-import { FlowNotFoundError, InvalidTurnError, SessionNotFoundError } from './errors.js';
+import {
+  FlowNotFoundError,
+  InvalidPageError,
+  InvalidTurnError,
+  SessionNotFoundError,
+  TurnIdReusedError,
+  TurnLimitError,
+} from './errors.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
 import type { Reply } from './reply.js';
 import { isSessionId, newSessionId } from './session-id.js';
-import { parseTurn, type Turn } from './turn.js';
+import { parseTurn, sameTurn, type Turn } from './turn.js';
+
+/** How many turns a session takes unless `maxTurnsPerSession` says otherwise. */
+export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
+/** History entries per page when the caller names no limit, and the most it may name. */
+export const DEFAULT_HISTORY_PAGE_SIZE = 50;
+export const MAX_HISTORY_PAGE_SIZE = 200;
 
 export interface RuntimeOptions {
   /**
@@ -29,6 +42,11 @@ export interface RuntimeOptions {
   maxConflictRetries?: number;
   /** How many sessions keep a live actor between turns (restoring is skipped while the stored version matches). */
   liveSessions?: number;
+  /**
+   * The most turns one session takes (default {@link DEFAULT_MAX_TURNS_PER_SESSION});
+   * the next is refused with {@link TurnLimitError}. Bounds a session's journal.
+   */
+  maxTurnsPerSession?: number;
 }
 
 export interface FlowSummary {
@@ -42,9 +60,19 @@ export interface Caller {
   owner?: string | null;
 }
 
+/** Which part of a session's history to read: the entries after seq `after`, at most `limit`. */
+export interface HistoryPage {
+  after?: number;
+  limit?: number;
+}
+
 export interface SessionView {
+  /** The session's current reply (its last journal entry). */
   reply: Reply;
-  history: { turn: Turn | null; reply: Reply }[];
+  /** One page of the journal, oldest first: the opening reply (seq 1, turn null), then each turn. */
+  history: { seq: number; turn: Turn | null; reply: Reply }[];
+  /** The `after` of the next page, or null when this page reaches the end. */
+  nextAfter: number | null;
 }
 
 export interface Runtime {
@@ -52,7 +80,10 @@ export interface Runtime {
   start(flowId: string, caller?: Caller): Promise<{ sessionId: string; reply: Reply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
   turn(sessionId: string, turn: unknown, caller?: Caller): Promise<Reply>;
-  session(sessionId: string, caller?: Caller): Promise<SessionView>;
+  /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
+  session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView>;
+  /** Resolves when the store can serve; throws StoreUnavailableError otherwise. */
+  ready(): Promise<void>;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -60,6 +91,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const extract = options.extract ?? (options.model ? createExtractActor({ model: options.model }) : undefined);
   const maxRetries = options.maxConflictRetries ?? 100;
   const live = new LiveConversations(options.liveSessions ?? 1000);
+  const maxTurns = options.maxTurnsPerSession ?? DEFAULT_MAX_TURNS_PER_SESSION;
 
   // id → version (as text) → checked document; the current version per id.
   const versions = new Map<string, Map<string, FlowDocument>>();
@@ -84,7 +116,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return run;
   };
 
-  const visible = (owner: string | null, caller: Caller | undefined) => (caller?.owner ?? null) === null || owner === caller?.owner;
+  // A session with an owner is seen by that owner only; one without (made by a server without auth) by anyone.
+  const visible = (owner: string | null, caller: Caller | undefined) => owner === null || owner === (caller?.owner ?? null);
 
   /** The flow a stored session continues on, and its snapshot (migrated if need be). */
   const resolve = (flowId: string, flowVersion: FlowVersion, snapshot: unknown) => {
@@ -101,8 +134,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     for (let attempt = 0; ; attempt++) {
       const loaded = await store.load(sessionId, turnId ?? undefined);
       if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
-      if (loaded.replayed) return loaded.replayed.reply;
+      if (loaded.replayed) {
+        // The same turn again is a replay; another turn under a used id would silently be lost.
+        if (loaded.replayed.turn && !sameTurn(loaded.replayed.turn, turn)) throw new TurnIdReusedError(turnId!);
+        return loaded.replayed.reply;
+      }
       const { session } = loaded;
+      // Version 1 is the opening reply: a session at version n has taken n - 1 turns.
+      if (session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
       // The actor kept from this session's last turn, if the store still holds that
       // version; otherwise restore from the stored snapshot.
       const conversation =
@@ -169,15 +208,30 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return serialized(sessionId, () => applyTurn(sessionId, parsed.data, caller));
     },
 
-    async session(sessionId, caller) {
+    async session(sessionId, caller, page = {}) {
+      const after = page.after ?? 0;
+      const limit = page.limit ?? DEFAULT_HISTORY_PAGE_SIZE;
+      if (!Number.isSafeInteger(after) || after < 0) throw new InvalidPageError(`after must be an integer of 0 or more, not ${after}`);
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HISTORY_PAGE_SIZE)
+        throw new InvalidPageError(`limit must be an integer from 1 to ${MAX_HISTORY_PAGE_SIZE}, not ${limit}`);
       if (!isSessionId(sessionId)) throw new SessionNotFoundError(sessionId);
       const loaded = await store.load(sessionId);
       if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
-      const history = await store.history(sessionId);
-      const last = history[history.length - 1];
-      if (!last) throw new SessionNotFoundError(sessionId);
-      return { reply: last.reply, history: history.map((e) => ({ turn: e.turn, reply: e.reply })) };
+      const { version } = loaded.session;
+      // The page, and the current reply (the entry of the session's version) when the page does not hold it.
+      const entries = await store.history(sessionId, { after, limit });
+      const current =
+        entries.find((e) => e.seq === version) ?? (await store.history(sessionId, { after: version - 1, limit: 1 }))[0];
+      if (!current) throw new SessionNotFoundError(sessionId);
+      const last = entries.at(-1);
+      return {
+        reply: current.reply,
+        history: entries.map((e) => ({ seq: e.seq, turn: e.turn, reply: e.reply })),
+        nextAfter: last && last.seq < version ? last.seq : null,
+      };
     },
+
+    ready: () => store.ping(),
   };
 }
 

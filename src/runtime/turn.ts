@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FlowEvent } from '../flow/context.js';
+import { isWellFormed, quote } from './untrusted-string.js';
 
 /** The longest text a turn may carry; longer messages are refused, not cut. */
 export const MAX_TURN_TEXT_LENGTH = 4000;
@@ -9,14 +10,22 @@ const turnId = z
   .min(1, 'turnId must not be empty')
   .max(200, 'turnId must be at most 200 characters')
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'turnId must not contain control characters')
+  .refine(isWellFormed, 'turnId must be well-formed Unicode (no lone surrogate)')
   .optional();
 
 export const TextTurnSchema = z.strictObject({
-  text: z.string().max(MAX_TURN_TEXT_LENGTH, `text must be at most ${MAX_TURN_TEXT_LENGTH} characters`),
+  text: z
+    .string()
+    .max(MAX_TURN_TEXT_LENGTH, `text must be at most ${MAX_TURN_TEXT_LENGTH} characters`)
+    .refine(isWellFormed, 'text must be well-formed Unicode (no lone surrogate)'),
   turnId,
 });
 export const ButtonTurnSchema = z.strictObject({
-  button: z.string().min(1, 'button must not be empty').max(200, 'button must be at most 200 characters'),
+  button: z
+    .string()
+    .min(1, 'button must not be empty')
+    .max(200, 'button must be at most 200 characters')
+    .refine(isWellFormed, 'button must be well-formed Unicode (no lone surrogate)'),
   turnId,
 });
 
@@ -42,7 +51,7 @@ export function parseTurn(input: unknown): TurnParseResult {
   if (hasText && hasButton) return refuse('got both "text" and "button"');
   if (!hasText && !hasButton) {
     const keys = Object.keys(input);
-    return refuse(keys.length ? `got ${keys.map((k) => `"${k}"`).join(', ')} instead` : 'got an empty object');
+    return refuse(keys.length ? `got ${listKeys(keys)} instead` : 'got an empty object');
   }
   const parsed = (hasText ? TextTurnSchema : ButtonTurnSchema).safeParse(input);
   if (parsed.success) return { success: true, data: parsed.data };
@@ -50,11 +59,17 @@ export function parseTurn(input: unknown): TurnParseResult {
     parsed.error.issues
       .map((i) =>
         i.code === 'unrecognized_keys'
-          ? `unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`
+          ? `unknown key${i.keys.length > 1 ? 's' : ''} ${listKeys(i.keys)}`
           : `${i.path.join('.') || 'turn'}: ${i.message}`,
       )
       .join('; '),
   );
+}
+
+/** Keys for a message: each quoted and cut short, at most five of them. */
+function listKeys(keys: string[]): string {
+  const shown = keys.slice(0, 5).map((k) => quote(k));
+  return keys.length > 5 ? `${shown.join(', ')} and ${keys.length - 5} more` : shown.join(', ');
 }
 
 function describe(value: unknown): string {
@@ -65,4 +80,10 @@ function describe(value: unknown): string {
 
 export function turnToEvent(turn: Turn): FlowEvent {
   return 'button' in turn ? { type: 'user.button', value: turn.button } : { type: 'user.text', text: turn.text };
+}
+
+/** Whether two turns say the same thing (their turnIds aside): a replay, not a new turn. */
+export function sameTurn(a: Turn, b: Turn): boolean {
+  if ('text' in a) return 'text' in b && a.text === b.text;
+  return 'button' in b && a.button === b.button;
 }

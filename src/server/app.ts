@@ -1,8 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { verify } from 'hono/jwt';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { secureHeaders } from 'hono/secure-headers';
+import { z } from 'zod';
 import type { Runtime } from '../runtime/runtime.js';
+import { InvalidPageError } from '../runtime/errors.js';
+import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { HttpError, toHttpError } from './errors.js';
+import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { openApiDocument } from './openapi.js';
 
 /** Request bodies larger than this are refused with 413. */
@@ -10,35 +15,105 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 export interface AppOptions {
   runtime: Runtime;
-  /** When set, requests need `Authorization: Bearer <HS256 JWT>`; sessions belong to its `sub`. */
+  /** When set, requests need `Authorization: Bearer <HS256 JWT>`; sessions belong to its `sub`. At least 32 bytes. */
   jwtSecret?: string | undefined;
+  /** With `jwtSecret`: the `iss` and `aud` a token must carry, and the clock skew allowed. */
+  jwt?: Omit<JwtAuthOptions, 'secret'>;
+  /** Host names the server answers to (any port): loopback names by default; `'*'` for any. */
+  allowedHosts?: readonly string[] | '*';
   /** Called with errors that are not the caller's fault (500s). */
   onError?: (error: unknown) => void;
 }
 
 type Env = { Variables: { owner: string | null } };
 
+/** The start route takes no parameters: an empty body or `{}`. */
+const StartBodySchema = z.strictObject({});
+
+/** The API's answers are JSON for programs: nothing to run, frame or cache. */
+const apiHeaders = secureHeaders({
+  strictTransportSecurity: false,
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+});
+/**
+ * The demo page: its own scripts only; inline styles (the widget's stylesheet
+ * is a React-hoisted <style>); never framed. Popups keep their opener so the
+ * Stately inspector window (`?inspect`) can talk to the page.
+ */
+const pageHeaders = secureHeaders({
+  strictTransportSecurity: false,
+  crossOriginOpenerPolicy: 'same-origin-allow-popups',
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+});
+
 /**
  * The HTTP API as a Fetch-standard handler (`app.fetch`): it runs on Node
- * through `serve()`, or anywhere that speaks Request and Response.
+ * through `serve()`, or anywhere that speaks Request and Response. Routes
+ * added to the returned app outside `/api` (the demo page) get the page's
+ * security headers.
  */
 export function createApp(options: AppOptions) {
-  const { runtime, jwtSecret } = options;
-  const app = new Hono<Env>();
-  const openapi = openApiDocument({ auth: Boolean(jwtSecret) });
+  const { runtime } = options;
+  const subjectOf = options.jwtSecret ? createJwtAuth({ ...options.jwt, secret: options.jwtSecret }) : null;
+  const openapi = openApiDocument({ auth: subjectOf !== null });
 
+  const app = new Hono<Env>();
   app.onError((error, c) => {
     const http = toHttpError(error);
     if (http.status >= 500 && http.code !== 'store_unavailable') options.onError?.(error);
+    if (http.status === 401) c.header('WWW-Authenticate', 'Bearer');
     return c.json({ error: { code: http.code, message: http.message } }, http.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.use('*', hostCheck(options.allowedHosts ?? LOOPBACK_HOSTS));
+  app.use('*', (c, next) => (isApi(c) ? apiHeaders(c, next) : pageHeaders(c, next)));
 
-  app.get('/api/health', (c) => c.json({ status: 'ok' }));
-  app.get('/api/openapi.json', (c) => c.json(openapi));
+  const api = new Hono<Env>();
+  api.use(
+    '*',
+    methodNotAllowed({
+      app: api,
+      onMethodNotAllowed: (c, methods) =>
+        c.json({ error: { code: 'method_not_allowed', message: `${c.req.method} is not allowed here; use ${methods.join(', ')}` } }, 405, {
+          Allow: methods.join(', '),
+        }),
+    }),
+  );
+  api.use('*', async (c, next) => {
+    await next();
+    // Answers carry session data: no shared or browser cache keeps them.
+    c.header('Cache-Control', 'no-store');
+  });
 
-  app.use(
-    '/api/*',
+  api.get('/health', (c) => c.json({ status: 'ok' }));
+  api.get('/ready', async (c) => {
+    await runtime.ready();
+    return c.json({ status: 'ready' });
+  });
+  api.get('/openapi.json', (c) => c.json(openapi));
+
+  api.use('*', async (c, next) => {
+    c.set('owner', subjectOf ? await subjectOf(c.req.header('authorization')) : null);
+    await next();
+  });
+  api.use('*', async (c, next) => {
+    // Only JSON is taken: a cross-site form or a "simple" fetch cannot send it without a CORS preflight.
+    if (c.req.method === 'POST' && !isJsonType(c.req.header('content-type')))
+      throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
+    await next();
+  });
+  api.use(
+    '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
@@ -46,27 +121,44 @@ export function createApp(options: AppOptions) {
       },
     }),
   );
-  app.use('/api/*', async (c, next) => {
-    c.set('owner', jwtSecret ? await subjectOf(c, jwtSecret) : null);
-    await next();
-  });
 
-  app.get('/api/flows', (c) => c.json({ flows: runtime.flows() }));
+  api.get('/flows', (c) => c.json({ flows: runtime.flows() }));
 
-  app.post('/api/flows/:flowId/sessions', async (c) => {
-    await readJson(c, { optional: true });
+  api.post('/flows/:flowId/sessions', async (c) => {
+    const body = await readJson(c, { optional: true });
+    const parsed = StartBodySchema.safeParse(body === undefined ? {} : body);
+    if (!parsed.success)
+      throw new HttpError(400, 'invalid_body', `the start body must be empty or {}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     const started = await runtime.start(c.req.param('flowId'), { owner: c.get('owner') });
     return c.json(started, 201);
   });
 
-  app.post('/api/sessions/:sessionId/turns', async (c) => {
+  api.post('/sessions/:sessionId/turns', async (c) => {
     const turn = await readJson(c, { optional: false });
     return c.json(await runtime.turn(c.req.param('sessionId'), turn, { owner: c.get('owner') }));
   });
 
-  app.get('/api/sessions/:sessionId', async (c) => c.json(await runtime.session(c.req.param('sessionId'), { owner: c.get('owner') })));
+  api.get('/sessions/:sessionId', async (c) => {
+    const page = { after: pageParam(c, 'after'), limit: pageParam(c, 'limit') };
+    return c.json(await runtime.session(c.req.param('sessionId'), { owner: c.get('owner') }, page));
+  });
 
+  app.route('/api', api);
   return app;
+}
+
+const isApi = (c: Context) => c.req.path === '/api' || c.req.path.startsWith('/api/');
+
+function isJsonType(header: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(header?.trim() ?? '');
+}
+
+/** A non-negative integer query parameter, or undefined when absent. */
+function pageParam(c: Context, name: 'after' | 'limit'): number | undefined {
+  const value = c.req.query(name);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidPageError(`${name} must be a whole number, not ${JSON.stringify(value.slice(0, 20))}`);
+  return Number(value);
 }
 
 async function readJson(c: Context, { optional }: { optional: boolean }): Promise<unknown> {
@@ -80,18 +172,4 @@ async function readJson(c: Context, { optional }: { optional: boolean }): Promis
   } catch (error) {
     throw new HttpError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`);
   }
-}
-
-async function subjectOf(c: Context, secret: string): Promise<string> {
-  const header = c.req.header('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw new HttpError(401, 'unauthorized', 'send Authorization: Bearer <JWT>');
-  let payload: Record<string, unknown>;
-  try {
-    payload = await verify(match[1]!, secret, 'HS256');
-  } catch (error) {
-    throw new HttpError(401, 'unauthorized', `invalid token: ${(error as Error).message}`);
-  }
-  if (typeof payload.sub !== 'string' || payload.sub === '') throw new HttpError(401, 'unauthorized', 'the token has no subject (sub)');
-  return payload.sub;
 }

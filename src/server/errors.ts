@@ -4,8 +4,11 @@ import {
   ConversationFinishedError,
   FlowNotFoundError,
   IncompatibleSnapshotError,
+  InvalidPageError,
   InvalidTurnError,
   SessionNotFoundError,
+  TurnIdReusedError,
+  TurnLimitError,
 } from '../runtime/errors.js';
 import { ConflictError, StoreUnavailableError } from '../store/types.js';
 
@@ -25,6 +28,9 @@ export class HttpError extends Error {
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof InvalidTurnError) return new HttpError(400, 'invalid_turn', error.message);
+  if (error instanceof InvalidPageError) return new HttpError(400, 'invalid_page', error.message);
+  if (error instanceof TurnLimitError) return new HttpError(409, 'turn_limit_reached', error.message);
+  if (error instanceof TurnIdReusedError) return new HttpError(409, 'turn_id_reused', error.message);
   if (error instanceof FlowNotFoundError) return new HttpError(404, 'flow_not_found', error.message);
   if (error instanceof SessionNotFoundError) return new HttpError(404, 'session_not_found', error.message);
   if (error instanceof ConversationFinishedError) return new HttpError(409, 'session_finished', error.message);

@@ -6,9 +6,11 @@ import type { AnyActorLogic } from 'xstate';
 import type { FlowDocument } from '../flow/schema.js';
 import { createRuntime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
-import { createPostgresStore, redactUrl } from '../store/postgres.js';
+import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
 import type { Store } from '../store/types.js';
 import { createApp } from './app.js';
+import { createJwtAuth, type JwtAuthOptions } from './auth.js';
+import { LOOPBACK_HOSTS } from './host-check.js';
 
 export interface ServerOptions {
   flows: FlowDocument[];
@@ -21,6 +23,14 @@ export interface ServerOptions {
   databaseUrl?: string | undefined;
   dataDir?: string;
   jwtSecret?: string | undefined;
+  /** With `jwtSecret`: required issuer and audience, and the clock skew allowed. */
+  jwt?: Omit<JwtAuthOptions, 'secret'>;
+  /** Host names the server answers to: loopback names and `hostname` by default; `'*'` for any. */
+  allowedHosts?: readonly string[] | '*';
+  /** The most turns a session takes (see `RuntimeOptions.maxTurnsPerSession`). */
+  maxTurnsPerSession?: number;
+  /** PostgreSQL timeouts (see `createPostgresStore`). */
+  postgresTimeouts?: PostgresTimeouts;
   /** A built web app to serve at the root (the demo page), next to the API. */
   staticDir?: string | undefined;
 }
@@ -33,18 +43,42 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, builds the runtime and serves the API on loopback. */
+/**
+ * Opens the store, builds the runtime and serves the API on loopback. Whatever
+ * fails after the store is open (a bad setting, a port in use) closes it
+ * again, so that its directory lock is not held by a server that never ran.
+ */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // Settings are checked before the store is opened (or its directory created and locked).
+  if (options.jwtSecret) createJwtAuth({ ...options.jwt, secret: options.jwtSecret });
   const store = options.databaseUrl
-    ? await createPostgresStore({ connectionString: options.databaseUrl })
+    ? await createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) })
     : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR });
+  try {
+    return await serveStore(store, options);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function serveStore(store: Store, options: ServerOptions): Promise<RunningServer> {
   const storeDescription = options.databaseUrl
     ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
-  const runtime = createRuntime({ flows: options.flows, store, extract: options.extract, ...(options.actors && { actors: options.actors }) });
+  const runtime = createRuntime({
+    flows: options.flows,
+    store,
+    extract: options.extract,
+    ...(options.actors && { actors: options.actors }),
+    ...(options.maxTurnsPerSession !== undefined && { maxTurnsPerSession: options.maxTurnsPerSession }),
+  });
+  const hostname = options.hostname ?? '127.0.0.1';
   const app = createApp({
     runtime,
     jwtSecret: options.jwtSecret,
+    ...(options.jwt && { jwt: options.jwt }),
+    allowedHosts: options.allowedHosts ?? [...LOOPBACK_HOSTS, ...(isWildcard(hostname) ? [] : [hostName(hostname)])],
     onError: (error) => console.error('gateflow: internal error:', error),
   });
   if (options.staticDir) {
@@ -55,7 +89,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const notApi = (handler: typeof files): typeof files => (c, next) => (c.req.path.startsWith('/api/') ? next() : handler(c, next));
     app.get('/*', notApi(files), notApi(page));
   }
-  const hostname = options.hostname ?? '127.0.0.1';
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(s));
     s.once('error', reject);
@@ -71,4 +104,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
 }
+
+const isWildcard = (hostname: string) => hostname === '0.0.0.0' || hostname === '::';
+/** How a bound address appears in a Host header: IPv6 in brackets. */
+const hostName = (hostname: string) => (hostname.includes(':') ? `[${hostname}]` : hostname).toLowerCase();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReplySchema } from '../runtime/reply.js';
+import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../runtime/turn.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -8,7 +9,8 @@ const FlowListSchema = z.object({
 });
 const SessionSchema = z.object({
   reply: ReplySchema,
-  history: z.array(z.object({ turn: TurnSchema.nullable(), reply: ReplySchema })),
+  history: z.array(z.object({ seq: z.number().int().min(1), turn: TurnSchema.nullable(), reply: ReplySchema })),
+  nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
 });
 const StartedSchema = z.object({ sessionId: z.string(), reply: ReplySchema });
 
@@ -23,8 +25,10 @@ export function openApiDocument(options: { auth: boolean }) {
   const sessionId = { name: 'sessionId', in: 'path', required: true, schema: { type: 'string' } };
   const common = {
     ...(options.auth && { 401: error('Missing or invalid bearer token') }),
+    403: error('The Host header is not an allowed host name (host_not_allowed)'),
     503: error('The session store is unreachable; nothing was written'),
   };
+  const post = { 405: error('Another method: see Allow'), 413: error('Body over 16 KB'), 415: error('The body is not sent as application/json') };
   return {
     openapi: '3.1.0',
     info: { title: 'gateflow', version: '0.1.0', description: 'Gate intake sessions over HTTP.' },
@@ -40,7 +44,13 @@ export function openApiDocument(options: { auth: boolean }) {
       ...(options.auth && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
     },
     paths: {
-      '/api/health': { get: { summary: 'Liveness', responses: { 200: { description: 'The server is up' } } } },
+      '/api/health': { get: { summary: 'Liveness: the process answers (the store is not touched)', responses: { 200: { description: 'The server is up' } } } },
+      '/api/ready': {
+        get: {
+          summary: 'Readiness: the store answers',
+          responses: { 200: { description: 'The store can serve' }, 503: error('The store cannot be reached (store_unavailable)') },
+        },
+      },
       '/api/flows': {
         get: {
           summary: 'The registered flows',
@@ -55,9 +65,9 @@ export function openApiDocument(options: { auth: boolean }) {
           parameters: [{ name: 'flowId', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             201: json('Started', 'The new session and its opening reply'),
-            400: error('Malformed body (the body is optional)'),
+            400: error('Malformed body: it is empty or {}'),
             404: error('Unknown flow'),
-            413: error('Body over 16 KB'),
+            ...post,
             ...common,
           },
         },
@@ -70,10 +80,13 @@ export function openApiDocument(options: { auth: boolean }) {
           requestBody: { required: true, content: { 'application/json': { schema: ref('Turn') } } },
           responses: {
             200: json('Reply', 'The reply; a replayed turnId returns the stored reply'),
-            400: error('Malformed body'),
+            400: error('Malformed body (invalid_json, invalid_turn)'),
             404: error('Unknown session'),
-            409: error('The session is finished, or its snapshot is incompatible with the registered flow'),
-            413: error('Body over 16 KB'),
+            409: error(
+              'session_finished: the session takes no more turns; turn_limit_reached: it has taken the most turns a session may; ' +
+                'turn_id_reused: the turnId was used for a different turn; incompatible_snapshot: its snapshot does not fit the registered flow',
+            ),
+            ...post,
             ...common,
           },
         },
@@ -82,8 +95,23 @@ export function openApiDocument(options: { auth: boolean }) {
         get: {
           summary: 'Read a session',
           security,
-          parameters: [sessionId],
-          responses: { 200: json('Session', 'The current reply and every turn with its reply'), 404: error('Unknown session'), ...common },
+          parameters: [
+            sessionId,
+            { name: 'after', in: 'query', required: false, description: 'Read the entries after this seq', schema: { type: 'integer', minimum: 0, default: 0 } },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: 'At most this many entries',
+              schema: { type: 'integer', minimum: 1, maximum: MAX_HISTORY_PAGE_SIZE, default: DEFAULT_HISTORY_PAGE_SIZE },
+            },
+          ],
+          responses: {
+            200: json('Session', 'The current reply and one page of the history: each entry with its seq, turn and reply'),
+            400: error('after or limit out of range (invalid_page)'),
+            404: error('Unknown session'),
+            ...common,
+          },
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },

@@ -45,9 +45,13 @@ export function createMemoryStore(): Store {
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
       return version;
     },
-    async history(sessionId) {
-      return (sessions.get(sessionId)?.journal ?? []).map(parseEntry);
+    async history(sessionId, page) {
+      const journal = sessions.get(sessionId)?.journal ?? [];
+      // Entry seq n is at index n - 1.
+      const from = Math.max(0, page?.after ?? 0);
+      return journal.slice(from, page?.limit !== undefined ? from + page.limit : undefined).map(parseEntry);
     },
+    async ping() {},
     async close() {
       sessions.clear();
     },

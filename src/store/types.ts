@@ -45,6 +45,12 @@ export interface CommittedTurn {
   reply: Reply;
 }
 
+/** A window on a journal: the entries with seq greater than `after`, at most `limit`. */
+export interface JournalPage {
+  after?: number;
+  limit?: number;
+}
+
 /** What `load` returns: the session and, when asked for a turnId, that turn's entry if present. */
 export interface LoadedSession {
   session: SessionRecord;
@@ -67,8 +73,13 @@ export interface Store {
    * {@link ConflictError} when another turn got there first or the turnId is taken.
    */
   commitTurn(sessionId: string, expectedVersion: number, turn: CommittedTurn): Promise<number>;
-  /** The whole journal, oldest first. */
-  history(sessionId: string): Promise<JournalEntry[]>;
+  /**
+   * The journal, oldest first: every entry, or with a page only the entries
+   * after seq `after` (0 when omitted), at most `limit` of them.
+   */
+  history(sessionId: string, page?: JournalPage): Promise<JournalEntry[]>;
+  /** Resolves when the store can serve (one round trip); throws {@link StoreUnavailableError} otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,7 @@ import { getAdjacencyMap } from 'xstate/graph';
 import type { PathVoteEmitted } from '../../machines/path-selection.js';
 import type { ExtractionOutput } from '../extract/types.js';
 import { activeNode, type ActiveNode } from '../flow/active-node.js';
+import { attemptBudget } from '../flow/attempts.js';
 import { SKIP_VALUE } from '../flow/answer.js';
 import { BUSY_TAG, EXTRACT_ACTOR_ID, compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { AnswerValue, FlowContext } from '../flow/context.js';
@@ -108,7 +109,7 @@ interface FlowFacts {
   readKeys: Set<string>;
   /** The literals of the CEL texts that read each answer key (boundary values to try). */
   literals: Map<string, Literal[]>;
-  /** `maxAttempts` by place: attempts only matter where they are limited. */
+  /** The failed-answer budget by place (every question and path node has one: see flow/attempts.ts). */
   maxAttempts: Map<string, number>;
 }
 
@@ -158,7 +159,7 @@ function flowFacts(graph: FlowGraph, options: FlowTestOptions): FlowFacts {
   }
   const maxAttempts = new Map<string, number>();
   for (const { id, node } of placesOf(graph).values())
-    if ((node.kind === 'question' || node.kind === 'path') && node.maxAttempts !== undefined) maxAttempts.set(id, node.maxAttempts);
+    if (node.kind === 'question' || node.kind === 'path') maxAttempts.set(id, attemptBudget(graph.doc, node));
   return { graph, today: options.today ?? MODEL_TODAY, options, readKeys, literals, maxAttempts };
 }
 
@@ -406,9 +407,9 @@ const valueOf = (v: AnswerValue) => JSON.stringify(v);
 /**
  * What the search tells apart, what guards read: the state; which questions
  * have answers, and the value of those some CEL text reads; failed attempts
- * where they are limited (up to the limit); where the last refusal sent the
- * flow (`invalid.node`); the locked path. Anything else (unread values,
- * unlimited attempts, notices, messages) would only multiply equal states.
+ * (up to the budget); where the last refusal sent the flow (`invalid.node`);
+ * the locked path. Anything else (unread values, notices, messages) would
+ * only multiply equal states.
  */
 export function flowSearchKey(graph: FlowGraph, snapshot: TestSnapshot, options: FlowTestOptions = {}): string {
   return searchKey(factsOf(graph, options), snapshot);

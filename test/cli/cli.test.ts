@@ -151,7 +151,8 @@ describe('bad flow documents from the CLI', () => {
   it('validates the example flows', () => {
     const result = run(['validate', 'patient-intake']);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 8 nodes, 5 questions; 0 errors, 0 warnings\)/);
+    // Five gates, the summary, the handoff, the limiting-value stop, and the stop a question takes when it cannot read an answer.
+    expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 9 nodes, 5 questions; 0 errors, 0 warnings\)/);
     // Subflows count: the LED flow has 9 nodes of its own and 5 in its two subgraphs.
     expect(run(['validate', 'led-sales']).stdout).toMatch(/ok \(flow led-sales@1\.0\.0, 14 nodes, 5 questions; 0 errors, 0 warnings\)/);
   });

@@ -269,6 +269,8 @@ describe('the general form', () => {
       version: 1,
       title: 'Seed intake',
       start: GATE_1,
+      // A gate that cannot read its answers (buttons offered alone, then one more failure) ends the intake here.
+      fallback: 'unreadable',
       nodes: [
         {
           kind: 'question',
@@ -282,6 +284,7 @@ describe('the general form', () => {
         { kind: 'confirmation', id: 'confirmation', confirmLabel: 'Looks Good', editLabel: 'Edit Answers' },
         { kind: 'terminal', id: 'handoff', outcome: 'handoff' },
         { kind: 'terminal', id: 'stopped', outcome: 'stopped' },
+        { kind: 'terminal', id: 'unreadable', label: 'Answers unreadable', outcome: 'stopped', message: 'I could not read the answers; a member of staff will follow up.' },
       ],
       edges: [
         { from: GATE_1, to: GATE_2, on: 'answered' },
@@ -298,7 +301,7 @@ describe('the general form', () => {
     delete c.gates[GATE_1]!.limiting_values;
     delete c.gates[GATE_1]!.stop_message;
     const flow = parseFlowText(seedFlowText(c), 'seed-gates.json');
-    expect(flow.nodes.map((n) => n.id)).toEqual([GATE_1, GATE_2, 'confirmation', 'handoff']);
+    expect(flow.nodes.map((n) => n.id)).toEqual([GATE_1, GATE_2, 'confirmation', 'handoff', 'unreadable']);
     expect(flow.edges.some((e) => e.on === 'limiting')).toBe(false);
   });
 

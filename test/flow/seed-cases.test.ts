@@ -201,18 +201,19 @@ function stateNode(machine: ReturnType<typeof compileFlow>, ...path: string[]): 
 describe('the compiled seed machine', () => {
   const machine = compileFlow(seedFlow());
 
-  it('has one state per gate, the confirmation and the final states handoff and stopped', () => {
-    expect(Object.keys(machine.root.states)).toEqual([GATE_1, GATE_2, 'confirmation', 'handoff', 'stopped']);
+  it('has one state per gate, the confirmation and the final states handoff, stopped and unreadable', () => {
+    expect(Object.keys(machine.root.states)).toEqual([GATE_1, GATE_2, 'confirmation', 'handoff', 'stopped', 'unreadable']);
     expect(machine.root.initial.target.map((s) => s.id)).toEqual([`seed-gates.${GATE_1}`]);
     expect(stateNode(machine, 'handoff').type).toBe('final');
     expect(stateNode(machine, 'stopped').type).toBe('final');
+    expect(stateNode(machine, 'unreadable').type).toBe('final');
     expect(stateNode(machine, 'confirmation').type).toBe('atomic');
   });
 
-  it('gives gates 2+ the substates asking and extracting (busy, invoking "extract" by name); gate 1 only asking', () => {
+  it('gives gates 2+ the substates asking, buttonsOnly and extracting (busy, invoking "extract" by name); gate 1 only asking and buttonsOnly', () => {
     // The seed's rule: gate 1 never calls a model, so its state has nothing to invoke.
-    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['asking']);
-    expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['asking', 'extracting']);
+    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['asking', 'buttonsOnly']);
+    expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['asking', 'buttonsOnly', 'extracting']);
     const extracting = stateNode(machine, GATE_2, 'extracting');
     expect([...extracting.tags]).toContain('busy');
     expect(extracting.invoke.map((i) => ({ id: i.id, src: i.src }))).toEqual([{ id: 'extract', src: 'extract' }]);
@@ -222,6 +223,8 @@ describe('the compiled seed machine', () => {
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.text')).toEqual([
       { guard: { type: 'textIsLimiting', params: { gate: GATE_1 } }, target: ['seed-gates.stopped'] },
       { guard: { type: 'textMatches', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
+      // The failed answer that uses up the budget offers the buttons alone; earlier ones ask again.
+      { guard: { type: 'outOfAttempts', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.text')).toEqual([
@@ -234,11 +237,13 @@ describe('the compiled seed machine', () => {
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.button')).toEqual([
       { guard: { type: 'buttonIsLimiting', params: { gate: GATE_1 } }, target: ['seed-gates.stopped'] },
       { guard: { type: 'buttonIsCategory', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
+      { guard: { type: 'outOfAttempts', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
     // Gate 2 of the seed has no limiting values: no limiting guard, straight to the confirmation.
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.button')).toEqual([
       { guard: { type: 'buttonIsCategory', params: { gate: GATE_2 } }, target: ['seed-gates.confirmation'] },
+      { guard: { type: 'outOfAttempts', params: { gate: GATE_2 } }, target: [`seed-gates.${GATE_2}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
   });
@@ -490,6 +495,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       expect(transitions(stateNode(machine, '3_visit_type', 'asking'), 'user.button').map((t) => t.guard)).toEqual([
         { type: 'buttonIsLimiting', params: { gate: '3_visit_type' } },
         { type: 'buttonIsCategory', params: { gate: '3_visit_type' } },
+        { type: 'outOfAttempts', params: { gate: '3_visit_type' } },
         null,
       ]);
     });

@@ -493,7 +493,7 @@ describe('guards are named XState guards with params', () => {
   it('guarded answered edges go through the `answered` child with the same named guards', () => {
     const machine = compileFlow(example('led-sales'));
     const intent = machine.root.states.intent!;
-    expect(Object.keys(intent.states)).toEqual(['asking', 'answered']);
+    expect(Object.keys(intent.states)).toEqual(['asking', 'buttonsOnly', 'answered']);
     expect(intent.states.answered!.always!.map((t) => t.guard)).toEqual([
       { type: 'cel', params: { expr: "answers.intention == 'buy_led'" } },
       { type: 'cel', params: { expr: "answers.intention == 'support'" } },

@@ -147,7 +147,7 @@ export interface SessionState {
 
 /** GET /api/sessions/{id}: the current reply and the whole history. */
 export async function fetchSession(baseUrl: string, sessionId: string): Promise<SessionState> {
-  const response = await fetch(`${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}?limit=200`, { signal: AbortSignal.timeout(10_000) });
   if (response.status !== 200) throw new Error(`GET /api/sessions/${sessionId}: ${response.status} ${await response.text()}`);
   return (await response.json()) as SessionState;
 }

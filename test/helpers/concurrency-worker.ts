@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { Reply } from '../../src/runtime/reply.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
-import { flow } from './patient-intake.js';
+import { patientFlow } from './patient-intake.js';
 import { countingConflicts } from './counting-store.js';
 
 export interface WorkerResult {
@@ -32,7 +32,7 @@ const count = Number(countText);
 
 const inner = await createPostgresStore({ connectionString });
 const store = countingConflicts(inner);
-const runtime = createRuntime({ flows: [flow], store });
+const runtime = createRuntime({ flows: [patientFlow], store });
 
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });

@@ -75,7 +75,10 @@ export async function call<T = any>(base: string, path: string, options: Request
     headers['content-type'] ??= 'application/json';
   }
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  const init: RequestInit & { duplex?: 'half' } = { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers };
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+  // The API takes POSTs as JSON only, an empty start body included; a test of that sets its own content-type.
+  if (method === 'POST') headers['content-type'] ??= 'application/json';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (body !== undefined) init.body = body;
   if (options.body instanceof ReadableStream) init.duplex = 'half';
   const response = await fetch(`${base}${path}`, init);
@@ -159,9 +162,13 @@ export function flakyStore(inner: Store): FlakyStore {
       gate('commitTurn');
       return flaky.inner.commitTurn(sessionId, expectedVersion, turn);
     },
-    async history(sessionId) {
+    async history(sessionId, page) {
       gate('history');
-      return flaky.inner.history(sessionId);
+      return flaky.inner.history(sessionId, page);
+    },
+    async ping() {
+      gate('load');
+      return flaky.inner.ping();
     },
     close: () => flaky.inner.close(),
   };

@@ -8,6 +8,12 @@ import type { QuestionNode } from '../../src/flow/schema.js';
 export const FLOW_PATH = fileURLToPath(new URL('../../machines/flows/patient-intake.json', import.meta.url));
 export const flow = parseFlowText(readFileSync(FLOW_PATH, 'utf8'), FLOW_PATH);
 export const graph = flowGraph(flow);
+/**
+ * The example flow with a budget of 100 failed attempts per question: for
+ * tests that send many unreadable turns to one session (concurrency, replays)
+ * and need it to keep asking rather than end at its fallback.
+ */
+export const patientFlow = { ...flow, maxAttempts: 100 };
 
 export const G1 = '1_patient_info_availability';
 export const G2 = '2_insurance_history';

@@ -20,7 +20,7 @@ import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { JournalEntry, Store } from '../../src/store/types.js';
 import type { WorkerResult } from '../helpers/concurrency-worker.js';
-import { G1, G2, flow } from '../helpers/patient-intake.js';
+import { G1, G2, patientFlow as flow } from '../helpers/patient-intake.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { countingConflicts } from '../helpers/counting-store.js';
 

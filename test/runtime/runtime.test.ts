@@ -12,8 +12,11 @@ import {
   ConversationFinishedError,
   FlowNotFoundError,
   IncompatibleSnapshotError,
+  InvalidPageError,
   InvalidTurnError,
   SessionNotFoundError,
+  TurnIdReusedError,
+  TurnLimitError,
 } from '../../src/runtime/errors.js';
 import type { Reply } from '../../src/runtime/reply.js';
 import { ReplySchema } from '../../src/runtime/reply.js';
@@ -31,7 +34,9 @@ import {
   STOPPED,
   TROUBLE,
   patientIntakeFlow,
+  SEED_GATE_CONFIG,
   seedFlow,
+  seedFlow as seedFlowOf,
 } from '../helpers/intake.js';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{24}$/;
@@ -141,22 +146,26 @@ describe('turns', () => {
     expect(view).toEqual({
       reply: second,
       history: [
-        { turn: null, reply: opening },
-        { turn: { button: 'Yes' }, reply: first },
-        { turn: { text: 'no', turnId: 'second' }, reply: second },
+        { seq: 1, turn: null, reply: opening },
+        { seq: 2, turn: { button: 'Yes' }, reply: first },
+        { seq: 3, turn: { text: 'no', turnId: 'second' }, reply: second },
       ],
+      nextAfter: null,
     });
   });
 
-  it('returns the stored reply for a replayed turnId and adds nothing, even with other content or after a restart', async () => {
+  it('returns the stored reply for a replayed turnId and adds nothing, even after a restart; another turn under that id is refused', async () => {
     const { runtime, store } = memoryRuntime();
     const { sessionId } = await runtime.start('seed-gates');
     const first = await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' });
     const before = await stored(store, sessionId);
 
     expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' })).toEqual(first);
-    // The turnId decides, not the content: "No" would otherwise be applied to gate 2.
-    expect(await runtime.turn(sessionId, { button: 'No', turnId: 't1' })).toEqual(first);
+    // A different turn under a used id is neither applied nor answered with the old reply: it would be lost silently.
+    const reused = await rejection(runtime.turn(sessionId, { button: 'No', turnId: 't1' }));
+    expect(reused).toBeInstanceOf(TurnIdReusedError);
+    expect(reused.message).toMatch(/turnId "t1" was already used for a different turn/);
+    await expect(runtime.turn(sessionId, { text: 'Yes', turnId: 't1' })).rejects.toBeInstanceOf(TurnIdReusedError);
     expect(await stored(store, sessionId)).toEqual(before);
 
     // Later turns do not change what a replay answers.
@@ -167,8 +176,9 @@ describe('turns', () => {
     // Another runtime on the same store (a restarted process) answers the same.
     const restarted = createRuntime({ flows: [seedFlow()], store });
     const afterTurns = await stored(store, sessionId);
-    expect(await restarted.turn(sessionId, { text: 'whatever', turnId: 't1' })).toEqual(first);
-    expect(await restarted.turn(sessionId, { text: 'whatever', turnId: 't2' })).toEqual(second);
+    expect(await restarted.turn(sessionId, { button: 'Yes', turnId: 't1' })).toEqual(first);
+    expect(await restarted.turn(sessionId, { button: 'Partial', turnId: 't2' })).toEqual(second);
+    await expect(restarted.turn(sessionId, { text: 'whatever', turnId: 't2' })).rejects.toBeInstanceOf(TurnIdReusedError);
     expect(await stored(store, sessionId)).toEqual(afterTurns);
     expect(afterTurns.journal).toHaveLength(3);
     expect((await runtime.session(sessionId)).reply).toEqual(second);
@@ -224,7 +234,8 @@ describe('turns', () => {
     expect(error.message).toContain(sessionId);
     await expect(runtime.turn(sessionId, { text: 'start over', turnId: 'new' })).rejects.toBeInstanceOf(ConversationFinishedError);
     expect(await stored(store, sessionId)).toEqual(before);
-    expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 'stop' })).toEqual(stop);
+    expect(await runtime.turn(sessionId, { button: 'No', turnId: 'stop' })).toEqual(stop);
+    await expect(runtime.turn(sessionId, { button: 'Yes', turnId: 'stop' })).rejects.toBeInstanceOf(TurnIdReusedError);
 
     // The same after a handoff.
     const handed = (await runtime.start('seed-gates')).sessionId;
@@ -256,9 +267,10 @@ describe('owners', () => {
     expect(await runtime.session(sessionId, { owner: 'alice' })).toEqual({
       reply: first,
       history: [
-        { turn: null, reply: opening },
-        { turn: { button: 'Yes', turnId: 'alice-1' }, reply: first },
+        { seq: 1, turn: null, reply: opening },
+        { seq: 2, turn: { button: 'Yes', turnId: 'alice-1' }, reply: first },
       ],
+      nextAfter: null,
     });
     expect((await runtime.turn(sessionId, { button: 'No' }, { owner: 'alice' })).state).toBe('confirmation');
   });
@@ -441,7 +453,8 @@ function racingStore(inner: Store, rival: () => Promise<unknown>) {
         throw error;
       }
     },
-    history: (id) => inner.history(id),
+    history: (id, page) => inner.history(id, page),
+    ping: () => inner.ping(),
     close: () => inner.close(),
   };
   return { store, counts };
@@ -620,6 +633,8 @@ describe('actors kept between turns', () => {
 
 describe('turns sent at once', () => {
   const unreadable = (i: number) => ['hmm', 'hmmm', 'uh', 'well...', 'erm'][i % 5]!;
+  // Fifty unreadable turns: a budget that keeps the first gate asking.
+  const seedFlow = () => seedFlowOf({ ...SEED_GATE_CONFIG, max_attempts: 100 });
 
   it('50 turns at once on one session: all resolve, each is journaled once, in order, and the last reply is the session', async () => {
     const store = createMemoryStore();
@@ -658,15 +673,20 @@ describe('turns sent at once', () => {
     expect(history.slice(1).map((e) => e.turn)).toEqual(turns);
     expect((await store.load(sessionId))!.session.version).toBe(51);
 
+    // The first page holds 50 entries by default; the next page the last one.
     const view = await runtime.session(sessionId);
     expect(view.reply).toEqual(history[50]!.reply);
-    expect(view.history).toHaveLength(51);
+    expect(view.history).toHaveLength(50);
+    expect(view.nextAfter).toBe(50);
+    const rest = await runtime.session(sessionId, {}, { after: view.nextAfter! });
+    expect(rest.history.map((e) => e.seq)).toEqual([51]);
+    expect(rest.nextAfter).toBeNull();
     // The session still moves on afterwards.
     expect((await runtime.turn(sessionId, { button: 'Yes' })).state).toEqual({ [GATE_2]: 'asking' });
   });
 
   it('each turnId sent twice at once is applied once and both calls get the same reply', async () => {
-    const { runtime, store } = memoryRuntime();
+    const { runtime, store } = memoryRuntime([seedFlow()]);
     const { sessionId } = await runtime.start('seed-gates');
     const turns: Turn[] = Array.from({ length: 25 }, (_, i) => ({ text: unreadable(i), turnId: `dup-${i}` }));
     const replies = await Promise.all([...turns, ...turns].map((t) => runtime.turn(sessionId, t)));
@@ -745,7 +765,7 @@ describe('a full intake on PGlite', () => {
 
       const view = await runtime.session(sessionId, { owner: 'carol' });
       expect(view.reply).toEqual(last);
-      expect(view.history).toEqual(replies.map((reply, i) => ({ turn: i === 0 ? null : turns[i - 1], reply })));
+      expect(view.history).toEqual(replies.map((reply, i) => ({ seq: i + 1, turn: i === 0 ? null : turns[i - 1], reply })));
       await expect(runtime.turn(sessionId, { button: 'edit' }, { owner: 'carol' })).rejects.toBeInstanceOf(ConversationFinishedError);
     } finally {
       await store.close();
@@ -757,7 +777,8 @@ describe('a full intake on PGlite', () => {
       const runtime = createRuntime({ flows: [patientIntakeFlow()], store: reopened });
       const view = await runtime.session(sessionId, { owner: 'carol' });
       expect(JSON.stringify(view.history.map((h) => h.reply))).toBe(JSON.stringify(replies));
-      expect(await runtime.turn(sessionId, { button: 'No', turnId: 'g3' }, { owner: 'carol' })).toEqual(replies[4]);
+      expect(await runtime.turn(sessionId, { text: 'follow up', turnId: 'g3' }, { owner: 'carol' })).toEqual(replies[4]);
+      await expect(runtime.turn(sessionId, { button: 'No', turnId: 'g3' }, { owner: 'carol' })).rejects.toBeInstanceOf(TurnIdReusedError);
       expect((await reopened.load(sessionId))!.session).toMatchObject({ version: 8, owner: 'carol', flowVersion: '1.0.0' });
       await expect(runtime.session(sessionId, { owner: 'dave' })).rejects.toBeInstanceOf(SessionNotFoundError);
     } finally {
@@ -799,5 +820,86 @@ describe('a model given to the runtime', () => {
     expect(calls).toBe(1);
     expect(reply.answers[GATE_2]).toEqual({ value: 'Partial', confidence: 0.9, source: 'llm', raw: 'her coverage story is complicated' });
     expect(reply.completion).toEqual(AWAITING_CONFIRMATION);
+  });
+});
+
+describe('bounds and untrusted strings', () => {
+  // Yes, No, then edit at the summary and round again: a session that never ends by itself.
+  const loop = ['Yes', 'No', 'edit'];
+
+  it('refuses the turn after maxTurnsPerSession with TurnLimitError, writing nothing; replays still answer', async () => {
+    const store = createMemoryStore();
+    const runtime = createRuntime({ flows: [seedFlow()], store, maxTurnsPerSession: 5 });
+    const { sessionId } = await runtime.start('seed-gates');
+    const replies: Reply[] = [];
+    for (let i = 0; i < 5; i++) replies.push(await runtime.turn(sessionId, { button: loop[i % 3]!, turnId: `t${i}` }));
+    const before = await stored(store, sessionId);
+    const error = await rejection(runtime.turn(sessionId, { button: loop[5 % 3]! }));
+    expect(error).toBeInstanceOf(TurnLimitError);
+    expect(error.message).toMatch(/has taken 5 turns, the most a session may take/);
+    expect(await stored(store, sessionId)).toEqual(before);
+    expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 't3' })).toEqual(replies[3]);
+  });
+
+  it('the default cap is 500 turns', async () => {
+    const store = createMemoryStore();
+    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const { sessionId } = await runtime.start('seed-gates');
+    for (let i = 0; i < 500; i++) await runtime.turn(sessionId, { button: loop[i % 3]! });
+    await expect(runtime.turn(sessionId, { button: loop[500 % 3]! })).rejects.toBeInstanceOf(TurnLimitError);
+    expect(await store.history(sessionId)).toHaveLength(501);
+  });
+
+  it('reads the history page by page: after and limit, nextAfter until the end, the current reply on every page', async () => {
+    const { runtime } = memoryRuntime();
+    const { sessionId } = await runtime.start('seed-gates');
+    for (let i = 0; i < 9; i++) await runtime.turn(sessionId, { button: loop[i % 3]! });
+    const current = (await runtime.session(sessionId, {}, { after: 9, limit: 1 })).history[0]!.reply;
+    const seqs: number[][] = [];
+    let after = 0;
+    for (;;) {
+      const page = await runtime.session(sessionId, {}, { after, limit: 4 });
+      expect(page.reply).toEqual(current);
+      seqs.push(page.history.map((e) => e.seq));
+      if (page.nextAfter === null) break;
+      after = page.nextAfter;
+    }
+    expect(seqs).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]);
+    expect((await runtime.session(sessionId, {}, { after: 10 })).history).toEqual([]);
+    for (const page of [{ limit: 0 }, { limit: 201 }, { after: -1 }, { limit: 1.5 }])
+      await expect(runtime.session(sessionId, {}, page)).rejects.toBeInstanceOf(InvalidPageError);
+    expect((await runtime.session(sessionId, {}, { limit: 200 })).history).toHaveLength(10);
+  });
+
+  it('a session with an owner is never visible to a caller without one (a server without auth on the same store)', async () => {
+    const { runtime } = memoryRuntime();
+    const { sessionId } = await runtime.start('seed-gates', { owner: 'alice' });
+    await expect(runtime.session(sessionId)).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(runtime.session(sessionId, { owner: null })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(runtime.turn(sessionId, { button: 'Yes' })).rejects.toBeInstanceOf(SessionNotFoundError);
+    // A session made without auth has no owner and stays readable.
+    const open = (await runtime.start('seed-gates')).sessionId;
+    expect((await runtime.session(open, { owner: 'bob' })).history).toHaveLength(1);
+  });
+
+  it('refuses turns whose turnId, text or button holds a lone surrogate: "t\\ud800" and "t\\udbff" are not one id', async () => {
+    const { runtime, store } = memoryRuntime();
+    const { sessionId } = await runtime.start('seed-gates');
+    for (const turn of [{ button: 'Yes', turnId: 't\ud800' }, { button: 'Yes', turnId: 't\udbff' }, { text: 'yes\udc00' }, { button: 'Y\ud800' }]) {
+      const error = await rejection(runtime.turn(sessionId, turn));
+      expect(error).toBeInstanceOf(InvalidTurnError);
+      expect(error.message).toMatch(/well-formed Unicode/);
+    }
+    expect(await store.history(sessionId)).toHaveLength(1);
+    // A surrogate pair is well-formed.
+    expect((await runtime.turn(sessionId, { button: 'Yes', turnId: 't\ud83d\ude00' })).answers).toHaveProperty([GATE_1]);
+  });
+
+  it('error messages quote only a short prefix of an id', async () => {
+    const { runtime } = memoryRuntime();
+    const long = 'A'.repeat(128);
+    const error = await rejection(runtime.session(long));
+    expect(error.message).toBe(`no session "${'A'.repeat(24)}"…`);
+    expect((await rejection(runtime.start(`flow-${'x'.repeat(500)}`))).message.length).toBeLessThan(80);
   });
 });

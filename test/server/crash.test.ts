@@ -120,7 +120,7 @@ async function crash(server: Server): Promise<void> {
 async function call<T>(server: Server, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }),
     signal: AbortSignal.timeout(20_000),
   });
   return { status: response.status, json: (await response.json()) as T };

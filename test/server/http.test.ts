@@ -216,7 +216,8 @@ describe('HTTP API on the memory store', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       reply: replies[replies.length - 1],
-      history: [{ turn: null, reply: replies[0] }, ...INTAKE_TURNS.map((t, i) => ({ turn: t, reply: replies[i + 1] }))],
+      history: [{ seq: 1, turn: null, reply: replies[0] }, ...INTAKE_TURNS.map((t, i) => ({ seq: i + 2, turn: t, reply: replies[i + 1] }))],
+      nextAfter: null,
     });
   });
 
@@ -224,7 +225,7 @@ describe('HTTP API on the memory store', () => {
     const { sessionId, reply } = await startSession(url);
     const response = await call(url, `/api/sessions/${sessionId}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ reply, history: [{ turn: null, reply }] });
+    expect(response.body).toEqual({ reply, history: [{ seq: 1, turn: null, reply }], nextAfter: null });
   });
 
   describe('turnId', () => {
@@ -238,16 +239,18 @@ describe('HTTP API on the memory store', () => {
       expect(second.text).toBe(first.text);
       const session = await call(url, `/api/sessions/${sessionId}`);
       expect(session.body.history).toHaveLength(2);
-      expect(session.body.history[1]).toEqual({ turn: t, reply: first.body });
+      expect(session.body.history[1]).toEqual({ seq: 2, turn: t, reply: first.body });
       // The conversation is still at gate 2: the replay was not applied as a second "Yes".
       expect(session.body.reply.state).toEqual({ '2_insurance_history': 'asking' });
     });
 
-    it('a replayed turnId returns the stored reply even when the turn differs, and changes nothing', async () => {
+    it('a replayed turnId with a different turn is 409 turn_id_reused, not the old reply, and changes nothing', async () => {
       const { sessionId } = await startSession(url);
       const first = await takeTurn(url, sessionId, { button: 'Yes', turnId: 'a' });
-      const again = await takeTurn(url, sessionId, { button: 'No', turnId: 'a' });
-      expect(again).toEqual(first);
+      const reused = await turn(url, sessionId, { button: 'No', turnId: 'a' });
+      expectError(reused, 409, 'turn_id_reused', /turnId "a" was already used for a different turn/);
+      expectError(await turn(url, sessionId, { text: 'Yes', turnId: 'a' }), 409, 'turn_id_reused');
+      expect(await takeTurn(url, sessionId, { button: 'Yes', turnId: 'a' })).toEqual(first);
       const session = await call(url, `/api/sessions/${sessionId}`);
       expect(session.body.history).toHaveLength(2);
     });
@@ -263,14 +266,19 @@ describe('HTTP API on the memory store', () => {
     });
 
     it('distinct turns posted concurrently each appear once in the history', async () => {
-      const { sessionId } = await startSession(url);
-      // Unmatched text keeps the conversation at gate 1: every turn is accepted.
-      const turns = Array.from({ length: 10 }, (_, i) => ({ text: `hmm ${i}`, turnId: `t${i}` }));
-      const responses = await Promise.all(turns.map((t) => turn(url, sessionId, t)));
-      expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
-      const session = await call(url, `/api/sessions/${sessionId}`);
-      const seen = session.body.history.slice(1).map((e: { turn: { turnId: string } }) => e.turn.turnId);
-      expect([...seen].sort()).toEqual(turns.map((t) => t.turnId).sort());
+      // Unmatched text keeps the conversation at gate 1 (with a budget of failed attempts that allows it): every turn is accepted.
+      const patient = await memoryServer({ flows: FLOWS.map((f) => (f.id === INTAKE ? { ...f, maxAttempts: 100 } : f)) });
+      try {
+        const { sessionId } = await startSession(patient.url);
+        const turns = Array.from({ length: 10 }, (_, i) => ({ text: `hmm ${i}`, turnId: `t${i}` }));
+        const responses = await Promise.all(turns.map((t) => turn(patient.url, sessionId, t)));
+        expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+        const session = await call(patient.url, `/api/sessions/${sessionId}`);
+        const seen = session.body.history.slice(1).map((e: { turn: { turnId: string } }) => e.turn.turnId);
+        expect([...seen].sort()).toEqual(turns.map((t) => t.turnId).sort());
+      } finally {
+        await patient.close();
+      }
     });
 
     it('a turnId replayed after the session finished still returns its reply (200, not 409)', async () => {
@@ -390,13 +398,22 @@ describe('HTTP API on the memory store', () => {
       ['GET', '/api/nope'],
       ['GET', '/'],
       ['GET', '/api'],
-      ['POST', '/api/health'],
-      ['DELETE', '/api/sessions/AAAAAAAAAAAAAAAAAAAAAAAA'],
-      ['GET', '/api/sessions/AAAAAAAAAAAAAAAAAAAAAAAA/turns'],
-      ['GET', '/api/flows/patient-intake/sessions'],
-      ['PUT', '/api/flows'],
+      ['POST', '/api/nope'],
+      ['DELETE', '/api/sessions/AAAAAAAAAAAAAAAAAAAAAAAA/turns/1'],
     ])('%s %s is 404 not_found', async (method, path) => {
       expectError(await call(url, path, { method }), 404, 'not_found', `no route ${method} ${path}`);
+    });
+
+    it.each([
+      ['POST', '/api/health', 'GET, HEAD'],
+      ['DELETE', '/api/sessions/AAAAAAAAAAAAAAAAAAAAAAAA', 'GET, HEAD'],
+      ['GET', '/api/sessions/AAAAAAAAAAAAAAAAAAAAAAAA/turns', 'POST'],
+      ['GET', '/api/flows/patient-intake/sessions', 'POST'],
+      ['PUT', '/api/flows', 'GET, HEAD'],
+    ])('%s %s, a route with other methods, is 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
+      const response = await call(url, path, { method });
+      expectError(response, 405, 'method_not_allowed', new RegExp(`use ${allow}`));
+      expect(response.headers.get('allow')).toBe(allow);
     });
   });
 
@@ -690,7 +707,7 @@ describe('auth (jwtSecret)', () => {
 
   it('a token with a bad signature is 401', async () => {
     const forged = await sign({ sub: 'alice' }, 'another-secret');
-    expectError(await call(url, '/api/flows', { token: forged }), 401, 'unauthorized', /invalid token/);
+    expectError(await call(url, '/api/flows', { token: forged }), 401, 'unauthorized', /signature does not match/);
     // A valid token with its signature altered.
     const [h, p, s] = alice.split('.');
     const flipped = `${h}.${p}.${s!.startsWith('A') ? 'B' : 'A'}${s!.slice(1)}`;
@@ -731,7 +748,7 @@ describe('auth (jwtSecret)', () => {
     const aliceGet = await call(url, `/api/sessions/${sessionId}`, { token: alice });
     expect(aliceGet.status).toBe(200);
     expect(aliceGet.body.history).toHaveLength(2);
-    expect(aliceGet.body.history[0]).toEqual({ turn: null, reply });
+    expect(aliceGet.body.history[0]).toEqual({ seq: 1, turn: null, reply });
     const next = await takeTurn(url, sessionId, { text: 'no gaps' }, alice);
     expect(next.state).toEqual({ '3_visit_type': 'asking' });
   });

@@ -101,7 +101,9 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       const code = (error as { code?: unknown }).code;
       if (code === UNIQUE_VIOLATION) throw new ConflictError(`${what}: ${(error as Error).message}`);
       // A statement the database refused (bad data, a bug) is not an outage: let it surface.
-      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !UNAVAILABLE_CLASSES.has(code.slice(0, 2))) throw error;
+      // Node's socket errors (EPIPE, ECONNRESET: they carry a syscall) are outages, though EPIPE looks like a SQLSTATE.
+      const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !('syscall' in (error as object));
+      if (sqlState && !UNAVAILABLE_CLASSES.has(code.slice(0, 2))) throw error;
       throw new StoreUnavailableError(`${kind} store: ${what} failed: ${(error as Error).message}`, { cause: error });
     }
   };
@@ -159,13 +161,18 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
         if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
         return seq;
       }),
-    history: (sessionId) =>
+    history: (sessionId, page) =>
       guard('read journal', async () => {
+        // The primary key (session_id, seq) serves both the range and the order.
         const { rows } = await client.query<JournalRow>(
-          'SELECT seq, turn_id, turn, reply, created_at FROM gateflow_journal WHERE session_id = $1 ORDER BY seq',
-          [sessionId],
+          'SELECT seq, turn_id, turn, reply, created_at FROM gateflow_journal WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          [sessionId, page?.after ?? 0, page?.limit ?? null],
         );
         return rows.map(toEntry);
+      }),
+    ping: () =>
+      guard('ping', async () => {
+        await client.query('SELECT 1');
       }),
     close: () => client.close(),
   };

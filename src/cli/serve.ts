@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import type { ServerOptions } from '../server/node.js';
+import { CliError, DEMO_DIR } from './io.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * What `gateflow serve` takes from the environment, checked: a wrong value is
+ * a one-line error naming the variable, not a server that starts half right.
+ */
+export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'flows' | 'extract' | 'actors' | 'port' | 'postgresTimeouts'> {
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const jwtSecret = text('GATEFLOW_JWT_SECRET');
+  const hosts = text('GATEFLOW_ALLOWED_HOSTS');
+  const maxTurns = wholeNumber(env, 'GATEFLOW_MAX_TURNS', 1);
+  const skew = wholeNumber(env, 'GATEFLOW_JWT_CLOCK_SKEW', 0);
+  const issuer = text('GATEFLOW_JWT_ISSUER');
+  const audience = text('GATEFLOW_JWT_AUDIENCE');
+  return {
+    databaseUrl: text('DATABASE_URL'),
+    dataDir: text('GATEFLOW_DB_DIR'),
+    jwtSecret,
+    jwt: { issuer, audience, clockSkewSeconds: skew },
+    ...(hosts !== undefined && { allowedHosts: hosts === '*' ? '*' : hosts.split(',').map((h) => h.trim()).filter(Boolean) }),
+    ...(maxTurns !== undefined && { maxTurnsPerSession: maxTurns }),
+    staticDir: existsSync(DEMO_DIR) ? DEMO_DIR : undefined,
+  };
+}
+
+function wholeNumber(env: Env, name: string, min: number): number | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (!/^\d{1,9}$/.test(value) || Number(value) < min) throw new CliError(`gateflow: ${name} must be a whole number of ${min} or more, not "${value.slice(0, 20)}"`, 2);
+  return Number(value);
+}
