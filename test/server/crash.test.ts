@@ -138,10 +138,17 @@ async function turn(server: Server, sessionId: string, t: Turn): Promise<Reply> 
   return json;
 }
 
+/** The session with its whole history, read page by page. */
 async function session(server: Server, sessionId: string): Promise<Session> {
-  const { status, json } = await call<Session>(server, 'GET', `/api/sessions/${sessionId}`);
-  expect(status).toBe(200);
-  return json;
+  const history: Session['history'] = [];
+  for (let after: number | null = 0; after !== null; ) {
+    const { status, json } = await call<Session & { nextAfter: number | null }>(server, 'GET', `/api/sessions/${sessionId}?after=${after}&limit=200`);
+    expect(status).toBe(200);
+    history.push(...json.history);
+    after = json.nextAfter;
+    if (after === null) return { reply: json.reply, history };
+  }
+  throw new Error('unreachable');
 }
 
 /** HANDOFF artifacts in the whole history (the current reply is its last entry). */
@@ -212,18 +219,23 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
     'loses no acknowledged turn when killed at an arbitrary moment while turns stream in',
     async () => {
       const dir = freshDir('kill-while-busy');
-      let server = await startServe(dir);
+      // As many turns as stream in before each kill: no cap gets in the way.
+      const env = { GATEFLOW_MAX_TURNS: '1000000' };
+      let server = await startServe(dir, env);
       const { sessionId } = await startSession(server);
       /** Every turn that got a 200, with the reply it got. */
       const acked = new Map<string, Reply>();
       const rounds = 3;
+      // Buttons that go round the intake and back (edit at the summary): the session never ends, and no answer fails.
+      const cycle = ['Yes', 'No', 'New patient', 'Adult', 'Email', 'edit'];
+      let sent = 0;
 
       for (let round = 0; round < rounds; round++) {
         let killed = false;
         let inFlight: Turn | undefined;
         const stream = (async () => {
           for (let i = 0; !killed; i++) {
-            const t: Turn = { text: `hmm ${round} ${i}`, turnId: `r${round}-${i}` };
+            const t: Turn = { button: cycle[sent++ % cycle.length]!, turnId: `r${round}-${i}` };
             inFlight = t;
             try {
               const { status, json } = await call<Reply>(server, 'POST', `/api/sessions/${sessionId}/turns`, t);
@@ -241,7 +253,7 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
         await crash(server);
         await stream;
 
-        server = await startServe(dir);
+        server = await startServe(dir, env);
         const s = await session(server, sessionId);
         // Every acknowledged turn is there exactly once, with the reply the client got.
         for (const [id, reply] of acked) {

@@ -794,7 +794,7 @@ describe('GET /api/openapi.json', () => {
   let authDoc: any;
   beforeAll(async () => {
     const plain = await memoryServer();
-    const withAuth = await memoryServer({ jwtSecret: 'secret' });
+    const withAuth = await memoryServer({ jwtSecret: 'a-secret-of-at-least-32-bytes-000' });
     try {
       const response = await call(plain.url, '/api/openapi.json');
       expect(response.status).toBe(200);
@@ -809,10 +809,11 @@ describe('GET /api/openapi.json', () => {
 
   const ROUTES: Record<string, Record<string, number[]>> = {
     '/api/health': { get: [200] },
+    '/api/ready': { get: [200, 503] },
     '/api/flows': { get: [200] },
-    '/api/flows/{flowId}/sessions': { post: [201, 400, 404, 413, 503] },
-    '/api/sessions/{sessionId}/turns': { post: [200, 400, 404, 409, 413, 503] },
-    '/api/sessions/{sessionId}': { get: [200, 404, 503] },
+    '/api/flows/{flowId}/sessions': { post: [201, 400, 403, 404, 405, 413, 415, 503] },
+    '/api/sessions/{sessionId}/turns': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
+    '/api/sessions/{sessionId}': { get: [200, 400, 403, 404, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();
@@ -833,7 +834,7 @@ describe('GET /api/openapi.json', () => {
   it('with auth, every route but health and the document lists 401 and the bearer scheme', () => {
     for (const [path, methods] of Object.entries(ROUTES))
       for (const method of Object.keys(methods)) {
-        const open = path === '/api/health' || path === '/api/openapi.json';
+        const open = path === '/api/health' || path === '/api/ready' || path === '/api/openapi.json';
         expect(listed(authDoc, path, method).includes(401), `${method} ${path}`).toBe(!open);
         if (!open) expect(authDoc.paths[path][method].security, `${method} ${path}`).toEqual([{ bearer: [] }]);
       }
