@@ -141,14 +141,14 @@ async function turn(server: Server, sessionId: string, t: Turn): Promise<Reply> 
 /** The session with its whole history, read page by page. */
 async function session(server: Server, sessionId: string): Promise<Session> {
   const history: Session['history'] = [];
-  for (let after: number | null = 0; after !== null; ) {
-    const { status, json } = await call<Session & { nextAfter: number | null }>(server, 'GET', `/api/sessions/${sessionId}?after=${after}&limit=200`);
-    expect(status).toBe(200);
-    history.push(...json.history);
-    after = json.nextAfter;
-    if (after === null) return { reply: json.reply, history };
+  let after = 0;
+  for (;;) {
+    const page: { status: number; json: Session & { nextAfter: number | null } } = await call(server, 'GET', `/api/sessions/${sessionId}?after=${after}&limit=200`);
+    expect(page.status).toBe(200);
+    history.push(...page.json.history);
+    if (page.json.nextAfter === null) return { reply: page.json.reply, history };
+    after = page.json.nextAfter;
   }
-  throw new Error('unreachable');
 }
 
 /** HANDOFF artifacts in the whole history (the current reply is its last entry). */
