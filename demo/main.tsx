@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatWidget, createHttpTransport } from '../src/react/index.js';
-import type { FlowSummary } from '../src/runtime/runtime.js';
+import type { WorkflowSummary as FlowSummary } from '../src/workflow/types.js';
 
 const transport = createHttpTransport();
 const params = new URLSearchParams(location.search);

@@ -1,6 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { Reply } from '../src/runtime/reply.js';
-import type { Turn } from '../src/runtime/turn.js';
+import type { ReplyEnvelope } from '../src/workflow/reply.js';
+import type { Turn } from '../src/workflow/turn.js';
+
+/** A reply as the widget reads it: the envelope every workflow answers with, and a flow's button context when there is one. */
+export type ChatReply = ReplyEnvelope & { buttonContext?: string | null };
 
 /**
  * The chat widget's side of a conversation: starting or resuming a session,
@@ -19,7 +22,7 @@ export interface TranscriptEntry {
 export interface ChatSessionContext {
   flowId: string;
   sessionId: string | null;
-  reply: Reply | null;
+  reply: ChatReply | null;
   transcript: TranscriptEntry[];
   /** The turn being sent (kept while failed so that retry sends the very same turn). */
   pending: (Turn & { turnId: string; label: string }) | null;
@@ -33,11 +36,11 @@ export type ChatSessionEvent =
 
 export interface SessionStarted {
   sessionId: string;
-  reply: Reply;
+  reply: ChatReply;
 }
 export interface SessionResumed {
-  reply: Reply;
-  history: { turn: Turn | null; reply: Reply }[];
+  reply: ChatReply;
+  history: { turn: Turn | null; reply: ChatReply }[];
 }
 
 const notProvided = (name: string) =>
@@ -54,7 +57,7 @@ export function describeError(error: unknown): { code: string; message: string }
   };
 }
 
-const assistant = (reply: Reply, seq: number): TranscriptEntry => ({ id: `a${seq}`, role: 'assistant', text: reply.message });
+const assistant = (reply: ChatReply, seq: number): TranscriptEntry => ({ id: `a${seq}`, role: 'assistant', text: reply.message });
 
 /** The transcript a session's history stands for: the person's turns and every reply. */
 export function transcriptOf(history: SessionResumed['history']): TranscriptEntry[] {
@@ -65,7 +68,7 @@ export function transcriptOf(history: SessionResumed['history']): TranscriptEntr
 }
 
 /** The label of a pressed button, from the reply that offered it. */
-function labelOf(_reply: Reply, value: string, offeredBy: Reply | undefined): string {
+function labelOf(_reply: ChatReply, value: string, offeredBy: ChatReply | undefined): string {
   return offeredBy?.buttons?.find((b) => b.value === value)?.label ?? value;
 }
 
@@ -78,7 +81,7 @@ export const chatSessionMachine = setup({
   actors: {
     startSession: notProvided('startSession') as unknown as ReturnType<typeof fromPromise<SessionStarted, { flowId: string }>>,
     resumeSession: notProvided('resumeSession') as unknown as ReturnType<typeof fromPromise<SessionResumed, { sessionId: string }>>,
-    sendTurn: notProvided('sendTurn') as unknown as ReturnType<typeof fromPromise<Reply, { sessionId: string; turn: Turn }>>,
+    sendTurn: notProvided('sendTurn') as unknown as ReturnType<typeof fromPromise<ChatReply, { sessionId: string; turn: Turn }>>,
   },
   guards: {
     hasSession: ({ context }) => context.sessionId !== null,

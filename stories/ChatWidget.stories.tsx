@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ChatView, ChatWidget } from '../src/react/ChatWidget.js';
 import { createLocalTransport } from '../src/react/local-transport.js';
+import { flowWorkflow } from '../src/flow/workflow.js';
 import type { Conversation, ConversationStatus } from '../src/react/use-conversation.js';
-import type { Button } from '../src/runtime/reply.js';
+import type { Button } from '../src/flow/reply.js';
 import { conversationOf, patientIntake, playIntake, withPendingTurn, type Played, type Step } from './patient-intake-script.js';
 
 /**
@@ -180,7 +181,7 @@ export const ServerError: Story = {
 
 function InteractiveWidget({ title }: { title: string }) {
   // One runtime per mounted story, in the page: the in-memory store and the offline matcher.
-  const [transport] = useState(() => createLocalTransport({ flows: [patientIntake] }));
+  const [transport] = useState(() => createLocalTransport({ workflows: [flowWorkflow(patientIntake)] }));
   return <ChatWidget transport={transport} flowId="patient-intake" title={title} />;
 }
 

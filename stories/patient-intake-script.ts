@@ -7,8 +7,8 @@ import type { TranscriptEntry } from '../machines/chat-session.js';
 import patientIntakeJson from '../machines/flows/patient-intake.json' with { type: 'json' };
 import { parseFlowValue } from '../src/flow/parse.js';
 import type { Conversation, ConversationStatus } from '../src/react/use-conversation.js';
-import { startConversation } from '../src/runtime/conversation.js';
-import type { Button, Reply } from '../src/runtime/reply.js';
+import { startConversation } from '../src/flow/conversation.js';
+import type { Button, Reply } from '../src/flow/reply.js';
 
 export const patientIntake = parseFlowValue(patientIntakeJson, 'machines/flows/patient-intake.json');
 

@@ -1,18 +1,19 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AnyActorLogic } from 'xstate';
-import type { FlowDocument } from '../flow/index.js';
-import {
-  ConversationFinishedError,
-  InvalidTurnError,
-  startConversation,
-  type ConversationOptions,
-  type Reply,
-  type Turn,
-} from '../runtime/index.js';
+import { GateflowError } from '../error/gateflow-error.js';
+import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { createMemoryStore } from '../store/memory.js';
+import type { ReplyEnvelope } from '../workflow/reply.js';
+import type { Turn } from '../workflow/turn.js';
+import type { Workflow } from '../workflow/types.js';
 
-/** What a chat passes on to the conversation besides the extractor: action actors, a trace sink. */
-export type ChatOptions = Pick<ConversationOptions, 'actors' | 'onTrace'>;
+/** What a chat gives the runtime: the actors the workflow's machine names (the extractor too), a sink for what it emits. */
+export interface ChatOptions {
+  actors?: Record<string, AnyActorLogic>;
+  /** Receives what the machine emits (a flow's trace events): `--trace`. */
+  onTrace?: (event: { type: string }) => void;
+}
 
 export interface ChatIO {
   input: Readable;
@@ -29,19 +30,30 @@ function lines(input: Readable) {
 const write = (output: Writable, text: string) => output.write(text.endsWith('\n') ? text : `${text}\n`);
 
 /**
- * `gateflow chat <flow> --json`: the opening Reply as one JSON line, then one
- * turn per input line (`{"text": ...}` or `{"button": ...}`) and one Reply per
- * line. A line that is not a valid turn gets `{"error": {code, message}}` and
- * changes nothing.
+ * A chat in the terminal runs through the runtime like every session (one
+ * turn queue, replays by turnId, spans), on the in-memory store: nothing is
+ * kept after it ends.
  */
-export async function chatJson(
-  flow: FlowDocument,
-  extract: AnyActorLogic,
-  io: Pick<ChatIO, 'input' | 'output'>,
-  options: ChatOptions = {},
-): Promise<number> {
-  const conversation = startConversation(flow, { extract, ...options });
-  write(io.output, JSON.stringify(conversation.reply()));
+async function startChat(workflow: Workflow, options: ChatOptions): Promise<{ runtime: Runtime; sessionId: string; reply: ReplyEnvelope }> {
+  const runtime = createRuntime({
+    workflows: [workflow],
+    store: createMemoryStore(),
+    ...(options.actors && { actors: options.actors }),
+    ...(options.onTrace && { onEmitted: options.onTrace }),
+  });
+  const { sessionId, reply } = await runtime.start(workflow.id);
+  return { runtime, sessionId, reply };
+}
+
+/**
+ * `gateflow chat <workflow> --json`: the opening reply as one JSON line, then
+ * one turn per input line (`{"text": ...}` or `{"button": ...}`) and one reply
+ * per line. A line that is not a valid turn gets `{"error": {code, message}}`
+ * and changes nothing.
+ */
+export async function chatJson(workflow: Workflow, io: Pick<ChatIO, 'input' | 'output'>, options: ChatOptions = {}): Promise<number> {
+  const { runtime, sessionId, reply } = await startChat(workflow, options);
+  write(io.output, JSON.stringify(reply));
   for await (const line of lines(io.input)) {
     if (line.trim() === '') continue;
     let turn: unknown;
@@ -51,24 +63,22 @@ export async function chatJson(
       write(io.output, JSON.stringify({ error: { code: 'invalid_json', message: `not JSON: ${(error as Error).message}` } }));
       continue;
     }
-    write(io.output, JSON.stringify(await replyOrError(() => conversation.send(turn as Turn))));
+    write(io.output, JSON.stringify(await replyOrError(() => runtime.turn(sessionId, turn))));
   }
-  conversation.stop();
   return 0;
 }
 
-async function replyOrError(send: () => Promise<Reply>): Promise<Reply | { error: { code: string; message: string } }> {
+async function replyOrError(send: () => Promise<ReplyEnvelope>): Promise<ReplyEnvelope | { error: { code: string; message: string } }> {
   try {
     return await send();
   } catch (error) {
-    if (error instanceof InvalidTurnError) return { error: { code: 'invalid_turn', message: error.message } };
-    if (error instanceof ConversationFinishedError) return { error: { code: 'conversation_finished', message: error.message } };
+    if (error instanceof GateflowError) return { error: error.toJSON() };
     throw error;
   }
 }
 
 /** How a reply looks in a terminal: the message, then the buttons as numbered choices. */
-export function formatReply(reply: Reply): string {
+export function formatReply(reply: ReplyEnvelope): string {
   const out = [reply.message];
   if (reply.buttons) out.push('', ...reply.buttons.map((b, i) => `  ${i + 1}) ${b.label}`));
   if (reply.completion.isComplete)
@@ -77,18 +87,18 @@ export function formatReply(reply: Reply): string {
 }
 
 /** What a typed line means: a number picks a button, anything else is text. */
-export function lineToTurn(line: string, reply: Reply): Turn {
+export function lineToTurn(line: string, reply: ReplyEnvelope): Turn {
   const choice = /^\s*(\d+)\s*$/.exec(line);
   const button = choice && reply.buttons?.[Number(choice[1]) - 1];
   return button ? { button: button.value } : { text: line };
 }
 
-/** `gateflow chat <flow>`: a chat in the terminal. */
-export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic, io: ChatIO, options: ChatOptions = {}): Promise<number> {
-  const conversation = startConversation(flow, { extract, ...options });
-  let reply = conversation.reply();
+/** `gateflow chat <workflow>`: a chat in the terminal. */
+export async function chatInteractive(workflow: Workflow, io: ChatIO, options: ChatOptions = {}): Promise<number> {
+  const started = await startChat(workflow, options);
+  let reply = started.reply;
   const prompt = () => io.interactive && io.output.write('> ');
-  write(io.output, `${flow.title ?? flow.id} (type a number to press a button, or answer in your own words)\n\n`);
+  write(io.output, `${workflow.title ?? workflow.id} (type a number to press a button, or answer in your own words)\n\n`);
   write(io.output, formatReply(reply));
   prompt();
   for await (const line of lines(io.input)) {
@@ -97,10 +107,10 @@ export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic
       continue;
     }
     try {
-      reply = await conversation.send(lineToTurn(line, reply));
+      reply = await started.runtime.turn(started.sessionId, lineToTurn(line, reply));
     } catch (error) {
-      if (!(error instanceof InvalidTurnError)) throw error;
-      write(io.output, error.message);
+      if (!(error instanceof GateflowError) || error.status >= 500) throw error;
+      write(io.output, error.publicMessage);
       prompt();
       continue;
     }
@@ -108,6 +118,5 @@ export async function chatInteractive(flow: FlowDocument, extract: AnyActorLogic
     if (reply.completion.isComplete) break;
     prompt();
   }
-  conversation.stop();
   return 0;
 }

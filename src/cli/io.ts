@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseFlowText, type FlowDocument } from '../flow/index.js';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
+import type { Workflow } from '../workflow/types.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {
@@ -51,6 +52,28 @@ export function readFlow(arg: string): { flow: FlowDocument; path: string } {
     throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
   }
   return { flow: parseFlowText(text, path), path };
+}
+
+/** Whether a chat argument names a module whose default export is a workflow (a hand-written machine), not a flow document. */
+const isModulePath = (arg: string) => /\.(m?js|ts)$/.test(arg);
+
+/**
+ * The workflow a chat runs: a flow document (a path or an example's name), or
+ * a module whose default export is a workflow (`defineWorkflow(...)`).
+ */
+export async function readWorkflow(arg: string): Promise<Workflow> {
+  if (!isModulePath(arg)) return flowWorkflow(readFlow(arg).flow);
+  const path = resolve(arg);
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  } catch (error) {
+    throw new CliError(`cannot load ${path}: ${(error as Error).message}`);
+  }
+  const workflow = module.default as Partial<Workflow> | undefined;
+  if (!workflow || typeof workflow.id !== 'string' || typeof workflow.machine !== 'function' || typeof workflow.reply !== 'function' || typeof workflow.toEvent !== 'function')
+    throw new CliError(`${path}: its default export is not a workflow (make it with defineWorkflow)`);
+  return workflow as Workflow;
 }
 
 export function readText(path: string): string {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FlowDocumentError, compileFlow, flowDocumentJsonSchema, gateConfigJsonSchema, type FlowTraceEvent } from '../flow/index.js';
+import { FlowDocumentError, compileFlow, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
 import { drawMachine } from '../viz/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
@@ -9,7 +9,7 @@ import { ServerConfigError } from '../server/auth.js';
 import { DirectoryLockedError } from '../store/dir-lock.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { EXAMPLE_ACTORS } from './example-actors.js';
-import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, resolveFlowPath } from './io.js';
+import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
 
@@ -17,6 +17,7 @@ export const USAGE = `usage: gateflow <command> [options]
 
 commands:
   chat <flow> [--json] [--trace]    chat in the terminal; --json: one JSON turn per input line, one Reply per output line;
+                                    <flow> may also be a module (.js, .mjs, .ts) whose default export is a workflow;
                                     --trace: the flow's events (node entries, guards, answers, votes) as JSON lines on stderr
   eval <flow> <cases.jsonl> [--json] score the offline matcher on labeled utterances
   serve [--port N] [--flows DIR]    serve the HTTP API (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)
@@ -77,17 +78,15 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
   switch (command) {
     case 'chat': {
       need(1);
-      const { flow } = readFlow(args[0]!);
+      const workflow = await readWorkflow(args[0]!);
       const { extract, note } = await extractorFromEnv(env);
       process.stderr.write(`${note}\n`);
       const io = { input: process.stdin, output: process.stdout };
       const options = {
-        actors: EXAMPLE_ACTORS,
-        ...(values.trace && { onTrace: (event: FlowTraceEvent) => process.stderr.write(`${JSON.stringify(event)}\n`) }),
+        actors: { extract, ...EXAMPLE_ACTORS },
+        ...(values.trace && { onTrace: (event: { type: string }) => void process.stderr.write(`${JSON.stringify(event)}\n`) }),
       };
-      return values.json
-        ? chatJson(flow, extract, io, options)
-        : chatInteractive(flow, extract, { ...io, interactive: Boolean(process.stdin.isTTY) }, options);
+      return values.json ? chatJson(workflow, io, options) : chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY) }, options);
     }
     case 'serve': {
       need(0);
@@ -105,7 +104,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       } catch (error) {
         throw new CliError(`gateflow: ${(error as Error).message}`, 2);
       }
-      const server = await startServer({ ...settings, flows, extract, actors: EXAMPLE_ACTORS, port, postgresTimeouts }).catch((error: unknown) => {
+      const workflows = flows.map((flow) => flowWorkflow(flow));
+      const server = await startServer({ ...settings, workflows, actors: { extract, ...EXAMPLE_ACTORS }, port, postgresTimeouts }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);

@@ -8,7 +8,7 @@ type Env = Record<string, string | undefined>;
  * What `gateflow serve` takes from the environment, checked: a wrong value is
  * a one-line error naming the variable, not a server that starts half right.
  */
-export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'flows' | 'extract' | 'actors' | 'port' | 'postgresTimeouts'> {
+export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' | 'actors' | 'port' | 'postgresTimeouts'> {
   const text = (name: string) => env[name]?.trim() || undefined;
   const jwtSecret = text('GATEFLOW_JWT_SECRET');
   const hosts = text('GATEFLOW_ALLOWED_HOSTS');

@@ -1,3 +1,5 @@
+import { GateflowError } from '../error/gateflow-error.js';
+
 /** Where a problem is in a document and what it is. */
 export interface FlowDocumentProblem {
   /** JSON Pointer into the document as written, e.g. `/gates/1_x/limiting_values/0`. */
@@ -15,8 +17,11 @@ export interface FlowDocumentProblem {
 }
 
 /** A flow document or gate config that was refused, with every problem found. */
-export class FlowDocumentError extends Error {
+export class FlowDocumentError extends GateflowError {
   override readonly name = 'FlowDocumentError';
+  readonly code = 'invalid_flow';
+  /** A refused document on a server is its operator's fault, not the caller's. */
+  readonly status = 500;
 
   constructor(
     /** The file name (or another label) of the document. */

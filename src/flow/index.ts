@@ -1,6 +1,5 @@
 export { checkFlow, flowErrors, type FlowIssue } from './check.js';
 export {
-  BUSY_TAG,
   EXTRACT_ACTOR_ID,
   PATHS_ACTOR_ID,
   acceptedValues,
@@ -38,3 +37,10 @@ export * from './schema.js';
 export * from './compose.js';
 export type { FlowTraceEvent, FlowTraceEventType } from './trace.js';
 export { GuardCompileError, MAX_GUARD_LENGTH, checkGuard, compileGuard, type CompiledGuard, type GuardKind, type GuardProblem, type GuardScope } from './guards/cel.js';
+export { flowWorkflow, type FlowWorkflowOptions } from './workflow.js';
+export { createFlowRuntime, type FlowRuntimeOptions } from './runtime.js';
+export { restoreConversation, startConversation, type Conversation, type ConversationOptions, type PersistedConversation } from './conversation.js';
+export * from './reply.js';
+export { buildReply, nodeIdOf } from '../runtime/build-reply.js';
+export * from '../runtime/messages.js';
+export { migrateSnapshot } from '../runtime/migrate-snapshot.js';

@@ -1,13 +1,12 @@
-import type { SessionResumed, SessionStarted } from '../../machines/chat-session.js';
-import type { FlowSummary } from '../runtime/runtime.js';
-import type { Reply } from '../runtime/reply.js';
-import type { Turn } from '../runtime/turn.js';
+import type { ChatReply, SessionResumed, SessionStarted } from '../../machines/chat-session.js';
+import type { WorkflowSummary } from '../workflow/types.js';
+import type { Turn } from '../workflow/turn.js';
 
 /** How the widget reaches sessions: over HTTP, or a runtime in the page. */
 export interface Transport {
-  flows(): Promise<FlowSummary[]>;
+  flows(): Promise<WorkflowSummary[]>;
   start(flowId: string): Promise<SessionStarted>;
-  turn(sessionId: string, turn: Turn): Promise<Reply>;
+  turn(sessionId: string, turn: Turn): Promise<ChatReply>;
   session(sessionId: string): Promise<SessionResumed>;
 }
 

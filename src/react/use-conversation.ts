@@ -7,8 +7,9 @@ import {
   type SessionStarted,
   type TranscriptEntry,
 } from '../../machines/chat-session.js';
-import type { Button, Reply } from '../runtime/reply.js';
-import type { Turn } from '../runtime/turn.js';
+import type { ChatReply } from '../../machines/chat-session.js';
+import type { Button } from '../workflow/reply.js';
+import type { Turn } from '../workflow/turn.js';
 import type { Transport } from './transport.js';
 
 export interface UseConversationOptions {
@@ -26,7 +27,7 @@ export type ConversationStatus = 'starting' | 'idle' | 'sending' | 'failed' | 'f
 export interface Conversation {
   status: ConversationStatus;
   sessionId: string | null;
-  reply: Reply | null;
+  reply: ChatReply | null;
   transcript: TranscriptEntry[];
   buttons: Button[] | null;
   error: { code: string; message: string } | null;
@@ -55,7 +56,7 @@ export function useConversation(options: UseConversationOptions): Conversation {
     // Keyed by the invoked actor: StrictMode restarts the same actor object,
     // a new entry into `creating` (a restart) makes a new one.
     starts: new WeakMap<object, Promise<SessionStarted>>(),
-    turns: new Map<string, Promise<Reply>>(),
+    turns: new Map<string, Promise<ChatReply>>(),
   }));
   const [machine] = useState(() =>
     chatSessionMachine.provide({
@@ -66,7 +67,7 @@ export function useConversation(options: UseConversationOptions): Conversation {
           return started;
         }),
         resumeSession: fromPromise<SessionResumed, { sessionId: string }>(({ input }) => transport.session(input.sessionId)),
-        sendTurn: fromPromise<Reply, { sessionId: string; turn: Turn }>(({ input }) => {
+        sendTurn: fromPromise<ChatReply, { sessionId: string; turn: Turn }>(({ input }) => {
           const turnId = input.turn.turnId!;
           let sent = once.turns.get(turnId);
           if (!sent) {

@@ -18,7 +18,7 @@ import {
   questionMessage,
   summaryMessage,
 } from './messages.js';
-import type { Artifact, Button, Reply } from './reply.js';
+import type { Artifact, Button, Reply } from '../flow/reply.js';
 
 /** The node a state value is in: its top-level key. */
 export function nodeIdOf(value: StateValue): string {
@@ -34,7 +34,7 @@ export function buildReply(
   graph: FlowGraph,
   snapshot: { value: StateValue; context: FlowContext },
   sessionId: string,
-): Reply {
+): Omit<Reply, 'status'> {
   const { context } = snapshot;
   const active = activeNode(graph, snapshot.value);
   if (!active) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);

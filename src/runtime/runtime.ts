@@ -1,22 +1,21 @@
-import type { LanguageModel } from 'ai';
-import type { AnyActorLogic } from 'xstate';
-import { createExtractActor } from '../extract/actor.js';
-import { parseFlowValue } from '../flow/parse.js';
-import type { FlowDocument, FlowVersion } from '../flow/schema.js';
+import { SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import type { AnyActorLogic, InspectionEvent, Snapshot } from 'xstate';
+import { GateflowError } from '../error/gateflow-error.js';
 import { ConflictError, type Store } from '../store/types.js';
-import { restoreConversation, startConversation, type Conversation } from './conversation.js';
+import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
+import { openSession, type WorkflowSession } from '../workflow/session.js';
+import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
+import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.js';
 import {
   FlowNotFoundError,
+  IncompatibleSnapshotError,
   InvalidPageError,
   InvalidTurnError,
   SessionNotFoundError,
   TurnIdReusedError,
   TurnLimitError,
 } from './errors.js';
-import { migrateSnapshot } from './migrate-snapshot.js';
-import type { Reply } from './reply.js';
 import { isSessionId, newSessionId } from './session-id.js';
-import { parseTurn, sameTurn, type Turn } from './turn.js';
 
 /** How many turns a session takes unless `maxTurnsPerSession` says otherwise. */
 export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
@@ -24,19 +23,15 @@ export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
 export const DEFAULT_HISTORY_PAGE_SIZE = 50;
 export const MAX_HISTORY_PAGE_SIZE = 200;
 
-export interface RuntimeOptions {
+export interface RuntimeOptions<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /**
-   * The flows to serve. Several versions of one flow may be given: the last is
-   * the current one, used for new sessions; earlier ones keep serving the
+   * The workflows to serve. Several versions of one id may be given: the last
+   * is the current one, used for new sessions; earlier ones keep serving the
    * sessions that started on them.
    */
-  flows: FlowDocument[];
+  workflows: Workflow<TReply>[];
   store: Store;
-  /** A model for text the offline matcher cannot read (any AI SDK language model). */
-  model?: LanguageModel;
-  /** Or the whole `extract` actor (see `createExtractActor`); it wins over `model`. */
-  extract?: AnyActorLogic;
-  /** Actors the flows' action nodes name, by name (an action whose actor is missing takes its `error` edge). */
+  /** Actors the workflows' machines name (a model-backed `extract`, action actors, tools), replacing their defaults. */
   actors?: Record<string, AnyActorLogic>;
   /** How often a turn is applied again after losing a race with another process. */
   maxConflictRetries?: number;
@@ -47,12 +42,14 @@ export interface RuntimeOptions {
    * the next is refused with {@link TurnLimitError}. Bounds a session's journal.
    */
   maxTurnsPerSession?: number;
-}
-
-export interface FlowSummary {
-  id: string;
-  version: FlowVersion;
-  title: string | null;
+  /** How long a turn may take to settle (a model call, an action) before it fails. */
+  settleTimeoutMs?: number;
+  /** Receives what a session's machine emits (a flow's trace events), with the session. */
+  onEmitted?: (event: { type: string }, session: { sessionId: string; workflowId: string }) => void;
+  /** Passed to every session's actor, e.g. the Stately inspector's `inspect`. */
+  inspect?: (event: InspectionEvent) => void;
+  /** Where turn spans go: the global OpenTelemetry tracer (a no-op unless the host installs an SDK) when absent. */
+  tracer?: Tracer;
 }
 
 /** Who asks: sessions belong to an owner (a JWT subject) when the server has auth. */
@@ -66,41 +63,48 @@ export interface HistoryPage {
   limit?: number;
 }
 
-export interface SessionView {
+export interface SessionView<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** The session's current reply (its last journal entry). */
-  reply: Reply;
+  reply: TReply;
   /** One page of the journal, oldest first: the opening reply (seq 1, turn null), then each turn. */
-  history: { seq: number; turn: Turn | null; reply: Reply }[];
+  history: { seq: number; turn: Turn | null; reply: TReply }[];
   /** The `after` of the next page, or null when this page reaches the end. */
   nextAfter: number | null;
 }
 
-export interface Runtime {
-  flows(): FlowSummary[];
-  start(flowId: string, caller?: Caller): Promise<{ sessionId: string; reply: Reply }>;
+export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
+  /** The current version of every workflow. */
+  workflows(): WorkflowSummary[];
+  /** Starts a session of a workflow; `context` goes to its input. */
+  start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
-  turn(sessionId: string, turn: unknown, caller?: Caller): Promise<Reply>;
+  turn(sessionId: string, turn: unknown, caller?: Caller): Promise<TReply>;
   /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
-  session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView>;
+  session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView<TReply>>;
   /** Resolves when the store can serve; throws StoreUnavailableError otherwise. */
   ready(): Promise<void>;
 }
 
-export function createRuntime(options: RuntimeOptions): Runtime {
+/**
+ * The one runtime every workflow runs through: sessions in a store, one turn
+ * at a time per session in this process (the store's version check across
+ * processes), replays by turnId from the journal, a span per turn.
+ */
+export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOptions<TReply>): Runtime<TReply> {
   const { store } = options;
-  const extract = options.extract ?? (options.model ? createExtractActor({ model: options.model }) : undefined);
   const maxRetries = options.maxConflictRetries ?? 100;
-  const live = new LiveConversations(options.liveSessions ?? 1000);
   const maxTurns = options.maxTurnsPerSession ?? DEFAULT_MAX_TURNS_PER_SESSION;
+  const live = new LiveSessions<TReply>(options.liveSessions ?? 1000);
+  const host: WorkflowHost = { actors: options.actors ?? {} };
+  const tracer = options.tracer ?? trace.getTracer('gateflow');
 
-  // id → version (as text) → checked document; the current version per id.
-  const versions = new Map<string, Map<string, FlowDocument>>();
-  const current = new Map<string, FlowDocument>();
-  for (const flow of options.flows) {
-    const checked = parseFlowValue(flow, flow.id);
-    if (!versions.has(checked.id)) versions.set(checked.id, new Map());
-    versions.get(checked.id)!.set(String(checked.version), checked);
-    current.set(checked.id, checked);
+  // id → version (as text) → workflow; the current version per id.
+  const versions = new Map<string, Map<string, Workflow<TReply>>>();
+  const current = new Map<string, Workflow<TReply>>();
+  for (const workflow of options.workflows) {
+    if (!versions.has(workflow.id)) versions.set(workflow.id, new Map());
+    versions.get(workflow.id)!.set(String(workflow.version), workflow);
+    current.set(workflow.id, workflow);
   }
 
   // Turns on one session run one after another in this process.
@@ -119,93 +123,126 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A session with an owner is seen by that owner only; one without (made by a server without auth) by anyone.
   const visible = (owner: string | null, caller: Caller | undefined) => owner === null || owner === (caller?.owner ?? null);
 
-  /** The flow a stored session continues on, and its snapshot (migrated if need be). */
-  const resolve = (flowId: string, flowVersion: FlowVersion, snapshot: unknown) => {
-    const registered = versions.get(flowId);
-    const flow = current.get(flowId);
-    if (!registered || !flow) throw new FlowNotFoundError(flowId);
-    const same = registered.get(String(flowVersion));
-    if (same) return { flow: same, snapshot };
-    return { flow, snapshot: migrateSnapshot(flow, flowVersion, snapshot as never) };
+  const open = (workflow: Workflow<TReply>, sessionId: string, restore: { snapshot?: Snapshot<unknown>; context?: Record<string, unknown> }) =>
+    openSession(workflow, {
+      sessionId,
+      host,
+      ...restore,
+      ...(options.settleTimeoutMs !== undefined && { settleTimeoutMs: options.settleTimeoutMs }),
+      ...(options.inspect && { inspect: options.inspect }),
+      ...(options.onEmitted && {
+        onEmitted: (event: { type: string }) => options.onEmitted!(event, { sessionId, workflowId: workflow.id }),
+      }),
+    });
+
+  /** The workflow a stored session continues on, and its snapshot (migrated if need be). */
+  const resolve = (workflowId: string, version: WorkflowVersion, snapshot: Snapshot<unknown>) => {
+    const registered = versions.get(workflowId);
+    const workflow = current.get(workflowId);
+    if (!registered || !workflow) throw new FlowNotFoundError(workflowId);
+    const same = registered.get(String(version));
+    if (same) return { workflow: same, snapshot };
+    if (!workflow.migrate)
+      throw new IncompatibleSnapshotError(
+        `incompatible snapshot: saved with ${workflowId}@${version}, which is no longer registered, and ${workflowId}@${workflow.version} cannot migrate it`,
+      );
+    return { workflow, snapshot: workflow.migrate(version, snapshot) };
   };
 
-  const applyTurn = async (sessionId: string, turn: Turn, caller: Caller | undefined): Promise<Reply> => {
+  const applyTurn = async (sessionId: string, turn: Turn, caller: Caller | undefined, span: Span): Promise<TReply> => {
     const turnId = turn.turnId ?? null;
-    for (let attempt = 0; ; attempt++) {
-      const loaded = await store.load(sessionId, turnId ?? undefined);
-      if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
-      if (loaded.replayed) {
-        // The same turn again is a replay; another turn under a used id would silently be lost.
-        if (loaded.replayed.turn && !sameTurn(loaded.replayed.turn, turn)) throw new TurnIdReusedError(turnId!);
-        return loaded.replayed.reply;
+    let roundTrips = 0;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        roundTrips++;
+        const loaded = await store.load(sessionId, turnId ?? undefined);
+        if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
+        const { session } = loaded;
+        span.setAttributes({ 'gateflow.workflow.id': session.flowId, 'gateflow.workflow.version': String(session.flowVersion) });
+        if (loaded.replayed) {
+          // The same turn again is a replay; another turn under a used id would silently be lost.
+          if (loaded.replayed.turn && !sameTurn(loaded.replayed.turn, turn)) throw new TurnIdReusedError(turnId!);
+          span.setAttribute('gateflow.turn.outcome', 'replayed');
+          return loaded.replayed.reply as TReply;
+        }
+        // Version 1 is the opening reply: a session at version n has taken n - 1 turns.
+        if (session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
+        // The actor kept from this session's last turn, if the store still holds that
+        // version; otherwise restore from the stored snapshot.
+        const active =
+          live.take(sessionId, session.version) ??
+          (await (() => {
+            const { workflow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
+            return open(workflow, sessionId, { snapshot });
+          })());
+        span.setAttribute('gateflow.state.before', stateText(active.state));
+        try {
+          const reply = await active.send(turn);
+          roundTrips++;
+          const version = await store.commitTurn(sessionId, session.version, {
+            snapshot: active.persisted(),
+            flowVersion: active.workflow.version,
+            turn,
+            turnId,
+            reply,
+          });
+          if (active.done) active.stop();
+          else live.keep(sessionId, version, active);
+          span.setAttributes({
+            'gateflow.state.after': stateText(active.state),
+            'gateflow.turn.outcome': 'applied',
+            'gateflow.turn.conflicts': attempt,
+          });
+          return reply;
+        } catch (error) {
+          active.stop();
+          // Another process saved a turn first: load its result and apply this turn again.
+          if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
+        }
       }
-      const { session } = loaded;
-      // Version 1 is the opening reply: a session at version n has taken n - 1 turns.
-      if (session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
-      // The actor kept from this session's last turn, if the store still holds that
-      // version; otherwise restore from the stored snapshot.
-      const conversation =
-        live.take(sessionId, session.version) ??
-        (() => {
-          const { flow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
-          return restoreConversation(
-            flow,
-            { sessionId, flowId: flow.id, flowVersion: flow.version, snapshot: snapshot as never },
-            { ...(extract && { extract }), ...(options.actors && { actors: options.actors }) },
-          );
-        })();
-      try {
-        // The store keeps turn ids; the conversation only needs the turn.
-        const reply = await conversation.send('button' in turn ? { button: turn.button } : { text: turn.text });
-        const version = await store.commitTurn(sessionId, session.version, {
-          snapshot: conversation.persist().snapshot,
-          flowVersion: conversation.flow.version,
-          turn,
-          turnId,
-          reply,
-        });
-        if (conversation.done) conversation.stop();
-        else live.keep(sessionId, version, conversation);
-        return reply;
-      } catch (error) {
-        conversation.stop();
-        // Another process saved a turn first: load its result and apply this turn again.
-        if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
-      }
+    } finally {
+      span.setAttribute('gateflow.store.round_trips', roundTrips);
     }
   };
 
   return {
-    flows: () => [...current.values()].map((f) => ({ id: f.id, version: f.version, title: f.title ?? null })),
+    workflows: () => [...current.values()].map((w) => ({ id: w.id, version: w.version, title: w.title })),
 
-    async start(flowId, caller) {
-      const flow = current.get(flowId);
-      if (!flow) throw new FlowNotFoundError(flowId);
-      const sessionId = newSessionId();
-      const conversation = startConversation(flow, { sessionId, ...(extract && { extract }), ...(options.actors && { actors: options.actors }) });
-      const reply = conversation.reply();
-      try {
-        await store.create({
-          sessionId,
-          flowId: flow.id,
-          flowVersion: flow.version,
-          snapshot: conversation.persist().snapshot,
-          owner: caller?.owner ?? null,
-          reply,
-        });
-      } catch (error) {
-        conversation.stop();
-        throw error;
-      }
-      live.keep(sessionId, 1, conversation);
-      return { sessionId, reply };
+    start(workflowId, caller, startOptions = {}) {
+      return traced(tracer, 'gateflow.start', { 'gateflow.workflow.id': workflowId }, async (span) => {
+        const workflow = current.get(workflowId);
+        if (!workflow) throw new FlowNotFoundError(workflowId);
+        const sessionId = newSessionId();
+        span.setAttributes({ 'gateflow.session.id': sessionId, 'gateflow.workflow.version': String(workflow.version) });
+        const active = await open(workflow, sessionId, { ...(startOptions.context && { context: startOptions.context }) });
+        const reply = active.reply();
+        try {
+          await store.create({
+            sessionId,
+            flowId: workflow.id,
+            flowVersion: workflow.version,
+            snapshot: active.persisted(),
+            owner: caller?.owner ?? null,
+            reply,
+          });
+        } catch (error) {
+          active.stop();
+          throw error;
+        }
+        span.setAttributes({ 'gateflow.state.after': stateText(active.state), 'gateflow.store.round_trips': 1 });
+        live.keep(sessionId, 1, active);
+        return { sessionId, reply };
+      });
     },
 
     turn(sessionId, input, caller) {
-      const parsed = parseTurn(input);
-      if (!parsed.success) return Promise.reject(new InvalidTurnError(parsed.message));
-      if (!isSessionId(sessionId)) return Promise.reject(new SessionNotFoundError(sessionId));
-      return serialized(sessionId, () => applyTurn(sessionId, parsed.data, caller));
+      return traced(tracer, 'gateflow.turn', { 'gateflow.session.id': sessionId }, async (span) => {
+        const parsed = parseTurn(input);
+        if (!parsed.success) throw new InvalidTurnError(parsed.message);
+        if (!isSessionId(sessionId)) throw new SessionNotFoundError(sessionId);
+        span.setAttribute('gateflow.turn.kind', 'button' in parsed.data ? 'button' : 'text');
+        return serialized(sessionId, () => applyTurn(sessionId, parsed.data, caller, span));
+      });
     },
 
     async session(sessionId, caller, page = {}) {
@@ -220,13 +257,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const { version } = loaded.session;
       // The page, and the current reply (the entry of the session's version) when the page does not hold it.
       const entries = await store.history(sessionId, { after, limit });
-      const current =
-        entries.find((e) => e.seq === version) ?? (await store.history(sessionId, { after: version - 1, limit: 1 }))[0];
+      const current = entries.find((e) => e.seq === version) ?? (await store.history(sessionId, { after: version - 1, limit: 1 }))[0];
       if (!current) throw new SessionNotFoundError(sessionId);
       const last = entries.at(-1);
       return {
-        reply: current.reply,
-        history: entries.map((e) => ({ seq: e.seq, turn: e.turn, reply: e.reply })),
+        reply: current.reply as TReply,
+        history: entries.map((e) => ({ seq: e.seq, turn: e.turn, reply: e.reply as TReply })),
         nextAfter: last && last.seq < version ? last.seq : null,
       };
     },
@@ -235,32 +271,52 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
 }
 
+const stateText = (state: unknown) => (typeof state === 'string' ? state : JSON.stringify(state));
+
+/** Runs `fn` in an active span: its outcome recorded, an error's code on it, the span ended. */
+async function traced<T>(tracer: Tracer, name: string, attributes: Record<string, string>, fn: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.setAttribute('gateflow.turn.outcome', error instanceof GateflowError ? error.code : 'internal');
+      // A caller's mistake is not the service failing; everything else is.
+      if (!(error instanceof GateflowError) || error.status >= 500) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      }
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
 
 /**
- * Live conversations by session, each valid for one stored version: a turn
- * takes it out (so no two turns share it) and puts it back after its commit.
- * The least recently used are stopped beyond `capacity`.
+ * Live sessions by id, each valid for one stored version: a turn takes it out
+ * (so no two turns share it) and puts it back after its commit. The least
+ * recently used are stopped beyond `capacity`.
  */
-class LiveConversations {
-  private readonly entries = new Map<string, { version: number; conversation: Conversation }>();
+class LiveSessions<TReply extends ReplyEnvelope> {
+  private readonly entries = new Map<string, { version: number; session: WorkflowSession<TReply> }>();
   constructor(private readonly capacity: number) {}
 
-  take(sessionId: string, version: number): Conversation | undefined {
+  take(sessionId: string, version: number): WorkflowSession<TReply> | undefined {
     const entry = this.entries.get(sessionId);
     if (!entry) return undefined;
     this.entries.delete(sessionId);
-    if (entry.version === version) return entry.conversation;
-    entry.conversation.stop();
+    if (entry.version === version) return entry.session;
+    entry.session.stop();
     return undefined;
   }
 
-  keep(sessionId: string, version: number, conversation: Conversation): void {
-    if (this.capacity <= 0) return conversation.stop();
-    this.entries.set(sessionId, { version, conversation });
+  keep(sessionId: string, version: number, session: WorkflowSession<TReply>): void {
+    if (this.capacity <= 0) return session.stop();
+    this.entries.set(sessionId, { version, session });
     if (this.entries.size > this.capacity) {
       const [oldest, entry] = this.entries.entries().next().value!;
       this.entries.delete(oldest);
-      entry.conversation.stop();
+      entry.session.stop();
     }
   }
 }

@@ -122,7 +122,7 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  api.get('/flows', (c) => c.json({ flows: runtime.flows() }));
+  api.get('/flows', (c) => c.json({ flows: runtime.workflows() }));
 
   api.post('/flows/:flowId/sessions', async (c) => {
     const body = await readJson(c, { optional: true });

@@ -1,5 +1,6 @@
 import { verify } from 'hono/jwt';
-import { isWellFormed } from '../runtime/untrusted-string.js';
+import { GateflowError } from '../error/gateflow-error.js';
+import { isWellFormed } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
 
 /** HS256 secrets shorter than this are refused at start: they can be guessed offline from one token. */
@@ -20,8 +21,10 @@ export interface JwtAuthOptions {
 }
 
 /** A setting the server refuses to start with. */
-export class ServerConfigError extends Error {
+export class ServerConfigError extends GateflowError {
   override readonly name = 'ServerConfigError';
+  readonly code = 'invalid_config';
+  readonly status = 500;
 }
 
 /** Checks the options once, at start; returns the function that reads a request's subject. */

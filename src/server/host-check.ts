@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { quote } from '../runtime/untrusted-string.js';
+import { quote } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
 
 /** The names a loopback server answers to unless told otherwise. */

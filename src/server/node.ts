@@ -3,19 +3,19 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { AnyActorLogic } from 'xstate';
-import type { FlowDocument } from '../flow/schema.js';
 import { createRuntime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
 import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
 import type { Store } from '../store/types.js';
+import type { Workflow } from '../workflow/types.js';
 import { createApp } from './app.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { LOOPBACK_HOSTS } from './host-check.js';
 
 export interface ServerOptions {
-  flows: FlowDocument[];
-  extract: AnyActorLogic;
-  /** Actors the flows' action nodes name. */
+  /** What sessions run (a flow document is served as `flowWorkflow(doc)`). */
+  workflows: Workflow[];
+  /** Actors the workflows' machines name: the flows' `extract` and action actors, an agent's tools. */
   actors?: Record<string, AnyActorLogic>;
   port?: number;
   hostname?: string;
@@ -67,9 +67,8 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
     ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
   const runtime = createRuntime({
-    flows: options.flows,
+    workflows: options.workflows,
     store,
-    extract: options.extract,
     ...(options.actors && { actors: options.actors }),
     ...(options.maxTurnsPerSession !== undefined && { maxTurnsPerSession: options.maxTurnsPerSession }),
   });

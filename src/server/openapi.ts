@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ReplySchema } from '../runtime/reply.js';
+import { ReplySchema } from '../flow/reply.js';
 import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
-import { TurnSchema } from '../runtime/turn.js';
+import { TurnSchema } from '../workflow/turn.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const FlowListSchema = z.object({

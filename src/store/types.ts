@@ -1,13 +1,13 @@
+import { GateflowError } from '../error/gateflow-error.js';
 import type { Snapshot } from 'xstate';
-import type { FlowVersion } from '../flow/schema.js';
-import type { Reply } from '../runtime/reply.js';
-import type { Turn } from '../runtime/turn.js';
+import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
+import type { Turn } from '../workflow/turn.js';
 
-/** A stored session: the snapshot, the flow it belongs to, and its version for optimistic locking. */
+/** A stored session: the snapshot, the workflow it belongs to, and its version for optimistic locking. */
 export interface SessionRecord {
   sessionId: string;
   flowId: string;
-  flowVersion: FlowVersion;
+  flowVersion: WorkflowVersion;
   snapshot: Snapshot<unknown>;
   /** Starts at 1; every committed turn adds one. */
   version: number;
@@ -23,26 +23,26 @@ export interface JournalEntry {
   seq: number;
   turnId: string | null;
   turn: Turn | null;
-  reply: Reply;
+  reply: ReplyEnvelope;
   createdAt: Date;
 }
 
 export interface NewSession {
   sessionId: string;
   flowId: string;
-  flowVersion: FlowVersion;
+  flowVersion: WorkflowVersion;
   snapshot: Snapshot<unknown>;
   owner: string | null;
-  reply: Reply;
+  reply: ReplyEnvelope;
 }
 
 export interface CommittedTurn {
   snapshot: Snapshot<unknown>;
   /** Changed when a snapshot was migrated to another flow version. */
-  flowVersion: FlowVersion;
+  flowVersion: WorkflowVersion;
   turn: Turn;
   turnId: string | null;
-  reply: Reply;
+  reply: ReplyEnvelope;
 }
 
 /** A window on a journal: the entries with seq greater than `after`, at most `limit`. */
@@ -84,14 +84,26 @@ export interface Store {
 }
 
 /** Another turn was saved first (or carried the same turnId): reload and apply again. */
-export class ConflictError extends Error {
+export class ConflictError extends GateflowError {
   override readonly name = 'ConflictError';
+  readonly code = 'conflict';
+  readonly status = 409;
+  /** Reaches a caller only when the runtime gave up re-applying a turn. */
+  override get publicMessage(): string {
+    return `the session changed while this turn was applied, too often: ${this.message}`;
+  }
 }
 
 /** The store cannot be reached or failed; nothing was written. */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends GateflowError {
   override readonly name = 'StoreUnavailableError';
+  readonly code = 'store_unavailable';
+  readonly status = 503;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+  /** The message names hosts and drivers: callers get the outcome only. */
+  override get publicMessage(): string {
+    return 'the session store is unavailable; nothing was saved, try again';
   }
 }

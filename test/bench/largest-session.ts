@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_TURNS_PER_SESSION, MAX_HISTORY_PAGE_SIZE } from '../../src/runtime/runtime.js';
-import { MAX_TURN_TEXT_LENGTH } from '../../src/runtime/turn.js';
+import { MAX_TURN_TEXT_LENGTH } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,9 +30,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 async function writeLargestSession(dataDir: string): Promise<string> {
   const store = await createPgliteStore({ dataDir });
   try {
-    const opening = await import('../../src/runtime/runtime.js').then(async ({ createRuntime }) => {
+    const opening = await import('../../src/flow/runtime.js').then(async ({ createFlowRuntime }) => {
       const flows = [JSON.parse(readFileSync(join(ROOT, 'machines/flows/patient-intake.json'), 'utf8'))];
-      return createRuntime({ flows, store }).start('patient-intake');
+      return createFlowRuntime({ flows, store }).start('patient-intake');
     });
     const { session } = (await store.load(opening.sessionId))!;
     // Each turn: the longest text allowed, and a reply as large as a real one.

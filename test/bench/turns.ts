@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { parseFlowText } from '../../src/flow/parse.js';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteClient } from '../../src/store/pglite.js';
 import { createPostgresClient } from '../../src/store/postgres.js';
@@ -102,7 +103,7 @@ async function completeIntake(runtime: Runtime, sampler?: number[]): Promise<str
 
 async function measure(name: string, open: () => Promise<Counted>) {
   const { store, queries, cleanup } = await open();
-  const runtime = createRuntime({ flows: [flow], store });
+  const runtime = createFlowRuntime({ flows: [flow], store });
   try {
     for (let i = 0; i < 30; i++) await completeIntake(runtime); // warm-up: JIT, caches, connections
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractActor } from '../../src/extract/actor.js';
+import { flowWorkflow } from '../../src/flow/workflow.js';
 import { modelFromEnv } from '../../src/extract/model-from-env.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import {
@@ -114,8 +115,8 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   /** startServer in this process, on a PGlite directory of its own, serving the built demo. */
   async function serveInProcess(name: string, options: { extract?: ReturnType<typeof createExtractActor>; staticDir?: string } = {}) {
     const server = await startServer({
-      flows: exampleFlows(),
-      extract: options.extract ?? createExtractActor(),
+      workflows: exampleFlows().map((flow) => flowWorkflow(flow)),
+      actors: { extract: options.extract ?? createExtractActor() },
       port: 0,
       dataDir: freshDataDir(template, base, name),
       staticDir: options.staticDir ?? DEMO_DIR,

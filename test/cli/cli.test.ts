@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NOT_UNDERSTOOD_MESSAGE, ReplySchema } from '../../src/runtime/index.js';
+import { NOT_UNDERSTOOD_MESSAGE, ReplySchema } from '../../src/index.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 // No model in the environment: the CLI must work on the offline matcher alone.
@@ -43,7 +43,7 @@ describe('gateflow chat --json', () => {
     expect(badTurn).toMatchObject({ error: { code: 'invalid_turn' } });
     expect(unknownButton).toMatchObject({ message: NOT_UNDERSTOOD_MESSAGE, buttons: [{ value: 'Yes' }, { value: 'No' }] });
     expect(stopped).toMatchObject({ state: 'stopped', completion: { isComplete: true, reason: 'stopped_limiting_value' } });
-    expect(finished).toMatchObject({ error: { code: 'conversation_finished' } });
+    expect(finished).toMatchObject({ error: { code: 'session_finished' } });
     expect(result.status).toBe(0);
   });
 

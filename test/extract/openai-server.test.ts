@@ -8,7 +8,7 @@ import { extractWithModel, UNKNOWN } from '../../src/extract/model.js';
 import type { ExtractionFailureReason, ExtractionInput } from '../../src/extract/types.js';
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
-import { startConversation } from '../../src/runtime/conversation.js';
+import { startConversation } from '../../src/flow/conversation.js';
 import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
 import {
   chatCompletion,

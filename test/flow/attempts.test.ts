@@ -32,11 +32,11 @@ import {
   type PathNode,
   type QuestionNode,
 } from '../../src/flow/index.js';
-import { restoreConversation, startConversation } from '../../src/runtime/conversation.js';
+import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError } from '../../src/runtime/errors.js';
 import { BUTTONS_ONLY_MESSAGE, NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
 const rawText = (name: string) => readFileSync(`${flowsDir}${name}.json`, 'utf8');

@@ -19,7 +19,8 @@ import type { GateAnswer } from '../../src/flow/context.js';
 import { parseFlowText } from '../../src/flow/parse.js';
 import type { FlowDocument } from '../../src/flow/schema.js';
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
-import { turnToEvent, type Turn } from '../../src/runtime/turn.js';
+import { defaultTurnEvent as turnToEvent } from '../../src/workflow/define.js';
+import type { Turn } from '../../src/workflow/turn.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
 const load = (name: string): FlowDocument => parseFlowText(readFileSync(`${flowsDir}${name}.json`, 'utf8'), `${name}.json`);

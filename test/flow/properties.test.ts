@@ -28,10 +28,10 @@ import { activeNode } from '../../src/flow/active-node.js';
 import { flowGraph, type FlowGraph } from '../../src/flow/graph.js';
 import { MAX_FLOW_TEXT_BYTES, parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
 import { answerKey, booleanLabels, type FlowDocument, type FlowNode } from '../../src/flow/schema.js';
-import { startConversation, type Conversation } from '../../src/runtime/conversation.js';
+import { startConversation, type Conversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError, InvalidTurnError } from '../../src/runtime/errors.js';
-import { ReplySchema, type Reply } from '../../src/runtime/reply.js';
-import { parseTurn } from '../../src/runtime/turn.js';
+import { ReplySchema, type Reply } from '../../src/flow/reply.js';
+import { parseTurn } from '../../src/workflow/turn.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
 const flowNames = readdirSync(flowsDir)

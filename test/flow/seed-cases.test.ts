@@ -12,8 +12,8 @@ import { ConversationFinishedError } from '../../src/runtime/errors.js';
 import {
   restoreConversation,
   startConversation,
-} from '../../src/runtime/conversation.js';
-import type { Reply } from '../../src/runtime/reply.js';
+} from '../../src/flow/conversation.js';
+import type { Reply } from '../../src/flow/reply.js';
 import {
   AWAITING_ANSWER,
   AWAITING_CONFIRMATION,
@@ -61,6 +61,7 @@ function askingGate1(answers: Answers = {}, message = GATE_1_QUESTION): Reply {
     state: { [GATE_1]: 'asking' },
     message,
     buttons: GATE_1_BUTTONS,
+    status: 'active',
     buttonContext: 'gate_question',
     answers,
     artifacts: [],
@@ -85,6 +86,7 @@ function stoppedBy(
     buttonContext: null,
     answers,
     artifacts: [],
+    status: 'done',
     completion: STOPPED,
   } as unknown as Reply;
 }
@@ -124,6 +126,7 @@ function expectConfirmation(reply: Reply, answers: Answers, questions: Record<st
     flowId: reply.flowId,
     flowVersion: reply.flowVersion,
     state: 'confirmation',
+    status: 'active',
     message: seedSummary(
       statement,
       Object.entries(answers).map(([gate, a]) => [questions[gate]!, String(a.value), a.raw]),

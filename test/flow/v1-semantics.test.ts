@@ -20,9 +20,9 @@ import { flowGraph } from '../../src/flow/graph.js';
 import { parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
 import type { FlowDocument, FlowDocumentInput } from '../../src/flow/schema.js';
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
-import { restoreConversation, startConversation, type PersistedConversation } from '../../src/runtime/conversation.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import { restoreConversation, startConversation, type PersistedConversation } from '../../src/flow/conversation.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 
 // ---------------------------------------------------------------- helpers
 

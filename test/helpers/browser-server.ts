@@ -8,8 +8,8 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { newestMtime } from './files.js';
 

@@ -10,8 +10,8 @@
  * and how many commits lost the version race, and exits 0 (1 on a setup failure).
  */
 import { createInterface } from 'node:readline';
-import { createRuntime } from '../../src/runtime/runtime.js';
-import type { Reply } from '../../src/runtime/reply.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
+import type { Reply } from '../../src/flow/reply.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import { patientFlow } from './patient-intake.js';
 import { countingConflicts } from './counting-store.js';
@@ -32,7 +32,7 @@ const count = Number(countText);
 
 const inner = await createPostgresStore({ connectionString });
 const store = countingConflicts(inner);
-const runtime = createRuntime({ flows: [patientFlow], store });
+const runtime = createFlowRuntime({ flows: [patientFlow], store });
 
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });

@@ -14,9 +14,9 @@ import {
   restoreConversation,
   startConversation,
   type PersistedConversation,
-} from '../../src/runtime/conversation.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+} from '../../src/flow/conversation.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 
 export const GATE_1 = '1_patient_info_availability';
 export const GATE_2 = '2_insurance_history';

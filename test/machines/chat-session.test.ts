@@ -1,14 +1,15 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { chatSessionMachine, transcriptOf, type SessionResumed, type SessionStarted } from '../../machines/chat-session.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import { chatSessionMachine, transcriptOf, type ChatReply, type SessionResumed, type SessionStarted } from '../../machines/chat-session.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 
 const reply = (message: string, complete = false): Reply => ({
   sessionId: 's1',
   flowId: 'f',
   flowVersion: 1,
   state: 'q',
+  status: complete ? 'done' : 'active',
   message,
   buttons: complete ? null : [{ label: 'Yes', value: 'yes' }],
   buttonContext: complete ? null : 'gate_question',
@@ -33,7 +34,7 @@ function run(options: { sessionId?: string; sendFails?: number; resumeError?: { 
         if (options.resumeError) throw Object.assign(new Error('gone'), options.resumeError);
         return { reply: reply('Second?'), history: [{ turn: null, reply: reply('First?') }, { turn: { button: 'yes' }, reply: reply('Second?') }] };
       }),
-      sendTurn: fromPromise<Reply, { sessionId: string; turn: Turn }>(async ({ input }) => {
+      sendTurn: fromPromise<ChatReply, { sessionId: string; turn: Turn }>(async ({ input }) => {
         calls.send.push(input.turn);
         if (failures-- > 0) throw Object.assign(new Error('server down'), { code: 'network' });
         return reply('Thanks', 'button' in input.turn && input.turn.button === 'done');

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport, createLocalTransport, TransportError, type Transport } from '../../src/react/index.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { createExtractActor } from '../../src/extract/actor.js';
+import { flowWorkflow } from '../../src/flow/workflow.js';
 import { patientIntakeFlow } from '../helpers/intake.js';
 
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({
-    flows: [patientIntakeFlow()],
-    extract: createExtractActor(),
+    workflows: [flowWorkflow(patientIntakeFlow())],
+    actors: { extract: createExtractActor() },
     port: 0,
     dataDir: mkdtempSync(join(tmpdir(), 'gateflow-transport-')),
   });
@@ -20,7 +21,7 @@ afterAll(() => server.close());
 
 describe.each([
   ['http', () => createHttpTransport({ baseUrl: server.url })],
-  ['local', () => createLocalTransport({ flows: [patientIntakeFlow()] })],
+  ['local', () => createLocalTransport({ workflows: [flowWorkflow(patientIntakeFlow())] })],
 ] as [string, () => Transport][])('the %s transport', (_name, make) => {
   it('lists flows, starts, takes turns (replays by turnId) and reads the session', async () => {
     const transport = make();

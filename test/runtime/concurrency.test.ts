@@ -11,10 +11,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { restoreConversation, startConversation } from '../../src/runtime/conversation.js';
+import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError } from '../../src/runtime/errors.js';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
@@ -149,7 +151,7 @@ for (const backend of backends) {
     /** Two fresh runtimes (no shared in-process queue) on the two stores. */
     const runtimes = async (): Promise<[Runtime, Runtime, Pair]> => {
       if (!pair) throw new Error('the stores did not open');
-      return [createRuntime({ flows: [flow], store: pair.a }), createRuntime({ flows: [flow], store: pair.b }), pair];
+      return [createFlowRuntime({ flows: [flow], store: pair.a }), createFlowRuntime({ flows: [flow], store: pair.b }), pair];
     };
 
     it(
@@ -255,7 +257,7 @@ for (const backend of backends) {
         // The first 'Yes' in journal order answers gate 1; the second is applied on top of it.
         const yes = history.filter((e) => e.turn && 'button' in e.turn && e.turn.button === 'Yes');
         expect(yes).toHaveLength(2);
-        const [firstYes, secondYes] = yes as [JournalEntry, JournalEntry];
+        const [firstYes, secondYes] = yes as [JournalEntry & { reply: Reply }, JournalEntry & { reply: Reply }];
         expect(firstYes.reply.answers[G1]).toMatchObject({ value: 'Yes', source: 'button' });
         expect(firstYes.reply.state).not.toEqual(AT_GATE_1);
         expect(secondYes.reply.state).not.toEqual(AT_GATE_1);
@@ -332,7 +334,7 @@ describe.skipIf(!hasPostgres)('50 turns at once from two processes (PostgreSQL)'
       if (!schema) throw new Error('no test schema');
       const store = await createPostgresStore({ connectionString: schema.url });
       try {
-        const runtime = createRuntime({ flows: [flow], store });
+        const runtime = createFlowRuntime({ flows: [flow], store });
         const { sessionId } = await runtime.start(flow.id);
         const per = N / 2;
 

@@ -7,7 +7,7 @@ import {
   MAX_TURN_TEXT_LENGTH,
   startConversation,
   type Turn,
-} from '../../src/runtime/index.js';
+} from '../../src/index.js';
 
 const flow = parseFlowText(
   readFileSync(new URL('../../machines/flows/patient-intake.json', import.meta.url), 'utf8'),

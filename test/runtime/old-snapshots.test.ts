@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFlowText } from '../../src/flow/index.js';
-import { restoreConversation, startConversation } from '../../src/runtime/index.js';
+import { restoreConversation, startConversation } from '../../src/index.js';
 
 const flow = parseFlowText(readFileSync(new URL('../../machines/flows/patient-intake.json', import.meta.url), 'utf8'));
 

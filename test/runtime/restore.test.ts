@@ -5,9 +5,9 @@
  * beside the snapshot; incompatible snapshots are refused.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { restoreConversation, startConversation, type PersistedConversation } from '../../src/runtime/conversation.js';
+import { restoreConversation, startConversation, type PersistedConversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError, IncompatibleSnapshotError } from '../../src/runtime/errors.js';
-import { ReplySchema } from '../../src/runtime/reply.js';
+import { ReplySchema } from '../../src/flow/reply.js';
 import {
   EXAMPLE_SCRIPTS,
   GATE_1,
@@ -139,7 +139,7 @@ describe('incompatible snapshots', () => {
     // XState reports the failed restore on a timer as well; keep it from leaking out of this test.
     vi.useFakeTimers();
     expect(() => restoreConversation(flowWithoutGate2(), stored)).toThrow(IncompatibleSnapshotError);
-    expect(() => restoreConversation(flowWithoutGate2(), stored)).toThrow(/does not fit flow seed-gates@1/);
+    expect(() => restoreConversation(flowWithoutGate2(), stored)).toThrow(/does not fit workflow seed-gates@1/);
   });
 
   it('a snapshot naming a substate that no longer exists throws IncompatibleSnapshotError', async () => {

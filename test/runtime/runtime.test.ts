@@ -18,10 +18,11 @@ import {
   TurnIdReusedError,
   TurnLimitError,
 } from '../../src/runtime/errors.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import { ReplySchema } from '../../src/runtime/reply.js';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import { ReplySchema } from '../../src/flow/reply.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { ConflictError, StoreUnavailableError, type Store } from '../../src/store/types.js';
@@ -41,9 +42,9 @@ import {
 
 const SESSION_ID = /^[A-Za-z0-9_-]{24}$/;
 
-function memoryRuntime(flows: FlowDocument[] = [seedFlow()]): { runtime: Runtime; store: Store } {
+function memoryRuntime(flows: FlowDocument[] = [seedFlow()]): { runtime: Runtime<Reply>; store: Store } {
   const store = createMemoryStore();
-  return { runtime: createRuntime({ flows, store }), store };
+  return { runtime: createFlowRuntime({ flows, store }), store };
 }
 
 /** What the store holds for a session, for "nothing changed" checks. */
@@ -114,7 +115,7 @@ describe('start', () => {
 
   it('lists the current version of each flow', () => {
     const { runtime } = memoryRuntime([seedFlow(), patientIntakeFlow()]);
-    expect(runtime.flows()).toEqual([
+    expect(runtime.workflows()).toEqual([
       { id: 'seed-gates', version: 1, title: 'Seed intake' },
       { id: 'patient-intake', version: '1.0.0', title: 'Patient intake' },
     ]);
@@ -174,7 +175,7 @@ describe('turns', () => {
     expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' })).toEqual(first);
 
     // Another runtime on the same store (a restarted process) answers the same.
-    const restarted = createRuntime({ flows: [seedFlow()], store });
+    const restarted = createFlowRuntime({ flows: [seedFlow()], store });
     const afterTurns = await stored(store, sessionId);
     expect(await restarted.turn(sessionId, { button: 'Yes', turnId: 't1' })).toEqual(first);
     expect(await restarted.turn(sessionId, { button: 'Partial', turnId: 't2' })).toEqual(second);
@@ -305,7 +306,7 @@ const v3 = () => versioned('3.0.0', THIRD);
 /** Sessions started on v1: one at the first gate, one past it, one at the confirmation. */
 async function sessionsOnV1() {
   const store = createMemoryStore();
-  const runtime = createRuntime({ flows: [v1()], store });
+  const runtime = createFlowRuntime({ flows: [v1()], store });
   const atFirst = (await runtime.start('versioned')).sessionId;
   const atSecond = (await runtime.start('versioned')).sessionId;
   await runtime.turn(atSecond, { button: 'Yes' });
@@ -319,8 +320,8 @@ async function sessionsOnV1() {
 describe('flow versions', () => {
   it('continues a session on the version it started on while new sessions use the current one', async () => {
     const { store, atSecond } = await sessionsOnV1();
-    const runtime = createRuntime({ flows: [v1(), v2()], store });
-    expect(runtime.flows()).toEqual([{ id: 'versioned', version: 2, title: 'Versioned 2' }]);
+    const runtime = createFlowRuntime({ flows: [v1(), v2()], store });
+    expect(runtime.workflows()).toEqual([{ id: 'versioned', version: 2, title: 'Versioned 2' }]);
 
     const reply = await runtime.turn(atSecond, { button: 'No' });
     expect(reply).toMatchObject({
@@ -337,7 +338,7 @@ describe('flow versions', () => {
 
   it('migrates an old session onto the only registered version, renaming its answers', async () => {
     const { store, atFirst, atSecond, atConfirmation } = await sessionsOnV1();
-    const runtime = createRuntime({ flows: [v2Migrating()], store });
+    const runtime = createFlowRuntime({ flows: [v2Migrating()], store });
 
     // Past the renamed gate: the answer is carried under its new name.
     const second = await runtime.turn(atSecond, { button: 'No' });
@@ -373,7 +374,7 @@ describe('flow versions', () => {
 
   it('refuses an old session with IncompatibleSnapshotError when no migration is declared, leaving it intact', async () => {
     const { store, atFirst, atSecond } = await sessionsOnV1();
-    const runtime = createRuntime({ flows: [v3()], store });
+    const runtime = createFlowRuntime({ flows: [v3()], store });
     for (const sessionId of [atFirst, atSecond]) {
       const before = await stored(store, sessionId);
       const error = await rejection(runtime.turn(sessionId, { button: 'Yes', turnId: `t-${sessionId}` }));
@@ -385,7 +386,7 @@ describe('flow versions', () => {
       expect(await stored(store, sessionId)).toEqual(before);
     }
     // Still the v1 session it was: a runtime that has v1 again continues it.
-    const back = createRuntime({ flows: [v1()], store });
+    const back = createFlowRuntime({ flows: [v1()], store });
     expect(await back.turn(atSecond, { button: 'Yes' })).toMatchObject({ flowVersion: 1, state: 'confirmation' });
     expect(await back.turn(atFirst, { button: 'Yes' })).toMatchObject({ flowVersion: 1, state: { [SECOND]: 'asking' } });
   });
@@ -393,7 +394,7 @@ describe('flow versions', () => {
   it('refuses a session whose flow changed under the same version when its state is gone, leaving it intact', async () => {
     const { store, atFirst } = await sessionsOnV1();
     // old_gate renamed without a version bump: the stored state no longer exists in "v1".
-    const runtime = createRuntime({ flows: [versioned(1, NEW)], store });
+    const runtime = createFlowRuntime({ flows: [versioned(1, NEW)], store });
     const before = await stored(store, atFirst);
     const error = await rejection(runtime.turn(atFirst, { button: 'Yes' }));
     expect(error).toBeInstanceOf(IncompatibleSnapshotError);
@@ -406,7 +407,7 @@ describe('flow versions', () => {
   it('refuses a session in a state the declared migration does not map, leaving it intact', async () => {
     const { store, atFirst, atSecond } = await sessionsOnV1();
     // v3 declares a migration from 1 but says nothing about old_gate.
-    const runtime = createRuntime({ flows: [versioned('3.0.0', THIRD, { migrations: [{ from: 1, nodes: {} }] })], store });
+    const runtime = createFlowRuntime({ flows: [versioned('3.0.0', THIRD, { migrations: [{ from: 1, nodes: {} }] })], store });
     const before = await stored(store, atFirst);
     const error = await rejection(runtime.turn(atFirst, { button: 'Yes' }));
     expect(error).toBeInstanceOf(IncompatibleSnapshotError);
@@ -463,10 +464,10 @@ function racingStore(inner: Store, rival: () => Promise<unknown>) {
 describe('conflicts', () => {
   it('reloads and applies the turn again on top of the turn that got in first; it appears once', async () => {
     const inner = createMemoryStore();
-    const other = createRuntime({ flows: [seedFlow()], store: inner });
+    const other = createFlowRuntime({ flows: [seedFlow()], store: inner });
     const { sessionId } = await other.start('seed-gates');
     const { store, counts } = racingStore(inner, () => other.turn(sessionId, { button: 'Yes', turnId: 'rival' }));
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
 
     // Applied on the stale snapshot, "No" would stop the flow at gate 1; applied
     // again after the rival's "Yes", it answers gate 2.
@@ -489,10 +490,10 @@ describe('conflicts', () => {
 
   it('a runtime that started the session (and keeps its actor) also applies the turn again after a conflict', async () => {
     const inner = createMemoryStore();
-    const other = createRuntime({ flows: [seedFlow()], store: inner });
+    const other = createFlowRuntime({ flows: [seedFlow()], store: inner });
     let sessionId = '';
     const { store, counts } = racingStore(inner, () => other.turn(sessionId, { button: 'Yes', turnId: 'rival' }));
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     sessionId = (await runtime.start('seed-gates')).sessionId;
     const reply = await runtime.turn(sessionId, { button: 'No', turnId: 'mine' });
     expect(counts.conflicts).toBe(1);
@@ -504,8 +505,8 @@ describe('conflicts', () => {
 
   it('turns alternating between two runtimes each continue from the latest stored turn', async () => {
     const store = createMemoryStore();
-    const a = createRuntime({ flows: [seedFlow()], store });
-    const b = createRuntime({ flows: [seedFlow()], store });
+    const a = createFlowRuntime({ flows: [seedFlow()], store });
+    const b = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await a.start('seed-gates');
     expect((await a.turn(sessionId, { button: 'Yes' })).state).toEqual({ [GATE_2]: 'asking' });
     expect((await b.turn(sessionId, { button: 'No' })).state).toBe('confirmation');
@@ -532,7 +533,7 @@ describe('conflicts', () => {
         return inner.commitTurn(id, expected, turn);
       },
     };
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await runtime.start('seed-gates');
     failNext = true;
     await expect(runtime.turn(sessionId, { button: 'Yes', turnId: 'y' })).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -545,13 +546,13 @@ describe('conflicts', () => {
 
   it('a conflict on the same turnId (the other process applied this very turn) returns its reply', async () => {
     const inner = createMemoryStore();
-    const other = createRuntime({ flows: [seedFlow()], store: inner });
+    const other = createFlowRuntime({ flows: [seedFlow()], store: inner });
     const { sessionId } = await other.start('seed-gates');
     let rivalReply: Reply | undefined;
     const { store, counts } = racingStore(inner, async () => {
       rivalReply = await other.turn(sessionId, { button: 'Yes', turnId: 'same' });
     });
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     const reply = await runtime.turn(sessionId, { button: 'Yes', turnId: 'same' });
     expect(counts.conflicts).toBe(1);
     expect(reply).toEqual(rivalReply);
@@ -560,7 +561,7 @@ describe('conflicts', () => {
 
   it('gives up after maxConflictRetries with the ConflictError, having written nothing', async () => {
     const inner = createMemoryStore();
-    const runtime0 = createRuntime({ flows: [seedFlow()], store: inner });
+    const runtime0 = createFlowRuntime({ flows: [seedFlow()], store: inner });
     const { sessionId } = await runtime0.start('seed-gates');
     let commits = 0;
     const store: Store = {
@@ -570,7 +571,7 @@ describe('conflicts', () => {
         throw new ConflictError('always behind');
       },
     };
-    const runtime = createRuntime({ flows: [seedFlow()], store, maxConflictRetries: 2 });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store, maxConflictRetries: 2 });
     await expect(runtime.turn(sessionId, { button: 'Yes' })).rejects.toBeInstanceOf(ConflictError);
     expect(commits).toBe(3);
     expect(await inner.history(sessionId)).toHaveLength(1);
@@ -578,7 +579,7 @@ describe('conflicts', () => {
 
   it('does not retry when the store is unavailable: the StoreUnavailableError is passed on', async () => {
     const inner = createMemoryStore();
-    const runtime0 = createRuntime({ flows: [seedFlow()], store: inner });
+    const runtime0 = createFlowRuntime({ flows: [seedFlow()], store: inner });
     const { sessionId } = await runtime0.start('seed-gates');
     let commits = 0;
     const store: Store = {
@@ -588,7 +589,7 @@ describe('conflicts', () => {
         throw new StoreUnavailableError('database gone');
       },
     };
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     await expect(runtime.turn(sessionId, { button: 'Yes' })).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(commits).toBe(1);
     expect(await inner.history(sessionId)).toHaveLength(1);
@@ -607,7 +608,7 @@ describe('actors kept between turns', () => {
     ];
     const run = async (liveSessions: number | undefined) => {
       const store = createMemoryStore();
-      const runtime = createRuntime({ flows: [seedFlow()], store, ...(liveSessions !== undefined && { liveSessions }) });
+      const runtime = createFlowRuntime({ flows: [seedFlow()], store, ...(liveSessions !== undefined && { liveSessions }) });
       const ids: string[] = [];
       for (let i = 0; i < script.length; i++) ids.push((await runtime.start('seed-gates')).sessionId);
       const replies: Reply[][] = ids.map(() => []);
@@ -652,7 +653,7 @@ describe('turns sent at once', () => {
         }
       },
     };
-    const runtime = createRuntime({ flows: [seedFlow()], store: counting });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store: counting });
     const { sessionId } = await runtime.start('seed-gates');
     const turns: Turn[] = Array.from({ length: 50 }, (_, i) => ({ text: unreadable(i), turnId: `t-${i}` }));
     const replies = await Promise.all(turns.map((t) => runtime.turn(sessionId, t)));
@@ -698,8 +699,8 @@ describe('turns sent at once', () => {
 
   it('two runtimes on one store (as two processes) sending 50 turns at once: the version check keeps each turn once', async () => {
     const store = createMemoryStore();
-    const a = createRuntime({ flows: [seedFlow()], store });
-    const b = createRuntime({ flows: [seedFlow()], store });
+    const a = createFlowRuntime({ flows: [seedFlow()], store });
+    const b = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await a.start('seed-gates');
     const turns: Turn[] = Array.from({ length: 50 }, (_, i) => ({ text: unreadable(i), turnId: `ab-${i}` }));
     const replies = await Promise.all(turns.map((t, i) => (i % 2 === 0 ? a : b).turn(sessionId, t)));
@@ -742,7 +743,7 @@ describe('a full intake on PGlite', () => {
     let sessionId: string;
     let replies: Reply[];
     try {
-      const runtime = createRuntime({ flows: [patientIntakeFlow()], store });
+      const runtime = createFlowRuntime({ flows: [patientIntakeFlow()], store });
       const started = await runtime.start('patient-intake', { owner: 'carol' });
       sessionId = started.sessionId;
       replies = [started.reply];
@@ -774,7 +775,7 @@ describe('a full intake on PGlite', () => {
     // Re-opened, as after a restart: the same session, replays answer from the journal.
     const reopened = await createPgliteStore({ dataDir: join(dir, 'db') });
     try {
-      const runtime = createRuntime({ flows: [patientIntakeFlow()], store: reopened });
+      const runtime = createFlowRuntime({ flows: [patientIntakeFlow()], store: reopened });
       const view = await runtime.session(sessionId, { owner: 'carol' });
       expect(JSON.stringify(view.history.map((h) => h.reply))).toBe(JSON.stringify(replies));
       expect(await runtime.turn(sessionId, { text: 'follow up', turnId: 'g3' }, { owner: 'carol' })).toEqual(replies[4]);
@@ -812,7 +813,7 @@ describe('a model given to the runtime', () => {
         };
       },
     });
-    const runtime = createRuntime({ flows: [seedFlow()], store: createMemoryStore(), model });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store: createMemoryStore(), model });
     const { sessionId } = await runtime.start(seedFlow().id);
     expect((await runtime.turn(sessionId, { text: 'hmm, hard to say' })).message).toBe(TROUBLE); // gate 1: no model
     await runtime.turn(sessionId, { button: 'Yes' });
@@ -829,7 +830,7 @@ describe('bounds and untrusted strings', () => {
 
   it('refuses the turn after maxTurnsPerSession with TurnLimitError, writing nothing; replays still answer', async () => {
     const store = createMemoryStore();
-    const runtime = createRuntime({ flows: [seedFlow()], store, maxTurnsPerSession: 5 });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store, maxTurnsPerSession: 5 });
     const { sessionId } = await runtime.start('seed-gates');
     const replies: Reply[] = [];
     for (let i = 0; i < 5; i++) replies.push(await runtime.turn(sessionId, { button: loop[i % 3]!, turnId: `t${i}` }));
@@ -843,7 +844,7 @@ describe('bounds and untrusted strings', () => {
 
   it('the default cap is 500 turns', async () => {
     const store = createMemoryStore();
-    const runtime = createRuntime({ flows: [seedFlow()], store });
+    const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await runtime.start('seed-gates');
     for (let i = 0; i < 500; i++) await runtime.turn(sessionId, { button: loop[i % 3]! });
     await expect(runtime.turn(sessionId, { button: loop[500 % 3]! })).rejects.toBeInstanceOf(TurnLimitError);

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import {
   respond,

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { sign } from 'hono/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type RuntimeOptions } from '../../src/runtime/runtime.js';
+import { createFlowRuntime, type FlowRuntimeOptions as RuntimeOptions } from '../../src/flow/runtime.js';
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { ServerConfigError } from '../../src/server/auth.js';
 import { createMemoryStore } from '../../src/store/memory.js';
@@ -30,7 +30,7 @@ async function serve(
 ): Promise<LoopbackServer & { store: Store }> {
   const { store: given, runtime: runtimeOptions, ...appOptions } = options;
   const store = given ?? createMemoryStore();
-  const runtime = createRuntime({ flows: FLOWS, store, ...runtimeOptions });
+  const runtime = createFlowRuntime({ flows: FLOWS, store, ...runtimeOptions });
   const app = createApp({ ...appOptions, runtime });
   app.get('/', (c) => c.html('<!doctype html><p>the demo page</p>'));
   return { ...(await serveOnLoopback(app)), store };
@@ -328,7 +328,7 @@ describe('tokens', () => {
   });
 
   it('refuses to start with a secret shorter than 32 bytes', () => {
-    const runtime = createRuntime({ flows: FLOWS, store: createMemoryStore() });
+    const runtime = createFlowRuntime({ flows: FLOWS, store: createMemoryStore() });
     expect(() => createApp({ runtime, jwtSecret: 'x'.repeat(31) })).toThrow(ServerConfigError);
     expect(() => createApp({ runtime, jwtSecret: 'x'.repeat(31) })).toThrow(/31 bytes; it must be at least 32/);
     expect(() => createApp({ runtime, jwtSecret: 'x'.repeat(32) })).not.toThrow();

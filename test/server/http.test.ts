@@ -11,9 +11,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createExtractActor } from '../../src/extract/actor.js';
 import { parseFlowValue } from '../../src/flow/parse.js';
 import type { FlowDocument } from '../../src/flow/schema.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import { createRuntime } from '../../src/runtime/runtime.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
+import { flowWorkflow } from '../../src/flow/workflow.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createApp } from '../../src/server/app.js';
 import { startServer } from '../../src/server/node.js';
 import { createMemoryStore } from '../../src/store/memory.js';
@@ -126,7 +127,7 @@ function expectCompletedIntake(sessionId: string, replies: Reply[]) {
 /** A runtime on the memory store with the example flows, served on loopback. */
 async function memoryServer(options: { jwtSecret?: string; store?: Store; flows?: FlowDocument[]; onError?: (e: unknown) => void } = {}) {
   const store = options.store ?? createMemoryStore();
-  const runtime = createRuntime({ flows: options.flows ?? FLOWS, store });
+  const runtime = createFlowRuntime({ flows: options.flows ?? FLOWS, store });
   const app = createApp({ runtime, jwtSecret: options.jwtSecret, ...(options.onError && { onError: options.onError }) });
   const server = await serveOnLoopback(app);
   return { ...server, store, runtime };
@@ -506,7 +507,7 @@ describe('409: incompatible snapshot', () => {
   /** A memory store holding one session saved with patient-intake@0.9.0, one turn in. */
   async function storeWithOldSession() {
     const store = createMemoryStore();
-    const oldRuntime = createRuntime({ flows: [old], store });
+    const oldRuntime = createFlowRuntime({ flows: [old], store });
     const { sessionId } = await oldRuntime.start(INTAKE);
     await oldRuntime.turn(sessionId, { button: 'Yes' });
     return { store, sessionId };
@@ -872,7 +873,7 @@ describe('startServer with PGlite in a temp directory', () => {
   it('serves a full intake; after a restart on the same directory the session is still there with its history', async () => {
     const dataDir = join(tempDir(), 'db');
     const extract = createExtractActor();
-    const first = await startServer({ flows: FLOWS, extract, port: 0, dataDir });
+    const first = await startServer({ workflows: FLOWS.map((f) => flowWorkflow(f)), actors: { extract }, port: 0, dataDir });
     let sessionId: string;
     let before: { reply: Reply; history: { turn: Turn | null; reply: Reply }[] };
     try {
@@ -892,7 +893,7 @@ describe('startServer with PGlite in a temp directory', () => {
     // Closed: the port no longer answers.
     await expect(fetch(`${first.url}/api/health`)).rejects.toThrow();
 
-    const second = await startServer({ flows: FLOWS, extract, port: 0, dataDir });
+    const second = await startServer({ workflows: FLOWS.map((f) => flowWorkflow(f)), actors: { extract }, port: 0, dataDir });
     try {
       const read = await call(second.url, `/api/sessions/${sessionId}`);
       expect(read.status).toBe(200);

@@ -11,7 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime } from '../../src/runtime/runtime.js';
+import { createFlowRuntime } from '../../src/flow/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import {
   DEFAULT_POSTGRES_TIMEOUTS,
@@ -70,7 +70,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL behind a frozen link', () => {
     schema = await createTestSchema('gf_frozen');
     proxy = await startTcpProxy(upstream());
     store = await createPostgresStore({ connectionString: viaProxy(schema.url, proxy, appName), timeouts: TIMEOUTS });
-    const runtime = createRuntime({ flows: exampleFlows(), store });
+    const runtime = createFlowRuntime({ flows: exampleFlows(), store });
     server = await serveOnLoopback(createApp({ runtime }));
     // Straight to the server, never through the proxy.
     admin = new pg.Client({ connectionString: schema.url });

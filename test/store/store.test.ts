@@ -12,8 +12,8 @@ import pg from 'pg';
 import type { Snapshot } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowVersion } from '../../src/flow/schema.js';
-import type { Reply } from '../../src/runtime/reply.js';
-import type { Turn } from '../../src/runtime/turn.js';
+import type { Reply } from '../../src/flow/reply.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
@@ -41,6 +41,7 @@ function replyFor(sessionId: string, n: number, flowVersion: FlowVersion = 1): R
     flowId: 'store-flow',
     flowVersion,
     state: { [`gate_${n}`]: 'asking' },
+    status: 'active',
     message: `Turn ${n}: "quoted", back\\slash, tab\t, newline\n, é, 日本語, emoji 🩺, \u2028, nul \u0000 end`,
     buttons: [
       { label: 'Zulu', value: 'z' },

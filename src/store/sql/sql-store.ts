@@ -1,7 +1,6 @@
 import type { Snapshot } from 'xstate';
-import type { FlowVersion } from '../../flow/schema.js';
-import type { Reply } from '../../runtime/reply.js';
-import type { Turn } from '../../runtime/turn.js';
+import type { ReplyEnvelope, WorkflowVersion } from '../../workflow/reply.js';
+import type { Turn } from '../../workflow/turn.js';
 import { ConflictError, StoreUnavailableError, type JournalEntry, type SessionRecord, type Store } from '../types.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
@@ -27,7 +26,7 @@ const MIGRATION_LOCK = 726_147_001;
 interface SessionRow {
   id: string;
   flow_id: string;
-  flow_version: FlowVersion;
+  flow_version: WorkflowVersion;
   snapshot: Snapshot<unknown>;
   version: number;
   owner: string | null;
@@ -38,7 +37,7 @@ interface JournalRow {
   seq: number;
   turn_id: string | null;
   turn: Turn | null;
-  reply: Reply;
+  reply: ReplyEnvelope;
   created_at: Date;
 }
 

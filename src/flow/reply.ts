@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { GateAnswerSchema } from '../flow/context.js';
-import { FlowVersionSchema } from '../flow/schema.js';
+import { ReplyEnvelopeSchema } from '../workflow/reply.js';
+import { GateAnswerSchema } from './context.js';
+import { FlowVersionSchema } from './schema.js';
 
-export const ButtonSchema = z.object({ label: z.string(), value: z.string() });
+export { ButtonSchema, type Button } from '../workflow/reply.js';
 
 export const ButtonContextSchema = z.enum(['gate_question', 'gate_confirmation']);
 
@@ -44,22 +45,18 @@ export const HandoffArtifactSchema = z.object({
 
 export const ArtifactSchema = z.discriminatedUnion('type', [ProblemStatementArtifactSchema, HandoffArtifactSchema]);
 
-/** What every turn answers with: the same from the library, the CLI and HTTP. */
-export const ReplySchema = z.object({
-  sessionId: z.string(),
-  flowId: z.string(),
+/**
+ * A flow's reply: the common envelope with the flow's own part, the intake's
+ * `answers` and `buttonContext`, and its artifacts and completion reasons.
+ */
+export const ReplySchema = ReplyEnvelopeSchema.extend({
   flowVersion: FlowVersionSchema,
-  /** The machine's state value. */
-  state: z.union([z.string(), z.record(z.string(), z.unknown())]),
-  message: z.string(),
-  buttons: z.array(ButtonSchema).nullable(),
   buttonContext: ButtonContextSchema.nullable(),
   answers: z.record(z.string(), GateAnswerSchema),
   artifacts: z.array(ArtifactSchema),
   completion: CompletionSchema,
 });
 
-export type Button = z.infer<typeof ButtonSchema>;
 export type ButtonContext = z.infer<typeof ButtonContextSchema>;
 export type CompletionReason = z.infer<typeof CompletionReasonSchema>;
 export type Completion = z.infer<typeof CompletionSchema>;

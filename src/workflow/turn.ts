@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FlowEvent } from '../flow/context.js';
 import { isWellFormed, quote } from './untrusted-string.js';
 
 /** The longest text a turn may carry; longer messages are refused, not cut. */
@@ -29,7 +28,11 @@ export const ButtonTurnSchema = z.strictObject({
   turnId,
 });
 
-/** A person's turn: text they typed or a button they pressed, with an optional id for replays. */
+/**
+ * A person's turn: text they typed or a button they pressed, with an optional
+ * id for replays. The same for every workflow; each workflow says how a turn
+ * becomes an event of its machine (`Workflow.toEvent`).
+ */
 export const TurnSchema = z.union([TextTurnSchema, ButtonTurnSchema]);
 
 export type Turn = z.infer<typeof TurnSchema>;
@@ -76,10 +79,6 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
   return `a ${typeof value}`;
-}
-
-export function turnToEvent(turn: Turn): FlowEvent {
-  return 'button' in turn ? { type: 'user.button', value: turn.button } : { type: 'user.text', text: turn.text };
 }
 
 /** Whether two turns say the same thing (their turnIds aside): a replay, not a new turn. */

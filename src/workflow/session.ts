@@ -1,0 +1,109 @@
+import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type Snapshot } from 'xstate';
+import { ConversationFinishedError, IncompatibleSnapshotError } from '../runtime/errors.js';
+import type { ReplyEnvelope } from './reply.js';
+import { waitUntilSettled } from './settle.js';
+import type { Turn } from './turn.js';
+import type { Workflow, WorkflowHost } from './types.js';
+
+/** How long a turn may take to settle (a model call, an action) before it fails. */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 120_000;
+
+export interface OpenSessionOptions {
+  sessionId: string;
+  host: WorkflowHost;
+  /** A stored snapshot of this workflow's version (already migrated): restores the session. */
+  snapshot?: Snapshot<unknown>;
+  /** For a new session: facts the workflow's `input` receives. */
+  context?: Record<string, unknown>;
+  /** Passed to the actor, e.g. the Stately inspector's `inspect`. */
+  inspect?: (event: InspectionEvent) => void;
+  /** Receives what the machine emits (a flow's trace events). */
+  onEmitted?: (event: { type: string }) => void;
+  settleTimeoutMs?: number;
+}
+
+/** A live session of a workflow: one actor, a turn at a time. */
+export interface WorkflowSession<TReply extends ReplyEnvelope = ReplyEnvelope> {
+  readonly sessionId: string;
+  readonly workflow: Workflow<TReply>;
+  /** True once the machine reached a final state. */
+  readonly done: boolean;
+  /** The state value, for traces and spans. */
+  readonly state: unknown;
+  reply(): TReply;
+  /** Sends the turn's event and waits until the machine settles. The caller sends one turn at a time. */
+  send(turn: Turn): Promise<TReply>;
+  /** The snapshot to store. */
+  persisted(): Snapshot<unknown>;
+  stop(): void;
+}
+
+/**
+ * Starts (or, with `snapshot`, restores) a session of `workflow` and waits
+ * until it has settled. A snapshot XState cannot restore (a state the
+ * machine no longer has) is refused with {@link IncompatibleSnapshotError}.
+ */
+export async function openSession<TReply extends ReplyEnvelope>(
+  workflow: Workflow<TReply>,
+  options: OpenSessionOptions,
+): Promise<WorkflowSession<TReply>> {
+  const session = createSession(workflow, options);
+  try {
+    await session.settled;
+  } catch (error) {
+    session.value.stop();
+    throw error;
+  }
+  return session.value;
+}
+
+/** The session at once, and a promise of its first settling (for callers that must answer synchronously). */
+export function createSession<TReply extends ReplyEnvelope>(
+  workflow: Workflow<TReply>,
+  options: OpenSessionOptions,
+): { value: WorkflowSession<TReply>; settled: Promise<void> } {
+  const { sessionId } = options;
+  const machine: AnyStateMachine = workflow.machine(options.host);
+  const timeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+  const snapshot = options.snapshot && (workflow.restore ? workflow.restore(options.snapshot) : options.snapshot);
+  const actor: Actor<AnyStateMachine> = createActor(machine, {
+    ...(snapshot ? { snapshot } : { input: workflow.input ? workflow.input(options.context) : options.context }),
+    ...(options.inspect && { inspect: options.inspect }),
+  });
+  // A snapshot XState cannot restore gives an actor in error before it starts;
+  // starting it anyway would report the error again, uncaught, later on.
+  if (actor.getSnapshot().status === 'error')
+    throw new IncompatibleSnapshotError(
+      `session ${sessionId}: the stored snapshot does not fit workflow ${workflow.id}@${workflow.version} (${describe(actor.getSnapshot().error)})`,
+    );
+  // Subscribed before the start, so that what the first state emits is seen.
+  if (options.onEmitted) actor.on('*', options.onEmitted);
+  actor.start();
+  const settle = () => waitUntilSettled(actor, { timeoutMs, ...(workflow.isSettled && { isSettled: workflow.isSettled }) });
+  const current = () => actor.getSnapshot() as AnyMachineSnapshot;
+
+  const value: WorkflowSession<TReply> = {
+    sessionId,
+    workflow,
+    get done() {
+      return current().status === 'done';
+    },
+    get state() {
+      return current().value;
+    },
+    reply: () => workflow.reply(current(), sessionId),
+    async send(turn) {
+      if (current().status === 'done') throw new ConversationFinishedError(sessionId);
+      actor.send(workflow.toEvent(turn));
+      await settle();
+      return value.reply();
+    },
+    persisted: () => actor.getPersistedSnapshot() as Snapshot<unknown>,
+    stop: () => actor.stop(),
+  };
+  return { value, settled: settle() };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,35 @@
+import { waitFor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+
+/** The tag a machine's state carries while it waits for its own work (an invoked model call, a vote): the turn has not settled. */
+export const BUSY_TAG = 'busy';
+
+const isMachineSnapshot = (snapshot: unknown): snapshot is AnyMachineSnapshot =>
+  typeof snapshot === 'object' && snapshot !== null && typeof (snapshot as { hasTag?: unknown }).hasTag === 'function';
+
+/** Settled: stopped, or not busy (the default of `Workflow.isSettled`). */
+export const notBusy = (snapshot: AnyMachineSnapshot): boolean => snapshot.status !== 'active' || !snapshot.hasTag(BUSY_TAG);
+
+/**
+ * Waits until an actor has settled after an event: it is not busy, and none
+ * of its child machines is (a child's outcome may still move it on). Throws
+ * the machine's error if it failed, and XState's timeout error after `timeoutMs`.
+ */
+export async function waitUntilSettled(
+  actor: AnyActorRef,
+  options: { timeoutMs: number; isSettled?: (snapshot: AnyMachineSnapshot) => boolean },
+): Promise<void> {
+  const settled = options.isSettled ?? notBusy;
+  const deadline = Date.now() + options.timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  for (;;) {
+    const snapshot = (await waitFor(actor, (s) => settled(s as AnyMachineSnapshot), { timeout: left() })) as AnyMachineSnapshot;
+    if (snapshot.status === 'error') throw snapshot.error;
+    if (snapshot.status !== 'active') return;
+    const busyChild = Object.values(snapshot.children as Record<string, AnyActorRef | undefined>).find((child) => {
+      const s: unknown = child?.getSnapshot();
+      return isMachineSnapshot(s) && s.status === 'active' && s.hasTag(BUSY_TAG);
+    });
+    if (!busyChild) return;
+    await waitFor(busyChild, (s) => !isMachineSnapshot(s) || s.status !== 'active' || !s.hasTag(BUSY_TAG), { timeout: left() });
+  }
+}

@@ -1,0 +1,48 @@
+import type { AnyActorLogic, AnyMachineSnapshot, AnyStateMachine, EventObject, Snapshot } from 'xstate';
+import type { ReplyEnvelope, WorkflowVersion } from './reply.js';
+import type { Turn } from './turn.js';
+
+/** What the host gives a workflow's machine: the actors that do its I/O, by the names the machine gives them in `setup`. */
+export interface WorkflowHost {
+  actors: Record<string, AnyActorLogic>;
+}
+
+/**
+ * What a session runs, and the little the runtime must know about it. One
+ * interface for every kind, as XState's `ActorLogic` is for every actor: a
+ * compiled flow document is one implementation (`flowWorkflow`), a
+ * hand-written machine registered with {@link defineWorkflow} another.
+ */
+export interface Workflow<TReply extends ReplyEnvelope = ReplyEnvelope> {
+  readonly id: string;
+  readonly version: WorkflowVersion;
+  readonly title: string | null;
+  /** The machine a session runs, with the host's actors provided (pure: all its I/O is in those actors). */
+  machine(host: WorkflowHost): AnyStateMachine;
+  /** The input of a new session's actor; `context` is what the host passed at start. */
+  input?(context: Record<string, unknown> | undefined): unknown;
+  /** How a turn becomes an event of the machine. */
+  toEvent(turn: Turn): EventObject;
+  /** Whether the machine has settled after an event: default, no `busy` tag on it or its child machines (see `isSettled`). */
+  isSettled?(snapshot: AnyMachineSnapshot): boolean;
+  /** The reply for a snapshot: derived from it, never stored apart, so a restored session answers the same. */
+  reply(snapshot: AnyMachineSnapshot, sessionId: string): TReply;
+  /** A stored snapshot of this version made ready to restore (fields added since it was saved). */
+  restore?(snapshot: Snapshot<unknown>): Snapshot<unknown>;
+  /**
+   * A snapshot saved with another version of this workflow, mapped onto this
+   * one; throws `IncompatibleSnapshotError` when it cannot be. Without it, such
+   * a snapshot is refused.
+   */
+  migrate?(fromVersion: WorkflowVersion, snapshot: Snapshot<unknown>): Snapshot<unknown>;
+}
+
+/** The reply type of a workflow. */
+export type ReplyOf<W> = W extends Workflow<infer R> ? R : never;
+
+/** id, version and title: what `GET /api/flows` lists. */
+export interface WorkflowSummary {
+  id: string;
+  version: WorkflowVersion;
+  title: string | null;
+}
