@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FlowDocumentError, compileFlow, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
+import { FlowDocumentError, ReplySchema, compileFlow, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
 import { drawMachine } from '../viz/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { chatInteractive, chatJson } from './chat.js';
@@ -105,7 +105,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         throw new CliError(`gateflow: ${(error as Error).message}`, 2);
       }
       const workflows = flows.map((flow) => flowWorkflow(flow));
-      const server = await startServer({ ...settings, workflows, actors: { extract, ...EXAMPLE_ACTORS }, port, postgresTimeouts }).catch((error: unknown) => {
+      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, port, postgresTimeouts }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);

@@ -38,7 +38,7 @@ export const ProblemStatementArtifactSchema = z.object({
 export const HandoffArtifactSchema = z.object({
   type: z.literal('HANDOFF'),
   flowId: z.string(),
-  flowVersion: FlowVersionSchema,
+  flowVersion: FlowVersionSchema.describe("The flow's version the session runs on"),
   problemStatement: z.string(),
   answers: z.record(z.string(), GateAnswerSchema),
 });
@@ -50,11 +50,11 @@ export const ArtifactSchema = z.discriminatedUnion('type', [ProblemStatementArti
  * `answers` and `buttonContext`, and its artifacts and completion reasons.
  */
 export const ReplySchema = ReplyEnvelopeSchema.extend({
-  flowVersion: FlowVersionSchema,
-  buttonContext: ButtonContextSchema.nullable(),
-  answers: z.record(z.string(), GateAnswerSchema),
-  artifacts: z.array(ArtifactSchema),
-  completion: CompletionSchema,
+  flowVersion: FlowVersionSchema.describe("The flow's version the session runs on"),
+  buttonContext: ButtonContextSchema.nullable().describe('For flows: what the buttons answer (a question, the summary), or null'),
+  answers: z.record(z.string(), GateAnswerSchema).describe('For flows: every answer given so far, by key'),
+  artifacts: z.array(ArtifactSchema).describe('For flows: the PROBLEM_STATEMENT at the summary, the HANDOFF at the end'),
+  completion: CompletionSchema.describe('Whether it is finished, and why'),
 });
 
 export type ButtonContext = z.infer<typeof ButtonContextSchema>;

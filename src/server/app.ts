@@ -23,6 +23,8 @@ export interface AppOptions {
   allowedHosts?: readonly string[] | '*';
   /** Called with errors that are not the caller's fault (500s). */
   onError?: (error: unknown) => void;
+  /** The reply schema of the workflows served, for the OpenAPI document (the common envelope when absent). */
+  replySchema?: z.ZodType;
 }
 
 type Env = { Variables: { owner: string | null } };
@@ -65,7 +67,7 @@ const pageHeaders = secureHeaders({
 export function createApp(options: AppOptions) {
   const { runtime } = options;
   const subjectOf = options.jwtSecret ? createJwtAuth({ ...options.jwt, secret: options.jwtSecret }) : null;
-  const openapi = openApiDocument({ auth: subjectOf !== null });
+  const openapi = openApiDocument({ auth: subjectOf !== null, ...(options.replySchema && { replySchema: options.replySchema }) });
 
   const app = new Hono<Env>();
   app.onError((error, c) => {

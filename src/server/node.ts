@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { AnyActorLogic } from 'xstate';
+import type { z } from 'zod';
 import { createRuntime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
 import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   allowedHosts?: readonly string[] | '*';
   /** The most turns a session takes (see `RuntimeOptions.maxTurnsPerSession`). */
   maxTurnsPerSession?: number;
+  /** The reply schema of the workflows, for the OpenAPI document (see `AppOptions.replySchema`). */
+  replySchema?: z.ZodType;
   /** PostgreSQL timeouts (see `createPostgresStore`). */
   postgresTimeouts?: PostgresTimeouts;
   /** A built web app to serve at the root (the demo page), next to the API. */
@@ -77,6 +80,7 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
     runtime,
     jwtSecret: options.jwtSecret,
     ...(options.jwt && { jwt: options.jwt }),
+    ...(options.replySchema && { replySchema: options.replySchema }),
     allowedHosts: options.allowedHosts ?? [...LOOPBACK_HOSTS, ...(isWildcard(hostname) ? [] : [hostName(hostname)])],
     onError: (error) => console.error('gateflow: internal error:', error),
   });

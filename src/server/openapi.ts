@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReplySchema } from '../flow/reply.js';
+import { ReplyEnvelopeSchema } from '../workflow/reply.js';
 import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
 
@@ -7,20 +7,26 @@ const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.st
 const FlowListSchema = z.object({
   flows: z.array(z.object({ id: z.string(), version: z.union([z.string(), z.number()]), title: z.string().nullable() })),
 });
-const SessionSchema = z.object({
-  reply: ReplySchema,
-  history: z.array(z.object({ seq: z.number().int().min(1), turn: TurnSchema.nullable(), reply: ReplySchema })),
-  nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
-});
-const StartedSchema = z.object({ sessionId: z.string(), reply: ReplySchema });
+const sessionSchema = (reply: z.ZodType) =>
+  z.object({
+    reply,
+    history: z.array(z.object({ seq: z.number().int().min(1), turn: TurnSchema.nullable(), reply })),
+    nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
+  });
+const startedSchema = (reply: z.ZodType) => z.object({ sessionId: z.string(), reply });
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const error = (description: string) => json('Error', description);
 
-/** The OpenAPI 3.1 document of the HTTP API; component schemas come from the zod schemas. */
-export function openApiDocument(options: { auth: boolean }) {
+/**
+ * The OpenAPI 3.1 document of the HTTP API; component schemas come from the
+ * zod schemas. `replySchema` is the reply of the workflows served: the
+ * envelope, with the fields their kinds add (a flow's `answers` and `buttonContext`).
+ */
+export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodType }) {
+  const ReplySchema = options.replySchema ?? ReplyEnvelopeSchema;
   const security = options.auth ? [{ bearer: [] }] : [];
   const sessionId = { name: 'sessionId', in: 'path', required: true, schema: { type: 'string' } };
   const common = {
@@ -38,8 +44,8 @@ export function openApiDocument(options: { auth: boolean }) {
         Turn: schema(TurnSchema),
         Error: schema(ErrorSchema),
         FlowList: schema(FlowListSchema),
-        Session: schema(SessionSchema),
-        Started: schema(StartedSchema),
+        Session: schema(sessionSchema(ReplySchema)),
+        Started: schema(startedSchema(ReplySchema)),
       },
       ...(options.auth && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
     },

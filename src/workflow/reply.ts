@@ -18,31 +18,32 @@ export const WorkflowVersionSchema = z.union([z.string().min(1), z.number().int(
  */
 export const SessionStatusSchema = z.enum(['active', 'waiting', 'done', 'cancelled', 'failed']);
 
-export const ButtonSchema = z.object({ label: z.string(), value: z.string() });
+export const ButtonSchema = z.object({
+  label: z.string().describe('What the button shows'),
+  value: z.string().describe('What pressing it sends as `{ "button": value }`'),
+});
 
 /** Whether the workflow is finished and why; each kind documents its reasons. */
 export const CompletionEnvelopeSchema = z.object({
-  isComplete: z.boolean(),
-  reason: z.string(),
-  readyForHandoff: z.boolean(),
+  isComplete: z.boolean().describe('Whether the session takes no more turns'),
+  reason: z.string().describe('Why it is where it is (each workflow kind lists its reasons; flows: awaiting_answer, awaiting_user_confirmation, stopped_limiting_value, stopped, handed_off, completed, working)'),
+  readyForHandoff: z.boolean().describe('Whether its result can be handed to a person or system'),
 });
 
 /** Something the workflow produced (a handoff, a document, graph changes): typed by `type`. */
 export const ArtifactEnvelopeSchema = z.looseObject({ type: z.string() });
 
 export const ReplyEnvelopeSchema = z.object({
-  sessionId: z.string(),
+  sessionId: z.string().describe('The session'),
   /** The workflow's id and version (named for flows, the first kind of workflow). */
-  flowId: z.string(),
-  flowVersion: WorkflowVersionSchema,
-  /** The machine's state value. */
-  state: z.union([z.string(), z.record(z.string(), z.unknown())]),
-  status: SessionStatusSchema,
-  /** The text to show. */
-  message: z.string(),
-  buttons: z.array(ButtonSchema).nullable(),
-  artifacts: z.array(ArtifactEnvelopeSchema),
-  completion: CompletionEnvelopeSchema,
+  flowId: z.string().describe("The workflow's id (a flow's, an agent's)"),
+  flowVersion: WorkflowVersionSchema.describe("The workflow's version the session runs on"),
+  state: z.union([z.string(), z.record(z.string(), z.unknown())]).describe("The machine's state value"),
+  status: SessionStatusSchema.describe('active: takes turns; waiting: for an input someone must give; done; cancelled; failed'),
+  message: z.string().describe('The text to show'),
+  buttons: z.array(ButtonSchema).nullable().describe('The choices to offer, or null'),
+  artifacts: z.array(ArtifactEnvelopeSchema).describe('What the workflow produced, each typed by `type`'),
+  completion: CompletionEnvelopeSchema.describe('Whether it is finished, and why'),
 });
 
 export type WorkflowVersion = z.infer<typeof WorkflowVersionSchema>;

@@ -10,13 +10,15 @@ const turnId = z
   .max(200, 'turnId must be at most 200 characters')
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'turnId must not contain control characters')
   .refine(isWellFormed, 'turnId must be well-formed Unicode (no lone surrogate)')
-  .optional();
+  .optional()
+  .describe('An id for this turn: sent again, the same turn returns the stored reply and changes nothing');
 
 export const TextTurnSchema = z.strictObject({
   text: z
     .string()
     .max(MAX_TURN_TEXT_LENGTH, `text must be at most ${MAX_TURN_TEXT_LENGTH} characters`)
-    .refine(isWellFormed, 'text must be well-formed Unicode (no lone surrogate)'),
+    .refine(isWellFormed, 'text must be well-formed Unicode (no lone surrogate)')
+    .describe('What the person typed'),
   turnId,
 });
 export const ButtonTurnSchema = z.strictObject({
@@ -24,7 +26,8 @@ export const ButtonTurnSchema = z.strictObject({
     .string()
     .min(1, 'button must not be empty')
     .max(200, 'button must be at most 200 characters')
-    .refine(isWellFormed, 'button must be well-formed Unicode (no lone surrogate)'),
+    .refine(isWellFormed, 'button must be well-formed Unicode (no lone surrogate)')
+    .describe('The value of the button the person pressed (one of the reply\'s buttons)'),
   turnId,
 });
 

@@ -351,3 +351,22 @@ describe('a refused turn repeats no long input', () => {
     }
   });
 });
+
+describe('the OpenAPI document describes every field', () => {
+  it('of the reply envelope, the turn, and a flow reply when the server says it serves flows', async () => {
+    const { ReplySchema } = await import('../../src/flow/reply.js');
+    const { openApiDocument } = await import('../../src/server/openapi.js');
+    const undescribed = (schema: { properties?: Record<string, { description?: string }>; anyOf?: unknown[] }, at: string): string[] => [
+      ...Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([k]) => `${at}.${k}`),
+      ...((schema.anyOf ?? []) as (typeof schema)[]).flatMap((s, i) => undescribed(s, `${at}[${i}]`)),
+    ];
+    for (const doc of [openApiDocument({ auth: false }), openApiDocument({ auth: false, replySchema: ReplySchema })]) {
+      expect(undescribed(doc.components.schemas.Reply as never, 'Reply')).toEqual([]);
+      expect(undescribed(doc.components.schemas.Turn as never, 'Turn')).toEqual([]);
+      expect(Object.keys((doc.components.schemas.Reply as { properties: object }).properties)).toContain('status');
+    }
+    expect(Object.keys((openApiDocument({ auth: false, replySchema: ReplySchema }).components.schemas.Reply as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(['answers', 'buttonContext']),
+    );
+  });
+});
