@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { GateflowError } from '../error/gateflow-error.js';
 
 export const LOCK_FILE = 'gateflow.lock';
 
@@ -33,8 +34,10 @@ export interface LockHolder {
 }
 
 /** The directory is held by another live process (or already open in this one). */
-export class DirectoryLockedError extends Error {
+export class DirectoryLockedError extends GateflowError {
   override readonly name = 'DirectoryLockedError';
+  readonly code = 'store_locked';
+  readonly status = 503;
   /** The absolute directory. */
   readonly dir: string;
   readonly holder: LockHolder;
