@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { acquireDirectoryLock, type DirectoryLock } from './dir-lock.js';
-import { createSqlStore, migrate, type SqlClient } from './sql/sql-store.js';
+import { createSqlStore, upgradeSchema, type SqlClient } from './sql/sql-store.js';
 import type { Store } from './types.js';
 
 export { DirectoryLockedError, type LockHolder } from './dir-lock.js';
@@ -16,7 +16,7 @@ export const DEFAULT_PGLITE_DIR = '.gateflow/db';
 export async function createPgliteStore(options: { dataDir?: string } = {}): Promise<Store> {
   const client = createPgliteClient(options);
   try {
-    await migrate(client);
+    await upgradeSchema(client);
   } catch (error) {
     await client.close().catch(() => undefined); // releases the directory
     throw error;

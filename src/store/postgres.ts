@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { redactUrl, scrubSecrets } from './connection-secrets.js';
 import { resolvePostgresTimeouts, type PostgresTimeouts } from './postgres-timeouts.js';
-import { createSqlStore, migrate, type SqlClient } from './sql/sql-store.js';
+import { createSqlStore, upgradeSchema, type SqlClient } from './sql/sql-store.js';
 import { StoreUnavailableError, type Store } from './types.js';
 
 export { redactUrl, scrubSecrets } from './connection-secrets.js';
@@ -24,7 +24,7 @@ export interface PostgresStoreOptions {
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const client = createPostgresClient(options);
   try {
-    await migrate(client);
+    await upgradeSchema(client);
   } catch (error) {
     await client.close().catch(() => undefined);
     const message = (error as Error)?.message ?? String(error);

@@ -18,7 +18,7 @@ import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteClient } from '../../src/store/pglite.js';
 import { createPostgresClient } from '../../src/store/postgres.js';
-import { createSqlStore, migrate, type SqlClient } from '../../src/store/sql/sql-store.js';
+import { createSqlStore, upgradeSchema, type SqlClient } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/types.js';
 
 const flow = parseFlowText(
@@ -66,7 +66,7 @@ async function memory(): Promise<Counted> {
 async function pglite(): Promise<Counted> {
   const dir = mkdtempSync(join(tmpdir(), 'gateflow-bench-'));
   const { client, queries } = counting(createPgliteClient({ dataDir: dir }));
-  await migrate(client);
+  await upgradeSchema(client);
   return { store: createSqlStore('pglite', client), queries, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -78,7 +78,7 @@ async function postgres(url: string): Promise<Counted> {
   const withSchema = new URL(url);
   withSchema.searchParams.set('options', `-c search_path=${schema}`);
   const { client, queries } = counting(createPostgresClient({ connectionString: withSchema.toString(), max: 20 }));
-  await migrate(client);
+  await upgradeSchema(client);
   return {
     store: createSqlStore('postgres', client),
     queries,

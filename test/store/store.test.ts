@@ -17,8 +17,8 @@ import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
-import { MIGRATIONS } from '../../src/store/sql/migrations.js';
-import { migrate, type SqlClient } from '../../src/store/sql/sql-store.js';
+import { SCHEMA_CHANGES } from '../../src/store/sql/schema-changes.js';
+import { upgradeSchema, type SqlClient } from '../../src/store/sql/sql-store.js';
 import {
   ConflictError,
   StoreUnavailableError,
@@ -88,7 +88,7 @@ function committed(sessionId: string, n: number, overrides: Partial<CommittedTur
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** A SqlClient over a `pg` client, to run `migrate()` a second time from outside the store. */
+/** A SqlClient over a `pg` client, to run `upgradeSchema()` a second time from outside the store. */
 function pgSqlClient(client: pg.Client): SqlClient {
   return {
     query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)) as unknown as { rows: Row[] },
@@ -476,7 +476,7 @@ describe('PGlite store on a directory', () => {
   })();
   const s = newSession({ owner: 'kept', flowVersion: '1.0' });
 
-  it('creates the directory, records its migrations, and running migrate() again applies nothing', async () => {
+  it('creates the directory, records its migrations, and running upgradeSchema() again applies nothing', async () => {
     const store = await createPgliteStore({ dataDir: dir() });
     await store.create(s);
     await store.commitTurn(s.sessionId, 1, committed(s.sessionId, 1, { flowVersion: '1.0' }));
@@ -487,9 +487,9 @@ describe('PGlite store on a directory', () => {
       const { rows } = await db.query<{ version: number; name: string; applied_at: Date }>(
         'SELECT version, name, applied_at FROM gateflow_migrations ORDER BY version',
       );
-      expect(rows.map((r) => ({ version: r.version, name: r.name }))).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      expect(rows.map((r) => ({ version: r.version, name: r.name }))).toEqual(SCHEMA_CHANGES.map((m) => ({ version: m.version, name: m.name })));
       for (const r of rows) expect(r.applied_at).toBeInstanceOf(Date);
-      expect(await migrate(pgliteSqlClient(db))).toEqual([]);
+      expect(await upgradeSchema(pgliteSqlClient(db))).toEqual([]);
     } finally {
       await db.close();
     }
@@ -543,15 +543,15 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
     for (const s of schemas) await s.drop();
   });
 
-  it('records its migrations, and running migrate() again applies nothing', async () => {
+  it('records its migrations, and running upgradeSchema() again applies nothing', async () => {
     const { url } = await schema();
     const store = await createPostgresStore({ connectionString: url });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const { rows } = await client.query<{ version: number; name: string }>('SELECT version, name FROM gateflow_migrations ORDER BY version');
-      expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
-      expect(await migrate(pgSqlClient(client))).toEqual([]);
+      expect(rows).toEqual(SCHEMA_CHANGES.map((m) => ({ version: m.version, name: m.name })));
+      expect(await upgradeSchema(pgSqlClient(client))).toEqual([]);
       // The tables are in the test schema, not in public.
       const { rows: tables } = await client.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
@@ -583,7 +583,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
         await client.connect();
         const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM gateflow_migrations');
         await client.end();
-        expect(Number(rows[0]!.n)).toBe(MIGRATIONS.length);
+        expect(Number(rows[0]!.n)).toBe(SCHEMA_CHANGES.length);
       } finally {
         for (const st of stores) await st.close();
       }

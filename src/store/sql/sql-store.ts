@@ -2,7 +2,7 @@ import type { Snapshot } from 'xstate';
 import type { ReplyEnvelope, WorkflowVersion } from '../../workflow/reply.js';
 import type { Turn } from '../../workflow/turn.js';
 import { ConflictError, StoreUnavailableError, type JournalEntry, type SessionRecord, type Store } from '../types.js';
-import { MIGRATIONS, type Migration } from './migrations.js';
+import { SCHEMA_CHANGES, type SchemaChange } from './schema-changes.js';
 
 /** The little a SQL store needs of a driver: PGlite and `pg` both fit. */
 export interface SqlClient {
@@ -20,7 +20,7 @@ const UNIQUE_VIOLATION = '23505';
  * a closed PGlite) are outages too.
  */
 const UNAVAILABLE_CLASSES = new Set(['08', '40', '53', '57', '58']);
-/** Serializes migrations when several processes start at once (any fixed number). */
+/** Serializes schema upgrades when several processes start at once (any fixed number). */
 const MIGRATION_LOCK = 726_147_001;
 
 interface SessionRow {
@@ -42,11 +42,12 @@ interface JournalRow {
 }
 
 /**
- * Applies the migrations not yet recorded, in one transaction that holds an
- * advisory lock, so that processes starting together migrate once. Returns
+ * Applies the schema changes not yet recorded (in the table
+ * `gateflow_migrations`, named so before this was), in one transaction that
+ * holds an advisory lock, so that processes starting together upgrade once. Returns
  * the versions applied.
  */
-export async function migrate(client: SqlClient, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function upgradeSchema(client: SqlClient, changes: readonly SchemaChange[] = SCHEMA_CHANGES): Promise<number[]> {
   return client.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(
@@ -55,7 +56,7 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
     const { rows } = await tx.query<{ version: number }>('SELECT version FROM gateflow_migrations');
     const done = new Set(rows.map((r) => r.version));
     const applied: number[] = [];
-    for (const m of migrations) {
+    for (const m of changes) {
       if (done.has(m.version)) continue;
       for (const statement of m.sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
       await tx.query('INSERT INTO gateflow_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

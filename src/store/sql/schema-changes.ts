@@ -1,15 +1,17 @@
 /**
- * The schema of the SQL stores, as versioned migrations shared by PGlite and
+ * The schema of the SQL stores, as versioned changes shared by PGlite and
  * PostgreSQL. Applied in order at start; each one recorded in
- * `gateflow_migrations`. Never edit a released migration: add the next one.
+ * `gateflow_migrations`. Never edit a released change: add the next one.
+ * ("Migration" names one thing in gateflow: a snapshot of an earlier workflow
+ * version mapped onto the current one.)
  */
-export interface Migration {
+export interface SchemaChange {
   version: number;
   name: string;
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+export const SCHEMA_CHANGES: readonly SchemaChange[] = [
   {
     version: 1,
     name: 'sessions and journal',
