@@ -14,12 +14,12 @@ import {
   type PathState,
   type PathVote,
   type VoteOutcome,
-} from '../src/paths/policy.js';
+} from './path-policy.js';
 
 /**
  * Path selection with hysteresis: each message goes to the `choose` actor (a
  * model, or the offline matcher on path keywords), whose answer is a vote;
- * votes accumulate and decay by the policy in src/paths/policy.ts, and the
+ * votes accumulate and decay by the policy in machines/path-policy.ts, and the
  * path locks after `lockThreshold` of them. Once locked, messages and votes
  * are recorded as ignored and change nothing. Pure: the chooser is an actor
  * provided with `machine.provide({ actors: { choose } })`.

@@ -1,4 +1,4 @@
-import { DEFAULT_PATH_POLICY, parsePathPolicy } from '../paths/policy.js';
+import { DEFAULT_PATH_POLICY, parsePathPolicy } from '../../machines/path-policy.js';
 import type { FlowDocument, FlowNode, PathNode, QuestionNode, TerminalNode } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathOptionsSchema, PathPolicySchema } from '../paths/policy.js';
+import { PathOptionsSchema, PathPolicySchema } from '../../machines/path-policy.js';
 
 /**
  * The flow document (v1): what authors write. Nodes are the states of the
@@ -271,7 +271,7 @@ export const ConstraintSchema = z.strictObject({
   fallback: NodeIdSchema.optional(),
 });
 
-/** Paths chosen with hysteresis (machines/path-selection.ts): the options, and the policy's knobs (defaults per src/paths/policy.ts). */
+/** Paths chosen with hysteresis (machines/path-selection.ts): the options, and the policy's knobs (defaults per machines/path-policy.ts). */
 export const FlowPathsSchema = z.strictObject({
   options: PathOptionsSchema.refine((o) => o.length >= 2, 'needs at least two paths'),
   policy: PathPolicySchema.optional(),

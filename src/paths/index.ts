@@ -1,3 +1,3 @@
-export * from './policy.js';
+export * from '../../machines/path-policy.js';
 export { choosePathOffline, createKeywordChooser } from './offline-chooser.js';
 export { choosePathWithModel, createModelChooser, pathChoicePrompt, pathChoiceSchema, type ModelChooserOptions } from './model-chooser.js';

@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import { NO_PATH, type ChooseInput, type PathChoice } from './policy.js';
+import { NO_PATH, type ChooseInput, type PathChoice } from '../../machines/path-policy.js';
 import { generateObjectSafely, type ObjectCallOptions } from '../extract/object-call.js';
 
 export type ModelChooserOptions = ObjectCallOptions;

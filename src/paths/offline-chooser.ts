@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import { matchCategory, type MatchableGate } from '../extract/match-category.js';
-import type { ChooseInput, PathChoice, PathOption } from './policy.js';
+import type { ChooseInput, PathChoice, PathOption } from '../../machines/path-policy.js';
 
 // One matcher question per list of paths: the matcher caches its lexicon by
 // the identity of the categories array and the synonyms object.

@@ -10,7 +10,7 @@ import {
   type PathVoteEmitted,
 } from '../../machines/path-selection.js';
 import { choosePathOffline } from '../../src/paths/offline-chooser.js';
-import { PathPolicyError, type ChooseInput, type PathChoice, type PathPolicyInput } from '../../src/paths/policy.js';
+import { PathPolicyError, type ChooseInput, type PathChoice, type PathPolicyInput } from '../../machines/path-policy.js';
 
 const PATHS = [
   { id: 'led', keywords: ['led lights', 'lighting', 'floodlights', 'wattage'], description: 'Buying LED lighting' },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pathSelectionMachine } from '../../machines/path-selection.js';
 import { choosePathWithModel, createModelChooser, pathChoicePrompt } from '../../src/paths/model-chooser.js';
 import { choosePathOffline, createKeywordChooser } from '../../src/paths/offline-chooser.js';
-import { parsePathOptions, type ChooseInput } from '../../src/paths/policy.js';
+import { parsePathOptions, type ChooseInput } from '../../machines/path-policy.js';
 import { textResult, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
 
 

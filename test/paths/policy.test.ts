@@ -12,7 +12,7 @@ import {
   type PathState,
   type PathVote,
   type VoteResult,
-} from '../../src/paths/policy.js';
+} from '../../machines/path-policy.js';
 
 const PATHS = ['led', 'court'];
 
