@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { parseTypedAnswer } from '../extract/parse-typed.js';
 import type { AnswerValue } from './context.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { DEFAULT_MAX_LENGTH, booleanLabels, isRequired, type AnswerSpec, type QuestionNode } from './schema.js';
+import { DEFAULT_MAX_LENGTH, booleanLabels, isRequired, type AnswerSpec } from './fields.js';
+import type { QuestionNode } from './nodes/question.js';
 
 /**
  * Typed answers: the zod schema a question's `answer` describes, and reading

@@ -1,17 +1,12 @@
 import { UNREADABLE_TERMINAL_ID } from './attempts.js';
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
-import {
-  DEFAULT_MAX_LENGTH,
-  EXIT_TARGET,
-  answerKey,
-  isElseGuard,
-  type Edge,
-  type EdgeOutcome,
-  type FlowDocument,
-  type FlowNode,
-  type QuestionNode,
-} from './schema.js';
+import { kindOf } from './nodes/index.js';
+import type { EdgeCheckContext, NodeCheckContext, Silence } from './nodes/kind.js';
+import { EXIT_TARGET, answerKey, isElseGuard, type Edge, type EdgeOutcome, type FlowDocument, type FlowNode } from './schema.js';
+
+// Kept here for gate configs (and anyone who imported it from this module).
+export { checkCategories } from './nodes/question.js';
 
 /** One problem in a document: where (a path of keys and indexes) and what. */
 export interface FlowIssue {
@@ -25,8 +20,9 @@ export interface FlowIssue {
   guard?: { source: string; position?: number };
 }
 
-type Path = (string | number)[];
-const lower = (s: string) => s.toLowerCase();
+/** Where a problem is: keys and indexes from the document's root. */
+export type IssuePath = (string | number)[];
+type Path = IssuePath;
 
 /** A node list with its edges: the main flow or one subgraph, and where its fields are in the document. */
 interface ScopeDoc {
@@ -77,7 +73,8 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
         else keys.set(key, where);
         produced.add(key);
       }
-      if (node.kind === 'action') for (const key of Object.keys(node.assign ?? {})) produced.add(key);
+      // Actions set answers too (their `assign`), and any kind may.
+      if (node.kind !== 'question') for (const key of kindOf(node).answerKeys?.(node) ?? []) produced.add(key);
     });
 
   const constraintNames = new Set((doc.constraints ?? []).map((c) => c.name));
@@ -183,7 +180,9 @@ function checkScope(
   const entryField = inSubgraph ? 'entry' : 'start';
   if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"`);
 
-  scope.nodes.forEach((node, i) => checkNode(doc, node, [...at, 'nodes', i], inSubgraph, add, guard));
+  const nodeCheck = (i: number): NodeCheckContext => ({ doc, at: [...at, 'nodes', i], inSubgraph, add, guard });
+  // Each kind checks its own fields (a question its categories, a path node that it is in the main flow, ...).
+  scope.nodes.forEach((node, i) => kindOf(node).check?.(node, nodeCheck(i)));
 
   // Edges: endpoints exist, outcomes fit their node, and within a group (one
   // node, one outcome) guards come first and at most one `else` comes last.
@@ -196,8 +195,8 @@ function checkScope(
     if (edge.to === EXIT_TARGET && !inSubgraph) fail([...where, 'to'], `"${EXIT_TARGET}" leaves a subgraph: the main flow ends in terminals`);
     else if (edge.to !== EXIT_TARGET && !to) fail([...where, 'to'], `no node has the id "${edge.to}"`);
     if (!from) return;
-    if (from.kind === 'terminal') {
-      fail([...where, 'from'], `"${edge.from}" is a terminal: nothing leaves it`, { node: from.id });
+    if (OUTCOMES_BY_KIND[from.kind].length === 0) {
+      fail([...where, 'from'], `"${edge.from}" is a ${from.kind}: nothing leaves it`, { node: from.id });
       return;
     }
     const outcome = edge.on ?? defaultOutcome(from)!;
@@ -216,60 +215,29 @@ function checkScope(
     const from = byId.get(edges[0]!.from)!;
     const outcome = edges[0]!.on ?? defaultOutcome(from)!;
     const firstElse = edges.findIndex((e) => isElseGuard(e.guard));
-    if (from.kind === 'path' && outcome === 'next') {
-      if (firstElse >= 0)
-        fail([...at, 'edges', indexes[firstElse]!], `a path node waits for a path to lock: every edge needs a guard (no "else")`, { node: from.id });
+    const unguarded = kindOf(from).unguardedEdges?.[outcome];
+    if (typeof unguarded === 'object') {
+      if (firstElse >= 0) fail([...at, 'edges', indexes[firstElse]!], unguarded.forbidden, { node: from.id });
       continue;
     }
     if (firstElse >= 0 && firstElse < edges.length - 1)
       fail([...at, 'edges', indexes[firstElse + 1]!], `"${from.id}" already has an unguarded ("else") edge on "${outcome}" (edges[${indexes[firstElse]}]): edges after it are never taken`, { node: from.id });
-    if (firstElse < 0 && !(from.kind === 'path'))
+    if (firstElse < 0 && unguarded !== 'optional')
       fail([...at, 'edges', indexes.at(-1)!], `the edges of "${from.id}" on "${outcome}" are all guarded: the last one needs to be "else" (or have no guard)`, { node: from.id });
   }
 
   const has = (id: string, outcome: EdgeOutcome) => groups.has(`${id}\u0000${outcome}`);
+  // Each kind checks the edges it needs (a question its `answered` edge, an action its `error` edge, ...).
   scope.nodes.forEach((node, i) => {
-    const where: Path = [...at, 'nodes', i];
-    const need = (outcome: EdgeOutcome, what: string) => {
-      if (!has(node.id, outcome)) fail(where, `${node.kind} "${node.id}" has no "${outcome}" edge ${what}`, { node: node.id });
+    const c: EdgeCheckContext = {
+      ...nodeCheck(i),
+      has: (outcome) => has(node.id, outcome),
+      need: (outcome, what) => {
+        if (!has(node.id, outcome)) fail(c.at, `${node.kind} "${node.id}" has no "${outcome}" edge ${what}`, { node: node.id });
+      },
+      fail,
     };
-    switch (node.kind) {
-      case 'question': {
-        need('answered', 'to continue on');
-        const limiting = (node.limitingValues ?? []).length > 0;
-        if (limiting && !has(node.id, 'limiting'))
-          fail([...where, 'limitingValues'], `question "${node.id}" has limiting values but no "limiting" edge to stop on`, { node: node.id });
-        if (!limiting && has(node.id, 'limiting')) fail(where, `question "${node.id}" has a "limiting" edge but no limiting values`, { node: node.id });
-        checkAttempts(node, where);
-        break;
-      }
-      case 'path':
-        need('next', 'guarded on context.path.locked');
-        if (!doc.paths) fail(where, `path node "${node.id}" needs the flow's "paths"`, { node: node.id });
-        checkAttempts(node, where);
-        break;
-      case 'confirmation':
-        need('confirmed', 'to continue on');
-        need('edit', 'to go back to');
-        break;
-      case 'decision':
-        need('next', 'to continue on');
-        break;
-      case 'action':
-        need('done', 'to continue on');
-        need('error', 'to follow when it fails');
-        break;
-      case 'subgraph':
-        need('done', 'to continue on when the subgraph exits');
-        break;
-      case 'terminal':
-        if (inSubgraph) fail(where, `a subgraph cannot end the flow: leave it through "${EXIT_TARGET}" and put terminal "${node.id}" in the main flow`, { node: node.id });
-        break;
-    }
-    function checkAttempts(n: { id: string; maxAttempts?: number | undefined }, w: Path) {
-      if (n.maxAttempts !== undefined && !has(n.id, 'invalid') && (doc.fallback === undefined || inSubgraph))
-        fail([...w, 'maxAttempts'], `"${n.id}" gives up after ${n.maxAttempts} failed answers but has no "invalid" edge${inSubgraph ? '' : ' and the flow no "fallback"'}`, { node: n.id });
-    }
+    kindOf(node).checkEdges?.(node, c);
   });
 
   if (broken) return;
@@ -339,72 +307,14 @@ function checkScope(
   }
 }
 
-function checkNode(
-  doc: FlowDocument,
-  node: FlowNode,
-  where: Path,
-  inSubgraph: boolean,
-  add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
-  guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
-): void {
-  if (node.kind === 'question') {
-    checkQuestion(node, where, add, guard);
-    return;
-  }
-  if (node.kind === 'path' && inSubgraph) add(where, `path node "${node.id}" must be in the main flow`, { node: node.id });
-  if (node.kind === 'subgraph' && doc.subgraphs?.[node.ref] === undefined) return; // reported with the references
-}
-
-function checkQuestion(
-  node: QuestionNode,
-  where: Path,
-  add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void,
-  guard: (path: Path, source: string, node: string | undefined, kind?: GuardKind) => void,
-): void {
-  const { answer } = node;
-  const extra = { node: node.id };
-  if (answer.type === 'category') {
-    checkCategories(
-      { categories: answer.categories, limitingValues: node.limitingValues, synonyms: answer.synonyms },
-      { categories: [...where, 'answer', 'categories'], limitingValues: [...where, 'limitingValues'], synonyms: [...where, 'answer', 'synonyms'] },
-      (path, message) => add(path, message, extra),
-    );
-    if (node.validators !== undefined)
-      add([...where, 'validators'], 'a category question takes only its categories: validators apply to typed answers', extra);
-  } else if (node.limitingValues !== undefined) {
-    add([...where, 'limitingValues'], 'limiting values are categories: only a category question has them', extra);
-  }
-  if (answer.type === 'string') {
-    if (answer.pattern !== undefined)
-      try {
-        new RegExp(answer.pattern, 'u');
-      } catch (error) {
-        add([...where, 'answer', 'pattern'], `not a regular expression: ${(error as Error).message}`, extra);
-      }
-    if (answer.minLength !== undefined && answer.minLength > (answer.maxLength ?? DEFAULT_MAX_LENGTH))
-      add([...where, 'answer', 'minLength'], `minLength ${answer.minLength} is more than maxLength ${answer.maxLength ?? DEFAULT_MAX_LENGTH}`, extra);
-  }
-  if (answer.type === 'number' && answer.min !== undefined && answer.max !== undefined && answer.min > answer.max)
-    add([...where, 'answer', 'min'], `min ${answer.min} is more than max ${answer.max}`, extra);
-  if (answer.type === 'date' && answer.min !== undefined && answer.max !== undefined && answer.min !== 'today' && answer.max !== 'today' && answer.min > answer.max)
-    add([...where, 'answer', 'min'], `min ${answer.min} is after max ${answer.max}`, extra);
-  if (node.when !== undefined) guard([...where, 'when'], node.when, node.id);
-  node.validators?.forEach((v, j) => guard([...where, 'validators', j, 'check'], v.check, node.id, 'validator'));
-}
-
 /**
- * Whether passing through a node may ask nothing: `instant` (a decision, a
- * question its `when` passes over: no event between, so an endless loop of
- * them would hang the actor), `silent` (an action: its result is an event),
- * or `asks`.
+ * Whether passing through a node may ask nothing, as its kind says:
+ * `instant` (a decision, a question its `when` passes over: no event
+ * between, so an endless loop of them would hang the actor), `silent` (an
+ * action: its result is an event), or `asks`.
  */
-type Silence = 'instant' | 'silent' | 'asks';
-
 function silenceOf(node: FlowNode, subgraphs: Map<string, Silence>): Silence {
-  if (node.kind === 'decision' || (node.kind === 'question' && node.when !== undefined)) return 'instant';
-  if (node.kind === 'action') return 'silent';
-  if (node.kind === 'subgraph') return subgraphs.get(node.ref) ?? 'asks';
-  return 'asks';
+  return kindOf(node).silence?.(node, subgraphs) ?? 'asks';
 }
 
 /**
@@ -466,41 +376,4 @@ function closure(starts: string[], next: Map<string, string[]>): Set<string> {
 
 function pointer(path: Path): string {
   return '/' + path.join('/');
-}
-
-/**
- * Categories are unique (ignoring case), limiting values and synonym keys are
- * categories, and no phrase means two categories. Shared by flow documents and
- * gate configs, each with its own paths.
- */
-export function checkCategories(
-  gate: { categories: string[]; limitingValues?: string[] | undefined; synonyms?: Record<string, string[]> | undefined },
-  paths: { categories: Path; limitingValues: Path; synonyms: Path },
-  add: (path: Path, message: string) => void,
-): void {
-  const { categories } = gate;
-  const known = new Set<string>();
-  categories.forEach((category, j) => {
-    if (known.has(lower(category))) add([...paths.categories, j], `duplicate category "${category}"`);
-    known.add(lower(category));
-  });
-  gate.limitingValues?.forEach((value, j) => {
-    if (!known.has(lower(value)))
-      add([...paths.limitingValues, j], `limiting value "${value}" is not one of the categories (${categories.join(', ')})`);
-  });
-  const phraseOwner = new Map<string, string>();
-  const synonymKeys = new Set<string>();
-  for (const [category, phrases] of Object.entries(gate.synonyms ?? {})) {
-    // The matcher finds a category's list ignoring case: two spellings would hide one list.
-    if (synonymKeys.has(lower(category))) add([...paths.synonyms, category], `synonyms for "${category}" are given twice (keys differ only in case)`);
-    synonymKeys.add(lower(category));
-    if (!known.has(lower(category)))
-      add([...paths.synonyms, category], `synonyms given for "${category}", which is not one of the categories (${categories.join(', ')})`);
-    phrases.forEach((phrase, j) => {
-      const owner = phraseOwner.get(lower(phrase)) ?? categories.find((c) => lower(c) === lower(phrase));
-      if (owner !== undefined && lower(owner) !== lower(category))
-        add([...paths.synonyms, category, j], `"${phrase}" already means "${owner}"`);
-      phraseOwner.set(lower(phrase), category);
-    });
-  }
 }

@@ -1,4 +1,5 @@
 import { needsUnreadableTerminal, unreadableTerminal } from './attempts.js';
+import { NODE_KINDS, findKind } from './nodes/index.js';
 import {
   EXIT_TARGET,
   answerKey,
@@ -11,34 +12,16 @@ import {
   type TerminalNode,
 } from './schema.js';
 
-/** The outcome an edge is taken on when it names none. */
-export function defaultOutcome(node: FlowNode): EdgeOutcome | undefined {
-  switch (node.kind) {
-    case 'question':
-      return 'answered';
-    case 'confirmation':
-      return 'confirmed';
-    case 'action':
-    case 'subgraph':
-      return 'done';
-    case 'decision':
-    case 'path':
-      return 'next';
-    case 'terminal':
-      return undefined;
-  }
+/** The outcome an edge is taken on when it names none: its kind's first (none for a terminal, or a kind not registered). */
+export function defaultOutcome(node: Pick<FlowNode, 'kind'> | { kind: string }): EdgeOutcome | undefined {
+  return findKind(node.kind)?.outcomes[0];
 }
 
-/** Outcomes a node of each kind can leave on. */
-export const OUTCOMES_BY_KIND: Record<FlowNode['kind'], readonly EdgeOutcome[]> = {
-  question: ['answered', 'limiting', 'invalid'],
-  confirmation: ['confirmed', 'edit'],
-  terminal: [],
-  decision: ['next'],
-  action: ['done', 'error'],
-  subgraph: ['done'],
-  path: ['next', 'invalid'],
-};
+/** Outcomes a node of each kind can leave on (each kind's `outcomes`). */
+export const OUTCOMES_BY_KIND = Object.fromEntries(Object.values(NODE_KINDS).map((kind) => [kind.kind, kind.outcomes])) as Record<
+  FlowNode['kind'],
+  readonly EdgeOutcome[]
+>;
 
 /** The nodes and edges of the main flow (`ref` null) or of one subgraph. */
 export interface ScopeGraph {
@@ -152,19 +135,5 @@ export function flowGraph(doc: FlowDocument): FlowGraph {
   };
 }
 
-/** Case-insensitive lookup of a category of a question: the canonical spelling, or undefined. */
-export function findCategory(question: QuestionNode, value: string): string | undefined {
-  if (question.answer.type !== 'category') return undefined;
-  const wanted = value.trim().toLowerCase();
-  return question.answer.categories.find((c) => c.toLowerCase() === wanted);
-}
-
-export function isLimitingValue(question: QuestionNode, value: string): boolean {
-  const wanted = value.trim().toLowerCase();
-  return (question.limitingValues ?? []).some((v) => v.toLowerCase() === wanted);
-}
-
-/** A question's categories; none for a typed answer. */
-export function categoriesOf(question: QuestionNode): string[] {
-  return question.answer.type === 'category' ? question.answer.categories : [];
-}
+// Question helpers, kept here for the names this module always exported.
+export { categoriesOf, findCategory, isLimitingValue } from './nodes/question.js';

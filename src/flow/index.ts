@@ -32,6 +32,20 @@ export { DEFAULT_UNREADABLE_MESSAGE, GATE_CONFIG_NODE_IDS, GateConfigSchema, Gat
 export { categoriesOf, findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './json-schema.js';
 export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './migrate.js';
+export { NODE_KINDS, findKind, kindOf, type NodeKindName, type NodeKinds } from './nodes/index.js';
+export type {
+  AnyNodeKind,
+  CompileContext,
+  EdgeCheckContext,
+  NodeCheckContext,
+  NodeKind,
+  NodeReply,
+  ReplyInput,
+  ResumeInput,
+  StateConfig,
+  TestEventInput,
+  Transition,
+} from './nodes/kind.js';
 export { MAX_FLOW_TEXT_BYTES, lintFlowText, parseFlowText, parseFlowValue } from './parse.js';
 export * from './schema.js';
 export * from './compose.js';

@@ -2,6 +2,7 @@ import type { AnyEventObject } from 'xstate';
 import { ExtractionOutputSchema, type ExtractionInput } from '../extract/types.js';
 import type { FlowContext, GateAnswer } from './context.js';
 import { findCategory, type FlowGraph, type ScopeGraph } from './graph.js';
+import { kindOf } from './nodes/index.js';
 import { EXIT_TARGET, answerKey, type Edge, type FlowNode, type QuestionNode } from './schema.js';
 
 /**
@@ -68,10 +69,7 @@ export function placesOf(graph: FlowGraph): Map<string, Place> {
   return places;
 }
 
-/** Whether the place `place` is `ancestor` or inside it (a node within a subgraph call). */
-export function isAtOrInside(place: string, ancestor: string): boolean {
-  return place === ancestor || place.startsWith(`${ancestor}.`);
-}
+export { isAtOrInside } from './nodes/shared.js';
 
 /** The place of a question given by its place id or, failing that, its node id. */
 function placeOfQuestion(graph: FlowGraph, gate: string): Place {
@@ -149,8 +147,8 @@ export function answersFrom(graph: FlowGraph, place: string): string[] {
       seen.add(`${scope.ref} ${id}`);
       const node = scope.node(id);
       if (!node) continue;
-      if (node.kind === 'question') keys.add(answerKey(node));
-      if (node.kind === 'action') Object.keys(node.assign ?? {}).forEach((k) => keys.add(k));
+      // A question's key, an action's assigned keys: whatever answers its kind sets.
+      for (const key of kindOf(node).answerKeys?.(node) ?? []) keys.add(key);
       if (node.kind === 'subgraph') {
         const sub = graph.scope(node.ref);
         if (sub) walk(sub, [sub.entry.id]);

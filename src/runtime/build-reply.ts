@@ -1,24 +1,13 @@
 import type { StateValue } from 'xstate';
 import { activeNode } from '../flow/active-node.js';
-import { SKIP_VALUE } from '../flow/answer.js';
-import { BUTTONS_ONLY_STATE } from '../flow/attempts.js';
 import type { FlowContext } from '../flow/context.js';
 import type { FlowGraph } from '../flow/graph.js';
+import { kindOf } from '../flow/nodes/index.js';
+import type { NodeReply } from '../flow/nodes/kind.js';
 import { isAtOrInside } from '../flow/places.js';
-import { answerKey, booleanLabels, isRequired, type FlowNode, type QuestionNode } from '../flow/schema.js';
-import {
-  BUTTONS_ONLY_MESSAGE,
-  DEFAULT_COMPLETED_MESSAGE,
-  DEFAULT_HANDOFF_MESSAGE,
-  DEFAULT_STOP_MESSAGE,
-  DEFAULT_WORKING_MESSAGE,
-  NOT_UNDERSTOOD_MESSAGE,
-  SKIP_LABEL,
-  problemStatement,
-  questionMessage,
-  summaryMessage,
-} from './messages.js';
-import type { Artifact, Button, Reply } from '../flow/reply.js';
+import type { FlowNode } from '../flow/schema.js';
+import * as messages from './messages.js';
+import type { Reply } from '../flow/reply.js';
 
 /** The node a state value is in: its top-level key. */
 export function nodeIdOf(value: StateValue): string {
@@ -60,114 +49,11 @@ function phaseOf(value: StateValue, place: string): string | undefined {
   return typeof v === 'string' ? v : v !== undefined ? Object.keys(v)[0] : undefined;
 }
 
-type NodeReply = Pick<Reply, 'message' | 'buttons' | 'buttonContext' | 'artifacts' | 'completion'>;
-
-const waiting = { isComplete: false, reason: 'awaiting_answer', readyForHandoff: false } as const;
-
-/** The buttons of a question: its categories, or its yes/no labels; "Skip" when it is optional. */
-function questionButtons(q: QuestionNode): Button[] {
-  const buttons: Button[] =
-    q.answer.type === 'category'
-      ? q.answer.categories.map((c) => ({ label: c, value: c }))
-      : q.answer.type === 'boolean'
-        ? Object.values(booleanLabels(q.answer)).map((label) => ({ label, value: label }))
-        : [];
-  if (!isRequired(q)) buttons.push({ label: SKIP_LABEL, value: SKIP_VALUE });
-  return buttons;
-}
-
+/** What the node's kind says there (nodes/<kind>.ts `reply`), in the wording of messages.ts. */
 function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext, phase: string | undefined): NodeReply {
   const notUnderstood = context.notice === 'not_understood';
   // A refused answer (or an unmet constraint sending the flow back here) says why first.
   const to = context.invalid?.node;
   const because = to !== undefined && isAtOrInside(place, to) ? `${context.invalid!.message}\n\n` : '';
-  switch (node.kind) {
-    case 'question': {
-      const buttons = questionButtons(node);
-      // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
-      const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
-      return {
-        message: buttonsOnly
-          ? `${BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
-          : notUnderstood
-            ? NOT_UNDERSTOOD_MESSAGE
-            : because + questionMessage(node, context.previousAnswers[answerKey(node)]),
-        buttons: buttons.length > 0 ? buttons : null,
-        buttonContext: buttons.length > 0 ? 'gate_question' : null,
-        artifacts: [],
-        completion: waiting,
-      };
-    }
-    case 'path':
-      return {
-        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : node.prompt,
-        buttons: (graph.doc.paths?.options ?? []).map((p) => ({ label: p.label ?? p.id, value: p.id })),
-        buttonContext: 'gate_question',
-        artifacts: [],
-        completion: waiting,
-      };
-    case 'confirmation': {
-      const statement = problemStatement(graph, context.answers);
-      const artifact: Artifact = {
-        type: 'PROBLEM_STATEMENT',
-        problemStatement: statement,
-        answers: Object.fromEntries(Object.entries(context.answers).map(([k, a]) => [k, String(a.value)])),
-      };
-      return {
-        message: notUnderstood ? NOT_UNDERSTOOD_MESSAGE : because + summaryMessage(graph, node, context.answers),
-        buttons: [
-          { label: node.confirmLabel, value: 'confirm' },
-          { label: node.editLabel, value: 'edit' },
-        ],
-        buttonContext: 'gate_confirmation',
-        artifacts: [artifact],
-        completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
-      };
-    }
-    // Decisions are passed through within a turn, actions are waited for: a
-    // reply from either is only seen while an action runs (or on a timeout).
-    case 'decision':
-    case 'action':
-    case 'subgraph':
-      return {
-        message: (node.kind === 'action' && node.message) || DEFAULT_WORKING_MESSAGE,
-        buttons: null,
-        buttonContext: null,
-        artifacts: [],
-        completion: { isComplete: false, reason: 'working', readyForHandoff: false },
-      };
-    case 'terminal': {
-      const done = { buttons: null, buttonContext: null } as const;
-      if (node.outcome === 'stopped') {
-        const by = context.stoppedBy ? graph.question(context.stoppedBy) : undefined;
-        return {
-          ...done,
-          message: by?.stopMessage ?? node.message ?? DEFAULT_STOP_MESSAGE,
-          artifacts: [],
-          completion: { isComplete: true, reason: context.stoppedBy ? 'stopped_limiting_value' : 'stopped', readyForHandoff: false },
-        };
-      }
-      if (node.outcome === 'handoff')
-        return {
-          ...done,
-          message: node.message ?? DEFAULT_HANDOFF_MESSAGE,
-          artifacts: [
-            {
-              type: 'HANDOFF',
-              flowId: graph.doc.id,
-              flowVersion: graph.doc.version,
-              problemStatement: problemStatement(graph, context.answers),
-              answers: context.answers,
-            },
-          ],
-          completion: { isComplete: true, reason: 'handed_off', readyForHandoff: true },
-        };
-      return {
-        ...done,
-        message: node.message ?? DEFAULT_COMPLETED_MESSAGE,
-        artifacts: [],
-        completion: { isComplete: true, reason: 'completed', readyForHandoff: false },
-      };
-    }
-  }
+  return kindOf(node).reply(node, { graph, context, place, phase, notUnderstood, because, messages });
 }

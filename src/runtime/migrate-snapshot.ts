@@ -2,6 +2,7 @@ import type { Snapshot, StateValue } from 'xstate';
 import { PATHS_ACTOR_ID } from '../flow/compile.js';
 import { initialFlowContext, type FlowContext, type GateAnswer } from '../flow/context.js';
 import { flowGraph } from '../flow/graph.js';
+import { kindOf } from '../flow/nodes/index.js';
 import type { FlowDocument, FlowNode, FlowVersion } from '../flow/schema.js';
 import { IncompatibleSnapshotError } from './errors.js';
 
@@ -37,16 +38,16 @@ export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, sn
     throw new IncompatibleSnapshotError(
       `incompatible snapshot: state "${oldNode}" does not exist in ${flow.id}@${flow.version} and the migration from ${fromVersion} does not map it`,
     );
-  // A question is resumed waiting for an answer; anything in flight is asked again;
-  // a subgraph call starts again at its entry.
-  const resume = (n: FlowNode, depth = 0): StateValue => {
-    if (n.kind === 'question') return { [n.id]: 'asking' };
-    if (n.kind === 'path') return { [n.id]: 'waiting' };
-    if (n.kind === 'action') return { [n.id]: 'running' };
-    const sub = n.kind === 'subgraph' ? graph.scope(n.ref) : undefined;
-    if (sub && depth < 32) return { [n.id]: resume(sub.entry, depth + 1) };
-    return n.id;
-  };
+  // Each kind says where a snapshot resumes in it (a question waiting for an answer, an
+  // action running again, a subgraph call at its entry); anything else is its node id.
+  const resume = (n: FlowNode, depth = 0): StateValue =>
+    kindOf(n).resume?.(n, {
+      graph,
+      resumeIn: (ref) => {
+        const sub = graph.scope(ref);
+        return sub && depth < 32 ? resume(sub.entry, depth + 1) : undefined;
+      },
+    }) ?? n.id;
   const value = resume(node);
 
   const answers = (all: Record<string, GateAnswer>) =>

@@ -10,24 +10,15 @@ import {
   type StateValue,
 } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
-import type { PathVoteEmitted } from '../../machines/path-selection.js';
-import type { ExtractionOutput } from '../extract/types.js';
-import { activeNode, type ActiveNode } from '../flow/active-node.js';
+import { activeNode } from '../flow/active-node.js';
 import { attemptBudget } from '../flow/attempts.js';
-import { SKIP_VALUE } from '../flow/answer.js';
-import { BUSY_TAG, EXTRACT_ACTOR_ID, compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
+import { compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { AnswerValue, FlowContext } from '../flow/context.js';
-import { categoriesOf, flowGraph, type FlowGraph } from '../flow/graph.js';
+import { flowGraph, type FlowGraph } from '../flow/graph.js';
+import { kindOf } from '../flow/nodes/index.js';
+import { DONE_EXTRACT, ERROR_EXTRACT, MODEL_TODAY, vote, type FlowTestEvent, type FlowTestOptions } from '../flow/nodes/test-events.js';
 import { placesOf } from '../flow/places.js';
-import {
-  ELSE_GUARD,
-  answerKey,
-  booleanLabels,
-  isRequired,
-  type ActionNode,
-  type FlowDocument,
-  type QuestionNode,
-} from '../flow/schema.js';
+import { ELSE_GUARD, answerKey, type FlowDocument } from '../flow/schema.js';
 
 /**
  * Model-based testing of compiled flows with `xstate/graph`: events derived
@@ -39,32 +30,17 @@ import {
 
 // ---------------------------------------------------------------- types
 
-export const DONE_EXTRACT = `xstate.done.actor.${EXTRACT_ACTOR_ID}` as const;
-export const ERROR_EXTRACT = `xstate.error.actor.${EXTRACT_ACTOR_ID}` as const;
-
-/** An action node's actor finishing (`action.<place>` is its invoke id) or failing. */
-export type ActionDoneEvent = { type: `xstate.done.actor.action.${string}`; output: unknown };
-export type ActionErrorEvent = { type: `xstate.error.actor.action.${string}`; error: string };
-
-/** A person's turn; the extractor or an action finishing or failing; path selection reporting a vote. */
-export type FlowTestEvent =
-  | { type: 'user.text'; text: string }
-  | { type: 'user.button'; value: string }
-  | { type: typeof DONE_EXTRACT; output: ExtractionOutput }
-  | { type: typeof ERROR_EXTRACT; error: string }
-  | ActionDoneEvent
-  | ActionErrorEvent
-  | { type: 'path.changed'; vote: PathVoteEmitted };
-
-/** What the generator adds to what it derives from the flow. */
-export interface FlowTestOptions {
-  /** Today for date answers, in the search and the replay alike; {@link MODEL_TODAY} when absent. */
-  today?: Date;
-  /** Extra texts to try on a typed question, by answer key (a value only a validator refuses, a pattern's match). */
-  samples?: Record<string, string[]>;
-  /** Extra outputs to try for an action node, by actor name. */
-  actionOutputs?: Record<string, unknown[]>;
-}
+export {
+  DONE_EXTRACT,
+  ERROR_EXTRACT,
+  MODEL_TODAY,
+  UNCLEAR_TEXT,
+  UNKNOWN_BUTTON,
+  type ActionDoneEvent,
+  type ActionErrorEvent,
+  type FlowTestEvent,
+  type FlowTestOptions,
+} from '../flow/nodes/test-events.js';
 
 export interface FlowTestPath {
   description: string;
@@ -112,11 +88,6 @@ interface FlowFacts {
   /** The failed-answer budget by place (every question and path node has one: see flow/attempts.ts). */
   maxAttempts: Map<string, number>;
 }
-
-export const UNCLEAR_TEXT = 'hmm, let me think about that';
-export const UNKNOWN_BUTTON = 'not-one-of-the-options';
-/** Today in the model and on replay unless the caller says otherwise: dates relative to "today" stay fixed. */
-export const MODEL_TODAY = new Date('2026-11-21T12:00:00Z');
 
 // ---------------------------------------------------------------- what the flow reads
 
@@ -172,232 +143,33 @@ function factsOf(graph: FlowGraph, options: FlowTestOptions): FlowFacts {
   return facts;
 }
 
-// ---------------------------------------------------------------- sample values
-
-const numbersOf = (literals: Literal[] | undefined) => (literals ?? []).filter((l): l is number => typeof l === 'number');
-const stringsOf = (literals: Literal[] | undefined) => (literals ?? []).filter((l): l is string => typeof l === 'string');
-/** Each literal and its neighbours: both sides of `>`, `>=`, `==`, `!=`. */
-const aroundEach = (values: number[]) => values.flatMap((v) => [v - 1, v, v + 1]);
-
-const DAY_MS = 86_400_000;
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const addDays = (iso: string, days: number) => isoDay(new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS));
-
-/**
- * Texts for a typed question: `valid` ones the parser reads (the bounds, and
- * values around each literal the flow compares the answer with; a validator
- * may still refuse some, which is the point), `invalid` ones it refuses or
- * the schema does (out of range, unparseable).
- */
-function typedSamples(q: QuestionNode, facts: FlowFacts): { valid: string[]; invalid: string[] } {
-  const key = answerKey(q);
-  const literals = facts.literals.get(key);
-  const extra = facts.options.samples?.[key] ?? [];
-  const spec = q.answer;
-  switch (spec.type) {
-    case 'category':
-      return { valid: [], invalid: [] };
-    case 'number': {
-      const low = spec.min ?? 0;
-      const high = spec.max ?? low + 100;
-      const fits = (n: number) => n >= low && n <= high && (!spec.integer || Number.isInteger(n));
-      const valid = [...new Set([low, high, ...aroundEach(numbersOf(literals))])].filter(fits).sort((a, b) => a - b);
-      const invalid = ['no idea', ...(spec.min !== undefined ? [String(spec.min - 1)] : []), ...(spec.max !== undefined ? [String(spec.max + 1)] : [])];
-      if (spec.integer && fits(Math.floor(low) + 1)) invalid.push(`${Math.floor(low)}.5`);
-      return { valid: [...valid.map(String), ...extra], invalid };
-    }
-    case 'date': {
-      const bound = (b: string | undefined) => (b === 'today' ? isoDay(facts.today) : b);
-      const min = bound(spec.min);
-      const max = bound(spec.max);
-      const first = min ?? (max !== undefined ? addDays(max, -30) : isoDay(facts.today));
-      const last = max ?? addDays(first, 30);
-      const dates = stringsOf(literals).filter((s) => /^\d{4}-\d{2}-\d{2}$/.test(s));
-      const valid = [...new Set([first, last, ...dates.flatMap((d) => [addDays(d, -1), d, addDays(d, 1)])])].filter((d) => d >= first && d <= last);
-      const invalid = ['sometime soon', ...(min !== undefined ? [addDays(min, -1)] : []), ...(max !== undefined ? [addDays(max, 1)] : [])];
-      return { valid: [...valid.sort(), ...extra], invalid };
-    }
-    case 'boolean': {
-      const { trueLabel, falseLabel } = booleanLabels(spec);
-      return { valid: [trueLabel, falseLabel, ...extra], invalid: ['maybe'] };
-    }
-    case 'email':
-      return { valid: ['name@example.com', ...extra], invalid: ['name at example'] };
-    case 'phone':
-      return { valid: ['+15550102233', ...extra], invalid: ['12345'] };
-    case 'string': {
-      const min = spec.minLength ?? 1;
-      const max = spec.maxLength;
-      const plain = 'Sam Example';
-      const sample = plain.length >= min && (max === undefined || plain.length <= max) ? plain : 'x'.repeat(Math.max(1, min));
-      return {
-        valid: [sample, ...stringsOf(literals), ...extra],
-        invalid: ['', ...(min > 1 ? ['x'.repeat(min - 1)] : []), ...(max !== undefined ? ['x'.repeat(max + 1)] : [])],
-      };
-    }
-  }
-}
-
-/** Sets a dotted field (`""` is the whole output) of an action output. */
-function withField(output: unknown, field: string, value: unknown): unknown {
-  if (field === '') return value;
-  const root = (typeof output === 'object' && output !== null ? output : {}) as Record<string, unknown>;
-  const [head, ...rest] = field.split('.') as [string, ...string[]];
-  return { ...root, [head]: rest.length === 0 ? value : withField(root[head], rest.join('.'), value) };
-}
-
-/**
- * Outputs for an action with every `assign` field: one per step of a sweep
- * through each field's candidate values (0, and around each literal the flow
- * compares the answer with), so guards reading them go both ways; then the
- * caller's. The field's value stays a number or a string, what assign takes.
- */
-function actionOutputs(node: ActionNode, facts: FlowFacts): { usable: unknown[]; missing: unknown | undefined } {
-  const fields = Object.entries(node.assign ?? {});
-  const candidates = fields.map(([key]) => {
-    const literals = facts.literals.get(key);
-    const numbers = [...new Set([0, ...aroundEach(numbersOf(literals))])].sort((a, b) => a - b);
-    return [...numbers, ...stringsOf(literals)];
-  });
-  const sweep = Math.max(1, ...candidates.map((c) => c.length));
-  const usable: unknown[] = [];
-  for (let i = 0; i < sweep; i++)
-    usable.push(fields.reduce<unknown>((out, [, field], f) => withField(out, field, candidates[f]![Math.min(i, candidates[f]!.length - 1)]), {}));
-  // Without its first field the output is not usable: the `error` outcome, not an exception.
-  const missing = fields.length === 0 ? undefined : fields.slice(1).reduce<unknown>((out, [, field]) => withField(out, field, 0), {});
-  return { usable: [...usable, ...(facts.options.actionOutputs?.[node.actor] ?? [])], missing };
-}
-
 // ---------------------------------------------------------------- events per node kind
 
-const button = (value: string): FlowTestEvent => ({ type: 'user.button', value });
-const text = (t: string): FlowTestEvent => ({ type: 'user.text', text: t });
-
 /**
- * The events worth trying in a state, from the flow and the node that is
- * active (through subgraph calls): see each kind's function. Nothing on a
- * terminal or a finished flow.
+ * The events worth trying in a state: those the active node's kind derives
+ * (its `testEvents`, through subgraph calls), and with paths a vote that
+ * changes nothing. Nothing on a terminal or a finished flow.
  */
 export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot, options: FlowTestOptions = {}): FlowTestEvent[] {
   const active = snapshot.status === 'active' ? activeNode(graph, snapshot.value) : undefined;
   if (!active) return [];
   const facts = factsOf(graph, options);
-  const events = nodeEvents(active, snapshot, facts);
-  // Path selection reports every later message too: a vote that changes nothing (the flow-wide `path.changed`).
+  const events =
+    kindOf(active.node).testEvents?.(active.node, {
+      graph,
+      place: active.place,
+      snapshot,
+      today: facts.today,
+      options: facts.options,
+      literals: (key) => facts.literals.get(key),
+      extractionInput: (place, context) => extractionInput(graph, place, context),
+    }) ?? [];
+  // Path selection reports every later message too: a vote that changes nothing (the flow-wide `path.changed`),
+  // unless the node's own events are votes already (a path node).
   const path = snapshot.context.path;
-  if (path && active.node.kind !== 'path' && events.length > 0)
+  if (path && events.length > 0 && !events.some((e) => e.type === 'path.changed'))
     events.push({ type: 'path.changed', vote: vote(path.tentative, path.locked, path.votes) });
   return events;
-}
-
-function nodeEvents(active: ActiveNode, snapshot: TestSnapshot, facts: FlowFacts): FlowTestEvent[] {
-  const { node } = active;
-  switch (node.kind) {
-    case 'question':
-      if (node.answer.type !== 'category') return typedQuestionEvents(node, facts);
-      return snapshot.hasTag(BUSY_TAG) ? extractionEvents(active, node, facts.graph, snapshot.context) : categoryQuestionEvents(node);
-    case 'confirmation':
-      return confirmationEvents();
-    case 'action':
-      return actionEvents(active, node, facts);
-    case 'path':
-      return pathEvents(facts.graph);
-    default:
-      // Decisions and subgraph exits are transient; terminals take nothing.
-      return [];
-  }
-}
-
-/**
- * Every category as a button and as text (the offline matcher reads it), an
- * unknown button and an unclear text (a model is asked, except on the first
- * question), and "skip" when the question is optional.
- */
-function categoryQuestionEvents(q: QuestionNode): FlowTestEvent[] {
-  const categories = categoriesOf(q);
-  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(text), text(UNCLEAR_TEXT), ...skipEvents(q)];
-}
-
-const skipEvents = (q: QuestionNode): FlowTestEvent[] => (isRequired(q) ? [] : [button(SKIP_VALUE), text(SKIP_VALUE)]);
-
-/**
- * While extracting: each category, each limiting value of every question the
- * extraction may answer, answers to later questions only, nothing, and a
- * failure.
- */
-function extractionEvents(active: ActiveNode, q: QuestionNode, graph: FlowGraph, context: FlowContext): FlowTestEvent[] {
-  const own = answerKey(q);
-  const done = (values: Record<string, string>): FlowTestEvent => ({
-    type: DONE_EXTRACT,
-    output: {
-      values: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, source: 'llm' as const }])),
-    },
-  });
-  const categories = categoriesOf(q);
-  const events: FlowTestEvent[] = [
-    { type: DONE_EXTRACT, output: { values: {}, failure: { reason: 'abstained', message: 'nothing found' } } },
-    { type: ERROR_EXTRACT, error: 'extractor failed' },
-    ...categories.map((value) => done({ [own]: value })),
-  ];
-  const ownCalm = categories.find((c) => !(q.limitingValues ?? []).includes(c)) ?? categories[0]!;
-  for (const gate of extractionInput(graph, active.place, context).gates) {
-    if (gate.key === own) continue;
-    const later = graph.question(gate.key)!;
-    const calm = categoriesOf(later).find((c) => !(later.limitingValues ?? []).includes(c));
-    if (calm !== undefined) events.push(done({ [gate.key]: calm }), done({ [own]: ownCalm, [gate.key]: calm }));
-    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }));
-  }
-  return events;
-}
-
-/**
- * A typed question: valid and invalid texts (see {@link typedSamples}); as
- * buttons (read like text) the boolean labels, or else the first valid and
- * the first invalid sample; "skip" when the question is optional.
- */
-function typedQuestionEvents(q: QuestionNode, facts: FlowFacts): FlowTestEvent[] {
-  const { valid, invalid } = typedSamples(q, facts);
-  const buttons = q.answer.type === 'boolean' ? [...valid.slice(0, 2), invalid[0]] : [valid[0], invalid[0]];
-  return [...buttons.filter((b) => b !== undefined).map(button), ...valid.map(text), ...invalid.map(text), ...skipEvents(q)];
-}
-
-/** Confirm and edit, as buttons and as text, and an unknown button. */
-function confirmationEvents(): FlowTestEvent[] {
-  return [button('confirm'), button('edit'), button(UNKNOWN_BUTTON), text("Yes, that's correct"), text("That's wrong")];
-}
-
-/** A running action: each usable output, one missing a field, and a failure. */
-function actionEvents(active: ActiveNode, node: ActionNode, facts: FlowFacts): FlowTestEvent[] {
-  const id = `action.${active.place}`;
-  const { usable, missing } = actionOutputs(node, facts);
-  return [
-    ...usable.map((output): FlowTestEvent => ({ type: `xstate.done.actor.${id}` as ActionDoneEvent['type'], output })),
-    ...(missing !== undefined ? [{ type: `xstate.done.actor.${id}` as ActionDoneEvent['type'], output: missing }] : []),
-    { type: `xstate.error.actor.${id}` as ActionErrorEvent['type'], error: `${node.actor} failed` },
-  ];
-}
-
-/** What path selection reports after a vote. */
-function vote(tentative: string | null, locked: string | null, votes: Record<string, number>): PathVoteEmitted {
-  return { type: 'path.vote', turn: 1, path: tentative, confidence: 1, outcome: locked ? 'locked' : 'voted', votes, tentative, locked, rationale: 'model-based test' };
-}
-
-/**
- * A path node: a vote that locks each path and one that does not (sent as
- * path selection would report them), a text (a vote, and a counted attempt),
- * each path as a button and an unknown button.
- */
-function pathEvents(graph: FlowGraph): FlowTestEvent[] {
-  const options = graph.doc.paths?.options ?? [];
-  const first = options[0]?.id ?? null;
-  const threshold = graph.doc.paths?.policy?.lockThreshold ?? 3;
-  return [
-    ...options.map((o): FlowTestEvent => ({ type: 'path.changed', vote: vote(o.id, o.id, { [o.id]: threshold }) })),
-    { type: 'path.changed', vote: vote(first, null, first === null ? {} : { [first]: 1 }) },
-    text(UNCLEAR_TEXT),
-    ...options.map((o) => button(o.id)),
-    button(UNKNOWN_BUTTON),
-  ];
 }
 
 // ---------------------------------------------------------------- the search

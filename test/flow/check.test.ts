@@ -5,79 +5,12 @@
  * position of the problem). Errors refuse a document; warnings do not.
  */
 import { describe, expect, it } from 'vitest';
-import { checkFlow, flowErrors, type FlowIssue } from '../../src/flow/check.js';
+import { flowErrors } from '../../src/flow/check.js';
 import { FlowDocumentError } from '../../src/flow/errors.js';
 import { parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
-import { FlowDocumentSchema, type FlowDocumentInput } from '../../src/flow/schema.js';
+import { base, error, issues, refused, sub, warning, withSubgraph } from './helpers.js';
 
-type Doc = FlowDocumentInput & Record<string, unknown>;
-type AnyNode = Record<string, unknown> & { id: string };
-type AnyEdge = { from: string; to: string; on?: string; guard?: string };
-
-/** A sound flow: a category question, a number question, a terminal. checkFlow finds nothing. */
-function base(): Doc & { nodes: AnyNode[]; edges: AnyEdge[] } {
-  return {
-    id: 'checked',
-    version: 1,
-    nodes: [
-      { kind: 'question', id: 'a', prompt: 'A?', answer: { type: 'category', categories: ['Yes', 'No'] } },
-      { kind: 'question', id: 'n', prompt: 'How many?', answer: { type: 'number' } },
-      { kind: 'terminal', id: 'end', outcome: 'completed' },
-    ],
-    edges: [
-      { from: 'a', to: 'n' },
-      { from: 'n', to: 'end' },
-    ],
-  } as never;
-}
-
-/** A subgraph with one string question `x`, leaving through `__exit__`. */
-function sub(): { entry: string; nodes: AnyNode[]; edges: AnyEdge[] } {
-  return {
-    entry: 'x',
-    nodes: [{ kind: 'question', id: 'x', prompt: 'X?', answer: { type: 'string' } }],
-    edges: [{ from: 'x', to: '__exit__' }],
-  };
-}
-
-/** `base()` with a call of subgraph `sub` (node `s`) between `a` and `n`. */
-function withSubgraph(subgraph = sub()) {
-  const d = base();
-  d.nodes.splice(1, 0, { kind: 'subgraph', id: 's', ref: 'sub' });
-  d.edges[0]!.to = 's';
-  d.edges.push({ from: 's', to: 'n' });
-  d.subgraphs = { sub: subgraph } as never;
-  return d;
-}
-
-/** Every issue checkFlow reports on a document the schema accepts. */
-function issues(doc: unknown): FlowIssue[] {
-  return checkFlow(FlowDocumentSchema.parse(doc));
-}
-
-const error = (path: FlowIssue['path'], message: string, extra: Omit<FlowIssue, 'path' | 'message'> = {}): FlowIssue => ({
-  path,
-  message,
-  ...extra,
-});
-const warning = (path: FlowIssue['path'], message: string, extra: Omit<FlowIssue, 'path' | 'message' | 'severity'> = {}): FlowIssue => ({
-  path,
-  message,
-  ...extra,
-  severity: 'warning',
-});
-
-/** The document is refused; returns the pointers and messages of the refusal. */
-function refused(doc: unknown) {
-  try {
-    parseFlowValue(doc, 'doc.json');
-  } catch (e) {
-    expect(e).toBeInstanceOf(FlowDocumentError);
-    // Only where and what: other fields of a problem (node, guard) are tested on checkFlow itself.
-    return (e as FlowDocumentError).problems.map((p) => ({ pointer: p.pointer, message: p.message }));
-  }
-  throw new Error('the document was accepted');
-}
+// The fixture (base, sub, withSubgraph) and issues, error, warning, refused are in ./helpers.ts, shared with the per-kind tests in ./nodes/.
 
 describe('the fixture', () => {
   it('is sound: no issue at all', () => {
@@ -181,79 +114,6 @@ describe('missing references', () => {
     const d = base();
     d.fallback = 'ghost';
     expect(issues(d)).toEqual([error(['fallback'], 'no node of the main flow has the id "ghost"')]);
-  });
-});
-
-describe('subgraphs', () => {
-  it('__exit__ in the main flow', () => {
-    const d = base();
-    d.edges[1]!.to = '__exit__';
-    expect(issues(d)).toEqual([error(['edges', 1, 'to'], '"__exit__" leaves a subgraph: the main flow ends in terminals')]);
-  });
-
-  it('a terminal inside a subgraph', () => {
-    const s = sub();
-    s.nodes.push({ kind: 'terminal', id: 'bail', outcome: 'stopped' });
-    s.edges[0]!.to = 'bail';
-    expect(issues(withSubgraph(s))).toEqual([
-      error(
-        ['subgraphs', 'sub', 'nodes', 1],
-        'a subgraph cannot end the flow: leave it through "__exit__" and put terminal "bail" in the main flow',
-        { node: 'bail' },
-      ),
-    ]);
-  });
-
-  it('a subgraph calling itself directly', () => {
-    const s = sub();
-    s.nodes.push({ kind: 'subgraph', id: 'again', ref: 'sub' });
-    s.edges = [
-      { from: 'x', to: 'again' },
-      { from: 'again', to: '__exit__' },
-    ];
-    expect(issues(withSubgraph(s))).toEqual([error(['subgraphs', 'sub'], 'subgraph "sub" calls itself: sub → sub')]);
-    expect(() => parseFlowValue(withSubgraph(s))).toThrow(FlowDocumentError);
-  });
-
-  it('a subgraph calling itself through another', () => {
-    const s = sub();
-    s.nodes.push({ kind: 'subgraph', id: 'to_other', ref: 'other' });
-    s.edges = [
-      { from: 'x', to: 'to_other' },
-      { from: 'to_other', to: '__exit__' },
-    ];
-    const d = withSubgraph(s);
-    (d.subgraphs as Record<string, unknown>).other = {
-      entry: 'back',
-      nodes: [{ kind: 'subgraph', id: 'back', ref: 'sub' }],
-      edges: [{ from: 'back', to: '__exit__' }],
-    };
-    expect(issues(d)).toEqual([
-      error(['subgraphs', 'sub'], 'subgraph "sub" calls itself: sub → other → sub'),
-      error(['subgraphs', 'other'], 'subgraph "other" calls itself: other → sub → other'),
-    ]);
-  });
-
-  it('a subgraph never called is a warning', () => {
-    const d = withSubgraph();
-    (d.subgraphs as Record<string, unknown>).lonely = {
-      entry: 'y',
-      nodes: [{ kind: 'question', id: 'y', prompt: 'Y?', answer: { type: 'string' } }],
-      edges: [{ from: 'y', to: '__exit__' }],
-    };
-    expect(issues(d)).toEqual([warning(['subgraphs', 'lonely'], 'subgraph "lonely" is never called')]);
-  });
-
-  it('a subgraph called only from a subgraph that is never called is never called either', () => {
-    const d = base();
-    d.subgraphs = {
-      outer: { entry: 'call', nodes: [{ kind: 'subgraph', id: 'call', ref: 'inner' }], edges: [{ from: 'call', to: '__exit__' }] },
-      inner: sub(),
-    } as never;
-    expect(issues(d)).toEqual([
-      warning(['subgraphs', 'outer'], 'subgraph "outer" is never called'),
-      warning(['subgraphs', 'inner'], 'subgraph "inner" is never called'),
-    ]);
   });
 });
 
@@ -550,24 +410,6 @@ describe('edge groups', () => {
     ]);
   });
 
-  it('a path node with an else edge', () => {
-    const d = base();
-    d.nodes.unshift({ kind: 'path', id: 'p', prompt: 'Tell me about it.' });
-    d.start = 'p';
-    d.paths = {
-      options: [
-        { id: 'home', label: 'Home', keywords: ['house'] },
-        { id: 'sports', label: 'Sports', keywords: ['court'] },
-      ],
-    } as never;
-    d.edges.push({ from: 'p', to: 'a', guard: "context.path.locked == 'home'" }, { from: 'p', to: 'n' });
-    expect(issues(d)).toEqual([
-      error(['edges', 3], 'a path node waits for a path to lock: every edge needs a guard (no "else")', { node: 'p' }),
-    ]);
-    // Guarded on every path, it is sound (and may read context.path).
-    d.edges[3] = { from: 'p', to: 'n', guard: "context.path.locked == 'sports'" };
-    expect(issues(d)).toEqual([]);
-  });
 });
 
 describe('attempts', () => {
@@ -596,64 +438,7 @@ describe('attempts', () => {
   });
 });
 
-describe('answers', () => {
-  it('validators on a category question', () => {
-    const d = base();
-    d.nodes[0]!.validators = [{ check: "value != 'No'", message: 'Say yes.' }];
-    expect(issues(d)).toEqual([
-      error(['nodes', 0, 'validators'], 'a category question takes only its categories: validators apply to typed answers', { node: 'a' }),
-    ]);
-  });
-
-  it('limiting values on a typed question', () => {
-    const d = base();
-    d.nodes[1]!.limitingValues = ['0'];
-    d.edges.push({ from: 'n', to: 'end', on: 'limiting' });
-    expect(issues(d)).toEqual([
-      error(['nodes', 1, 'limitingValues'], 'limiting values are categories: only a category question has them', { node: 'n' }),
-    ]);
-  });
-
-  it('a pattern that is not a regular expression', () => {
-    const d = base();
-    d.nodes[1]!.answer = { type: 'string', pattern: '[a-' };
-    expect(issues(d)).toEqual([
-      error(['nodes', 1, 'answer', 'pattern'], 'not a regular expression: Invalid regular expression: /[a-/u: Unterminated character class', {
-        node: 'n',
-      }),
-    ]);
-  });
-
-  it('a number min above its max', () => {
-    const d = base();
-    d.nodes[1]!.answer = { type: 'number', min: 10, max: 1 };
-    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'min'], 'min 10 is more than max 1', { node: 'n' })]);
-  });
-
-  it('a date min after its max', () => {
-    const d = base();
-    d.nodes[1]!.answer = { type: 'date', min: '2026-05-01', max: '2026-01-01' };
-    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'min'], 'min 2026-05-01 is after max 2026-01-01', { node: 'n' })]);
-  });
-
-  it('a string minLength above its maxLength (or the default 2000)', () => {
-    const d = base();
-    d.nodes[1]!.answer = { type: 'string', minLength: 50, maxLength: 10 };
-    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'minLength'], 'minLength 50 is more than maxLength 10', { node: 'n' })]);
-    d.nodes[1]!.answer = { type: 'string', minLength: 2001 };
-    expect(issues(d)).toEqual([error(['nodes', 1, 'answer', 'minLength'], 'minLength 2001 is more than maxLength 2000', { node: 'n' })]);
-  });
-});
-
 describe('nodes and their edges', () => {
-  it('an action without an error edge', () => {
-    const d = base();
-    d.nodes.splice(1, 0, { kind: 'action', id: 'lookup', actor: 'lookup' });
-    d.edges[0]!.to = 'lookup';
-    d.edges.push({ from: 'lookup', to: 'n' });
-    expect(issues(d)).toEqual([error(['nodes', 1], 'action "lookup" has no "error" edge to follow when it fails', { node: 'lookup' })]);
-  });
-
   it('an edge leaving a node on an outcome it does not have', () => {
     const d = base();
     d.edges.push({ from: 'a', to: 'end', on: 'confirmed' });

@@ -2,14 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createActor, fromPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { compileFlow, flowGraph, parseFlowText, type FlowDocumentInput } from '../../src/flow/index.js';
+import { compileFlow, parseFlowText, type FlowDocumentInput } from '../../src/flow/index.js';
 import {
-  MODEL_TODAY,
-  flowTestEvents,
   generateFlowPaths,
   replayFlowPaths,
   type FlowCoverage,
-  type FlowTestEvent,
   type FlowTestPath,
 } from '../../src/testing/model-based.js';
 
@@ -55,49 +52,6 @@ describe('model-based paths (xstate/graph) over every flow in machines/flows', (
       expect(coverage.transitions.percent).toBe(100);
     });
   }
-});
-
-describe('events derived from the flow, per node kind', () => {
-  const eventsAt = (file: string, events: FlowTestEvent[]) => {
-    const flow = load(file);
-    const actor = createActor(compileFlow(flow, { today: () => MODEL_TODAY }));
-    actor.start();
-    for (const e of events) actor.send(e as never);
-    return flowTestEvents(flowGraph(flow), actor.getSnapshot() as never);
-  };
-  const texts = (events: FlowTestEvent[]) => events.flatMap((e) => (e.type === 'user.text' ? [e.text] : []));
-
-  it('a number question: bounds, values around the literals its validators and guards compare with, out of range, unparseable', () => {
-    const events = eventsAt('event-booking.json', []);
-    expect(texts(events)).toEqual(expect.arrayContaining(['1', '500', '13', '49', '50', '0', '501', 'no idea']));
-  });
-
-  it('a date question: bounds relative to the fixed today, a day outside each, an unreadable date', () => {
-    const events = eventsAt('event-booking.json', [{ type: 'user.text', text: '60' }]);
-    expect(texts(events)).toEqual(expect.arrayContaining(['2026-11-21', '2030-12-31', '2026-11-20', '2031-01-01', 'sometime soon']));
-  });
-
-  it('an optional question: skip as a button and as text', () => {
-    const events = eventsAt('contact-request.json', [{ type: 'user.text', text: 'Sam' }]);
-    expect(events).toContainEqual({ type: 'user.button', value: 'skip' });
-    expect(events).toContainEqual({ type: 'user.text', text: 'skip' });
-  });
-
-  it('a path node: a vote locking each path, one locking none', () => {
-    const votes = eventsAt('lighting-consult.json', []).flatMap((e) => (e.type === 'path.changed' ? [e.vote.locked] : []));
-    expect(votes).toEqual(['home', 'sports', null]);
-  });
-
-  it('a running action: outputs on both sides of the guards, one missing a field, a failure', () => {
-    const flow = load('led-sales.json');
-    const paths = generateFlowPaths(flow);
-    const atQuote = new Map(paths.flatMap((p) => p.events).filter((e) => e.type.endsWith('action.quote')).map((e) => [JSON.stringify(e), e]));
-    const outputs = [...atQuote.values()].flatMap((e) => ('output' in e ? [e.output] : []));
-    expect(outputs).toContainEqual({ total: 20001, fixtures: 20001 });
-    expect(outputs).toContainEqual({ total: 0, fixtures: 0 });
-    expect(outputs).toContainEqual({ fixtures: 0 });
-    expect([...atQuote.values()]).toContainEqual({ type: 'xstate.error.actor.action.quote', error: 'priceLookup failed' });
-  });
 });
 
 describe('the coverage measure can fail', () => {

@@ -1,0 +1,127 @@
+import { and } from 'xstate';
+import { z } from 'zod';
+import { nodeFields, text } from '../fields.js';
+import type { NodeKind } from './kind.js';
+import { AWAITING_ANSWER, PATHS_ACTOR_ID, checkGivingUp, flowAssign, flowSendTo } from './shared.js';
+import { UNCLEAR_TEXT, UNKNOWN_BUTTON, button, text as textEvent, vote, type FlowTestEvent } from './test-events.js';
+
+/**
+ * Waits until path selection locks a path (see `paths`): while it waits every
+ * message is a vote. Its edges are guarded on `context.path.locked`.
+ */
+export const PathNodeSchema = z.strictObject({
+  kind: z.literal('path'),
+  ...nodeFields,
+  prompt: text,
+  /**
+   * Messages allowed (each is a vote) before the `invalid` edge (else the
+   * flow's `fallback`, else the implicit stop terminal `__unreadable__`) is
+   * taken on a vote that locks no path. When absent: the votes a path needs to
+   * lock (`paths.policy.lockThreshold`) plus the flow's `maxAttempts` (else
+   * `DEFAULT_MAX_ATTEMPTS`), less one.
+   */
+  maxAttempts: z.number().int().min(1).max(100).optional(),
+});
+
+export type PathNode = z.infer<typeof PathNodeSchema>;
+
+/**
+ * A path node: state `waiting`, where every message (and every path button)
+ * is a vote sent to path selection; its `always` edges, guarded on
+ * `context.path.locked`, are re-checked after each reported vote.
+ */
+export const path: NodeKind<typeof PathNodeSchema> = {
+  kind: 'path',
+  schema: PathNodeSchema,
+  outcomes: ['next', 'invalid'],
+  // It waits for a path to lock: every `next` edge is guarded (an `else` would leave at once).
+  unguardedEdges: { next: { forbidden: 'a path node waits for a path to lock: every edge needs a guard (no "else")' }, invalid: 'optional' },
+  check(node, c) {
+    if (c.inSubgraph) c.add(c.at, `path node "${node.id}" must be in the main flow`, { node: node.id });
+  },
+  checkEdges(node, c) {
+    c.need('next', 'guarded on context.path.locked');
+    if (!c.doc.paths) c.fail(c.at, `path node "${node.id}" needs the flow's "paths"`, { node: node.id });
+    checkGivingUp(node, c);
+  },
+
+  guards: ({ doc, lookups: { pressed, maxAttemptsOf } }) => ({
+    /** The vote just recorded left every path unlocked ... */
+    voteLeavesUnlocked: ({ event }) => event.type === 'path.changed' && event.vote.locked === null,
+    /** ... and the messages allowed are used up. */
+    attemptsUsed: ({ context }, params: { gate: string }) => (context.attempts[params.gate] ?? 0) >= maxAttemptsOf(params.gate),
+    /** A button naming one of the flow's paths. */
+    buttonIsPath: ({ event }) => {
+      const value = pressed(event);
+      return value !== null && (doc.paths?.options ?? []).some((p) => p.id === value || p.label === value);
+    },
+  }),
+
+  actions: ({ doc, lookups: { pressed } }) => ({
+    votePathButton: flowSendTo(PATHS_ACTOR_ID, ({ event }) => {
+      const value = pressed(event) ?? '';
+      const option = (doc.paths?.options ?? []).find((p) => p.id === value || p.label === value);
+      return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"` };
+    }),
+    countAttempt: flowAssign(({ context }, params: { gate: string }) => ({
+      attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 },
+    })),
+  }),
+
+  state(p, c) {
+    const params = { gate: p.id };
+    return {
+      tags: ['question'],
+      ...c.traced(p),
+      // Re-checked after every event: a vote that locks a path moves on at once.
+      always: c.route(p, 'next'),
+      initial: 'waiting',
+      states: {
+        waiting: {
+          on: {
+            'user.text': { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
+            // The message's vote comes back from path selection: only a vote that
+            // locks nothing can use up the last attempt (the budget: see attempts.ts).
+            'path.changed': [
+              c.go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'attemptsUsed', params }] as never), [{ type: 'assignPath' }, { type: 'forgetAttempts', params }]),
+              { actions: [{ type: 'assignPath' }] },
+            ],
+            'user.button': [
+              { guard: { type: 'buttonIsPath' }, actions: [{ type: 'votePathButton' }] },
+              { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+            ],
+          },
+        },
+        ...c.routingChildren(p, ['invalid']),
+      },
+    };
+  },
+
+  reply: (node, { graph, notUnderstood, messages }) => ({
+    message: notUnderstood ? messages.NOT_UNDERSTOOD_MESSAGE : node.prompt,
+    buttons: (graph.doc.paths?.options ?? []).map((p) => ({ label: p.label ?? p.id, value: p.id })),
+    buttonContext: 'gate_question',
+    artifacts: [],
+    completion: AWAITING_ANSWER,
+  }),
+  // Path selection keeps its votes in its own snapshot; the node waits again.
+  resume: (node) => ({ [node.id]: 'waiting' }),
+
+  /**
+   * A vote that locks each path and one that does not (sent as path selection
+   * would report them), a text (a vote, and a counted attempt), each path as a
+   * button and an unknown button.
+   */
+  testEvents(_node, { graph }) {
+    const options = graph.doc.paths?.options ?? [];
+    const first = options[0]?.id ?? null;
+    const threshold = graph.doc.paths?.policy?.lockThreshold ?? 3;
+    return [
+      ...options.map((o): FlowTestEvent => ({ type: 'path.changed', vote: vote(o.id, o.id, { [o.id]: threshold }) })),
+      { type: 'path.changed', vote: vote(first, null, first === null ? {} : { [first]: 1 }) },
+      textEvent(UNCLEAR_TEXT),
+      ...options.map((o) => button(o.id)),
+      button(UNKNOWN_BUTTON),
+    ];
+  },
+};

@@ -1,0 +1,593 @@
+import { and } from 'xstate';
+import { z } from 'zod';
+import { SKIP_VALUE, asksToSkip } from '../answer.js';
+import { BUTTONS_ONLY_STATE, hasAnswerButtons } from '../attempts.js';
+import type { FlowContext, GateAnswer } from '../context.js';
+import {
+  AnswerKeySchema,
+  AnswerSpecSchema,
+  DEFAULT_MAX_LENGTH,
+  GuardTextSchema,
+  ValidatorSchema,
+  answerKey,
+  booleanLabels,
+  isRequired,
+  nodeFields,
+  text,
+} from '../fields.js';
+import type { IssuePath } from '../check.js';
+import type { Place } from '../places.js';
+import type { CompileContext, Enqueue, FlowActions, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
+import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside } from './shared.js';
+import {
+  DONE_EXTRACT,
+  ERROR_EXTRACT,
+  UNCLEAR_TEXT,
+  UNKNOWN_BUTTON,
+  aroundEach,
+  button,
+  numbersOf,
+  stringsOf,
+  text as textEvent,
+  type FlowTestEvent,
+} from './test-events.js';
+
+export const QuestionNodeSchema = z.strictObject({
+  kind: z.literal('question'),
+  ...nodeFields,
+  /** Where the answer is stored (`answers.<key>`); the node id when absent. */
+  key: AnswerKeySchema.optional(),
+  prompt: text,
+  answer: AnswerSpecSchema,
+  /** True when absent. An optional question can be skipped (a "Skip" button, or saying so). */
+  required: z.boolean().optional(),
+  /** Applicability: when this guard is false the question is passed over, unanswered. */
+  when: GuardTextSchema.optional(),
+  validators: z.array(ValidatorSchema).optional(),
+  /**
+   * Failed answers allowed (unreadable or refused turns in a row); the flow's
+   * `maxAttempts` when absent, else `DEFAULT_MAX_ATTEMPTS` (3): no question
+   * asks forever. A question with answer buttons (category, yes/no) then
+   * offers the buttons alone (state `buttonsOnly`: a button, or a text the
+   * offline matcher reads surely, still answers) and gives up at one more
+   * failure; any other question gives up at the last allowed failure. Giving
+   * up takes the `invalid` edge, else the flow's `fallback`, else the implicit
+   * stop terminal `__unreadable__`.
+   */
+  maxAttempts: z.number().int().min(1).max(100).optional(),
+  /** Categories that end the intake at once (through the `limiting` edge). */
+  limitingValues: z.array(text).optional(),
+  stopMessage: text.optional(),
+});
+
+export type QuestionNode = z.infer<typeof QuestionNodeSchema>;
+
+// ---------------------------------------------------------------- categories
+
+/** Case-insensitive lookup of a category of a question: the canonical spelling, or undefined. */
+export function findCategory(question: QuestionNode, value: string): string | undefined {
+  if (question.answer.type !== 'category') return undefined;
+  const wanted = value.trim().toLowerCase();
+  return question.answer.categories.find((c) => c.toLowerCase() === wanted);
+}
+
+export function isLimitingValue(question: QuestionNode, value: string): boolean {
+  const wanted = value.trim().toLowerCase();
+  return (question.limitingValues ?? []).some((v) => v.toLowerCase() === wanted);
+}
+
+/** A question's categories; none for a typed answer. */
+export function categoriesOf(question: QuestionNode): string[] {
+  return question.answer.type === 'category' ? question.answer.categories : [];
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Categories are unique (ignoring case), limiting values and synonym keys are
+ * categories, and no phrase means two categories. Shared by flow documents and
+ * gate configs, each with its own paths.
+ */
+export function checkCategories(
+  gate: { categories: string[]; limitingValues?: string[] | undefined; synonyms?: Record<string, string[]> | undefined },
+  paths: { categories: IssuePath; limitingValues: IssuePath; synonyms: IssuePath },
+  add: (path: IssuePath, message: string) => void,
+): void {
+  const { categories } = gate;
+  const known = new Set<string>();
+  categories.forEach((category, j) => {
+    if (known.has(lower(category))) add([...paths.categories, j], `duplicate category "${category}"`);
+    known.add(lower(category));
+  });
+  gate.limitingValues?.forEach((value, j) => {
+    if (!known.has(lower(value)))
+      add([...paths.limitingValues, j], `limiting value "${value}" is not one of the categories (${categories.join(', ')})`);
+  });
+  const phraseOwner = new Map<string, string>();
+  const synonymKeys = new Set<string>();
+  for (const [category, phrases] of Object.entries(gate.synonyms ?? {})) {
+    // The matcher finds a category's list ignoring case: two spellings would hide one list.
+    if (synonymKeys.has(lower(category))) add([...paths.synonyms, category], `synonyms for "${category}" are given twice (keys differ only in case)`);
+    synonymKeys.add(lower(category));
+    if (!known.has(lower(category)))
+      add([...paths.synonyms, category], `synonyms given for "${category}", which is not one of the categories (${categories.join(', ')})`);
+    phrases.forEach((phrase, j) => {
+      const owner = phraseOwner.get(lower(phrase)) ?? categories.find((c) => lower(c) === lower(phrase));
+      if (owner !== undefined && lower(owner) !== lower(category))
+        add([...paths.synonyms, category, j], `"${phrase}" already means "${owner}"`);
+      phraseOwner.set(lower(phrase), category);
+    });
+  }
+}
+
+/** The rules of a question's own fields: categories, answer bounds, and its `when` and validators type-check. */
+function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
+  const { answer } = node;
+  const where = c.at;
+  const extra = { node: node.id };
+  if (answer.type === 'category') {
+    checkCategories(
+      { categories: answer.categories, limitingValues: node.limitingValues, synonyms: answer.synonyms },
+      { categories: [...where, 'answer', 'categories'], limitingValues: [...where, 'limitingValues'], synonyms: [...where, 'answer', 'synonyms'] },
+      (path, message) => c.add(path, message, extra),
+    );
+    if (node.validators !== undefined)
+      c.add([...where, 'validators'], 'a category question takes only its categories: validators apply to typed answers', extra);
+  } else if (node.limitingValues !== undefined) {
+    c.add([...where, 'limitingValues'], 'limiting values are categories: only a category question has them', extra);
+  }
+  if (answer.type === 'string') {
+    if (answer.pattern !== undefined)
+      try {
+        new RegExp(answer.pattern, 'u');
+      } catch (error) {
+        c.add([...where, 'answer', 'pattern'], `not a regular expression: ${(error as Error).message}`, extra);
+      }
+    if (answer.minLength !== undefined && answer.minLength > (answer.maxLength ?? DEFAULT_MAX_LENGTH))
+      c.add([...where, 'answer', 'minLength'], `minLength ${answer.minLength} is more than maxLength ${answer.maxLength ?? DEFAULT_MAX_LENGTH}`, extra);
+  }
+  if (answer.type === 'number' && answer.min !== undefined && answer.max !== undefined && answer.min > answer.max)
+    c.add([...where, 'answer', 'min'], `min ${answer.min} is more than max ${answer.max}`, extra);
+  if (answer.type === 'date' && answer.min !== undefined && answer.max !== undefined && answer.min !== 'today' && answer.max !== 'today' && answer.min > answer.max)
+    c.add([...where, 'answer', 'min'], `min ${answer.min} is after max ${answer.max}`, extra);
+  if (node.when !== undefined) c.guard([...where, 'when'], node.when, node.id);
+  node.validators?.forEach((v, j) => c.guard([...where, 'validators', j, 'check'], v.check, node.id, 'validator'));
+}
+
+// ---------------------------------------------------------------- the machine
+
+function questionGuards({ lookups }: CompileContext): FlowGuards {
+  const { cel, scopeOf, keyOf, question, pressed, matched, accepted, typed, outOfAttempts } = lookups;
+  return {
+    /** A question's `when` is false: it does not apply. */
+    notApplicable: ({ context }, params: { gate: string; expr: string }) => !cel(params.expr).evaluate(scopeOf(context)),
+    /** Another question of an exclusive one-of group has an answer. */
+    excludedByGroup: ({ context }, params: { gate: string; keys: string[] }) => params.keys.some((key) => context.answers[key] !== undefined),
+    /** An optional category question the person asks to skip. */
+    skipRequested: ({ event }) =>
+      event.type === 'user.button' ? asksToSkip({ button: event.value }) : event.type === 'user.text' && asksToSkip({ text: event.text }),
+    /**
+     * The flow was sent back to this question (or into the subgraph call
+     * holding it) by an unmet constraint: it is asked, whatever would pass it over.
+     */
+    sentBackHere: ({ context }, params: { gate: string }) => {
+      const to = context.invalid?.node;
+      return to !== undefined && isAtOrInside(params.gate, to);
+    },
+    /** The question already has a value (another message answered it early). */
+    isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
+    buttonIsCategory: ({ event }, params: { gate: string }) => {
+      const value = pressed(event);
+      return value !== null && findCategory(question(params.gate), value) !== undefined;
+    },
+    buttonIsLimiting: ({ event }, params: { gate: string }) => {
+      const value = pressed(event);
+      return value !== null && isLimitingValue(question(params.gate), value);
+    },
+    /** The offline matcher reads one of the question's categories in the text. */
+    textMatches: ({ event }, params: { gate: string }) => matched(event, params.gate) !== undefined,
+    /** ... and it is one of the question's limiting values. */
+    textIsLimiting: ({ event }, params: { gate: string }) => {
+      const found = matched(event, params.gate);
+      return found !== undefined && isLimitingValue(question(params.gate), String(found.value));
+    },
+    /** Extraction produced no value the flow allows. */
+    extractedNothing: ({ context, event }, params: { gate: string }) => Object.keys(accepted(context, params.gate, event)).length === 0,
+    /** Extraction gave `limitingGate` one of its limiting values. */
+    extractedLimiting: ({ context, event }, params: { gate: string; limitingGate: string }) => {
+      const found = accepted(context, params.gate, event)[keyOf(params.limitingGate)];
+      return found !== undefined && isLimitingValue(question(params.limitingGate), String(found.value));
+    },
+    /** Extraction answered the question being asked. */
+    extractedAnswer: ({ context, event }, params: { gate: string }) => accepted(context, params.gate, event)[keyOf(params.gate)] !== undefined,
+    /** A typed answer that passed its schema and validators. */
+    answerValid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'valid',
+    answerSkipped: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'skip',
+    answerInvalid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'invalid',
+    /** This failure is the last one the question's budget (`maxAttempts`, the flow's, or the default) allows. */
+    outOfAttempts: ({ context }, params: { gate: string }) => outOfAttempts(context, params.gate),
+  };
+}
+
+function questionActions({ lookups }: CompileContext): FlowActions {
+  const { question, keyOf, pressed, matched, typed, accepted, withoutAttempt, maxAttemptsOf } = lookups;
+  /** Store an answer, clear what the last failure said, trace it. */
+  const commit = (enqueue: Enqueue, context: FlowContext, gate: string, answer: GateAnswer) => {
+    const key = keyOf(gate);
+    enqueue.assign({
+      answers: { ...context.answers, [key]: answer },
+      notice: null,
+      invalid: null,
+      attempts: withoutAttempt(context, gate),
+    });
+    enqueue.emit({ type: 'answer.committed', node: gate, key, value: answer.value, source: answer.source });
+  };
+  return {
+    commitButton: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+      const q = question(params.gate);
+      const value = findCategory(q, pressed(event) ?? '');
+      if (value === undefined) return;
+      commit(enqueue, context, params.gate, { value, confidence: 1, source: 'button', raw: pressed(event)! });
+    }),
+    commitMatched: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+      const found = matched(event, params.gate);
+      if (!found || event.type !== 'user.text') return;
+      commit(enqueue, context, params.gate, { ...found, raw: event.text });
+    }),
+    commitTyped: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+      const read = typed(context, event, params.gate);
+      if (read?.kind !== 'valid') return;
+      const raw = event.type === 'user.button' ? event.value : event.type === 'user.text' ? event.text : '';
+      commit(enqueue, context, params.gate, {
+        value: read.value,
+        confidence: read.confidence,
+        source: event.type === 'user.button' ? 'button' : 'match',
+        raw,
+      });
+    }),
+    rememberText: flowAssign(({ event }) => ({ pendingText: event.type === 'user.text' ? event.text : null })),
+    commitExtracted: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+      const raw = context.pendingText ?? '';
+      const values = accepted(context, params.gate, event);
+      const answers = { ...context.answers };
+      for (const [key, found] of Object.entries(values)) answers[key] = { ...found, raw };
+      enqueue.assign({ answers, notice: null, invalid: null, pendingText: null, attempts: withoutAttempt(context, params.gate) });
+      for (const [key, found] of Object.entries(values))
+        enqueue.emit({ type: 'answer.committed', node: params.gate, key, value: found.value, source: found.source });
+    }),
+    recordStop: flowAssign((_, params: { gate: string }) => ({ stoppedBy: keyOf(params.gate) })),
+    /** A typed answer was refused: keep the reason to say, count the failure, trace it. */
+    recordInvalid: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+      const read = typed(context, event, params.gate);
+      const message = read?.kind === 'invalid' ? read.message : 'That answer could not be used.';
+      const attempt = (context.attempts[params.gate] ?? 0) + 1;
+      enqueue.assign({
+        invalid: { node: params.gate, message },
+        notice: null,
+        attempts: { ...context.attempts, [params.gate]: attempt },
+      });
+      enqueue.emit({
+        type: 'validation.failed',
+        node: params.gate,
+        key: keyOf(params.gate),
+        message,
+        attempt,
+        maxAttempts: maxAttemptsOf(params.gate),
+      });
+    }),
+    recordSkip: flowEnqueue(({ context, enqueue }, params: { gate: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
+      if (params.reason === 'optional') enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.gate) });
+      enqueue.emit({ type: 'answer.skipped', node: params.gate, key: keyOf(params.gate), reason: params.reason });
+    }),
+  };
+}
+
+/**
+ * A question's state: `entering` (passed over when its `when` is false, an
+ * exclusive one-of group is answered, or an earlier message answered it),
+ * `asking`, `buttonsOnly` once its failed answers used up the budget (a
+ * question with answer buttons), `extracting` while the model reads a text
+ * the offline matcher abstained on, and a transient child per guarded outcome.
+ */
+function questionState(p: Place & { node: QuestionNode }, c: CompileContext): StateConfig {
+  const { graph, go, withVote } = c;
+  const { constraints, enforced } = c.lookups;
+  const q = p.node;
+  const params = { gate: p.id };
+  const limited = (q.limitingValues ?? []).length > 0;
+  // Its answers are buttons: once its failed answers use up the budget it offers them alone, then gives up.
+  const buttons = hasAnswerButtons(q);
+  // Passed over once another key of an exclusive group is answered: only keys asked before it can be.
+  const askedBefore = new Set(graph.questions.slice(0, graph.questions.indexOf(q)).map(answerKey));
+  const exclusive = constraints
+    .filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q)))
+    .map((k) => k.oneOf!.filter((key) => key !== answerKey(q) && askedBefore.has(key)))
+    .filter((keys) => keys.length > 0);
+  // Sent back here by an unmet constraint: asked, whatever would pass it over.
+  const fallbackHere = enforced.some((k) => isAtOrInside(p.id, k.fallback!));
+  const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
+  const skips: Transition[] = [
+    ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { gate: p.id, expr: q.when } }, skip('not_applicable'))] : []),
+    ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys } }, skip('exclusive'))),
+    ...(c.canBeAnsweredEarly(p) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
+  ];
+  const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params });
+  /** Giving up: the failure is counted and traced, then the count starts again (should the flow come back here). */
+  const giveUp = (guard: unknown, notUnderstood: boolean) => go(p, 'invalid', guard, [record(notUnderstood), { type: 'forgetAttempts', params }]);
+  /** The budget's last failure: the buttons alone, or giving up. */
+  const lastFailure = (guard: unknown, notUnderstood: boolean): Transition =>
+    buttons ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] } : giveUp(guard, notUnderstood);
+  /** A failed answer while asking: counted, and asked again, up to the budget. */
+  const failed = (notUnderstood: boolean): Transition[] => [lastFailure({ type: 'outOfAttempts', params }, notUnderstood), { actions: [record(notUnderstood)] }];
+  let asking: StateConfig;
+  let buttonsOnly: StateConfig | undefined;
+  let extracting: StateConfig | undefined;
+  if (q.answer.type === 'category') {
+    const modelAllowed = !(p.path.length === 0 && q.id === graph.start.id);
+    const direct = (isLimiting: string, matches: string, commitAction: string): Transition[] => [
+      ...(limited ? [go(p, 'limiting', { type: isLimiting, params }, [{ type: commitAction, params }, { type: 'recordStop', params }])] : []),
+      go(p, 'answered', { type: matches, params }, [{ type: commitAction, params }]),
+      ...(!isRequired(q) ? [go(p, 'answered', { type: 'skipRequested' }, skip('optional'))] : []),
+    ];
+    asking = {
+      on: {
+        'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), ...failed(true)],
+        // The offline matcher first (pure, here in the machine); the model only where it abstains.
+        'user.text': withVote([
+          ...direct('textIsLimiting', 'textMatches', 'commitMatched'),
+          // The first question never calls a model (the seed's rule).
+          ...(modelAllowed ? [{ target: 'extracting', actions: [{ type: 'rememberText' }] }] : failed(true)),
+        ]),
+      },
+    };
+    // The buttons alone: a button or a text the offline matcher reads surely answers (no model); anything else gives up.
+    buttonsOnly = {
+      on: {
+        'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), giveUp(undefined, true)],
+        'user.text': withVote([...direct('textIsLimiting', 'textMatches', 'commitMatched'), giveUp(undefined, true)]),
+      },
+    };
+    if (modelAllowed) extracting = extractingState(p, c, lastFailure);
+  } else {
+    const answer = (fail: Transition[]): Transition[] => [
+      go(p, 'answered', { type: 'answerValid', params }, [{ type: 'commitTyped', params }]),
+      ...(!isRequired(q) ? [go(p, 'answered', { type: 'answerSkipped', params }, skip('optional'))] : []),
+      ...fail,
+    ];
+    asking = { on: { 'user.button': answer(failed(false)), 'user.text': withVote(answer(failed(false))) } };
+    if (buttons) buttonsOnly = { on: { 'user.button': answer([giveUp(undefined, false)]), 'user.text': withVote(answer([giveUp(undefined, false)])) } };
+  }
+  return {
+    tags: ['question'],
+    ...c.traced(p),
+    initial: skips.length > 0 ? 'entering' : 'asking',
+    states: {
+      ...(skips.length > 0 && {
+        entering: { always: [...(fallbackHere ? [{ guard: { type: 'sentBackHere', params }, target: 'asking' }] : []), ...skips, { target: 'asking' }] },
+      }),
+      asking,
+      ...(buttonsOnly && { [BUTTONS_ONLY_STATE]: buttonsOnly }),
+      ...(extracting && { extracting }),
+      ...c.routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), 'invalid']),
+    },
+  };
+}
+
+/** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
+function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unknown, notUnderstood: boolean) => Transition): StateConfig {
+  const { go, leave, ref } = c;
+  const params = { gate: p.id };
+  const reachable = c.laterPlaces(p);
+  const limitingTransitions = reachable
+    .filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0)
+    .map((g) => ({
+      guard: { type: 'extractedLimiting', params: { gate: p.id, limitingGate: g.id } },
+      // A limiting value leaves through that question's own limiting edges (a later
+      // question's guarded group through its transient child, entering it).
+      ...(() => {
+        const to = leave(g, 'limiting');
+        const target = to.child && g !== p ? `${ref(g.path, g.node.id)}.limiting` : to.target;
+        return { target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }, ...to.actions] };
+      })(),
+    }));
+  const nothing = { type: 'extractedNothing', params };
+  return {
+    tags: [BUSY_TAG],
+    invoke: {
+      id: EXTRACT_ACTOR_ID,
+      src: 'extract',
+      input: ({ context }) => c.extractionInput(p.id, context),
+      onDone: [
+        // Nothing read, and the budget is used up: the buttons alone.
+        lastFailure(and([nothing, { type: 'outOfAttempts', params }] as never), true),
+        { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
+        ...limitingTransitions,
+        go(p, 'answered', { type: 'extractedAnswer', params }, [{ type: 'commitExtracted', params }]),
+        // Only later questions were answered: keep them, ask this one again.
+        ...(reachable.length > 1 ? [{ target: 'asking', actions: [{ type: 'commitExtracted', params }] }] : []),
+      ],
+      // A failing extractor never ends the conversation: ask again.
+      onError: { target: 'asking', actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+    },
+  };
+}
+
+// ---------------------------------------------------------------- test events
+
+const skipEvents = (q: QuestionNode): FlowTestEvent[] => (isRequired(q) ? [] : [button(SKIP_VALUE), textEvent(SKIP_VALUE)]);
+
+/**
+ * Every category as a button and as text (the offline matcher reads it), an
+ * unknown button and an unclear text (a model is asked, except on the first
+ * question), and "skip" when the question is optional.
+ */
+function categoryQuestionEvents(q: QuestionNode): FlowTestEvent[] {
+  const categories = categoriesOf(q);
+  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(textEvent), textEvent(UNCLEAR_TEXT), ...skipEvents(q)];
+}
+
+/**
+ * While extracting: each category, each limiting value of every question the
+ * extraction may answer, answers to later questions only, nothing, and a
+ * failure.
+ */
+function extractionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
+  const own = answerKey(q);
+  const done = (values: Record<string, string>): FlowTestEvent => ({
+    type: DONE_EXTRACT,
+    output: {
+      values: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, source: 'llm' as const }])),
+    },
+  });
+  const categories = categoriesOf(q);
+  const events: FlowTestEvent[] = [
+    { type: DONE_EXTRACT, output: { values: {}, failure: { reason: 'abstained', message: 'nothing found' } } },
+    { type: ERROR_EXTRACT, error: 'extractor failed' },
+    ...categories.map((value) => done({ [own]: value })),
+  ];
+  const ownCalm = categories.find((c) => !(q.limitingValues ?? []).includes(c)) ?? categories[0]!;
+  for (const gate of t.extractionInput(t.place, t.snapshot.context).gates) {
+    if (gate.key === own) continue;
+    const later = t.graph.question(gate.key)!;
+    const calm = categoriesOf(later).find((c) => !(later.limitingValues ?? []).includes(c));
+    if (calm !== undefined) events.push(done({ [gate.key]: calm }), done({ [own]: ownCalm, [gate.key]: calm }));
+    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }));
+  }
+  return events;
+}
+
+const DAY_MS = 86_400_000;
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const addDays = (iso: string, days: number) => isoDay(new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS));
+
+/**
+ * Texts for a typed question: `valid` ones the parser reads (the bounds, and
+ * values around each literal the flow compares the answer with; a validator
+ * may still refuse some, which is the point), `invalid` ones it refuses or
+ * the schema does (out of range, unparseable).
+ */
+function typedSamples(q: QuestionNode, t: TestEventInput): { valid: string[]; invalid: string[] } {
+  const key = answerKey(q);
+  const literals = t.literals(key);
+  const extra = t.options.samples?.[key] ?? [];
+  const spec = q.answer;
+  switch (spec.type) {
+    case 'category':
+      return { valid: [], invalid: [] };
+    case 'number': {
+      const low = spec.min ?? 0;
+      const high = spec.max ?? low + 100;
+      const fits = (n: number) => n >= low && n <= high && (!spec.integer || Number.isInteger(n));
+      const valid = [...new Set([low, high, ...aroundEach(numbersOf(literals))])].filter(fits).sort((a, b) => a - b);
+      const invalid = ['no idea', ...(spec.min !== undefined ? [String(spec.min - 1)] : []), ...(spec.max !== undefined ? [String(spec.max + 1)] : [])];
+      if (spec.integer && fits(Math.floor(low) + 1)) invalid.push(`${Math.floor(low)}.5`);
+      return { valid: [...valid.map(String), ...extra], invalid };
+    }
+    case 'date': {
+      const bound = (b: string | undefined) => (b === 'today' ? isoDay(t.today) : b);
+      const min = bound(spec.min);
+      const max = bound(spec.max);
+      const first = min ?? (max !== undefined ? addDays(max, -30) : isoDay(t.today));
+      const last = max ?? addDays(first, 30);
+      const dates = stringsOf(literals).filter((s) => /^\d{4}-\d{2}-\d{2}$/.test(s));
+      const valid = [...new Set([first, last, ...dates.flatMap((d) => [addDays(d, -1), d, addDays(d, 1)])])].filter((d) => d >= first && d <= last);
+      const invalid = ['sometime soon', ...(min !== undefined ? [addDays(min, -1)] : []), ...(max !== undefined ? [addDays(max, 1)] : [])];
+      return { valid: [...valid.sort(), ...extra], invalid };
+    }
+    case 'boolean': {
+      const { trueLabel, falseLabel } = booleanLabels(spec);
+      return { valid: [trueLabel, falseLabel, ...extra], invalid: ['maybe'] };
+    }
+    case 'email':
+      return { valid: ['name@example.com', ...extra], invalid: ['name at example'] };
+    case 'phone':
+      return { valid: ['+15550102233', ...extra], invalid: ['12345'] };
+    case 'string': {
+      const min = spec.minLength ?? 1;
+      const max = spec.maxLength;
+      const plain = 'Sam Example';
+      const sample = plain.length >= min && (max === undefined || plain.length <= max) ? plain : 'x'.repeat(Math.max(1, min));
+      return {
+        valid: [sample, ...stringsOf(literals), ...extra],
+        invalid: ['', ...(min > 1 ? ['x'.repeat(min - 1)] : []), ...(max !== undefined ? ['x'.repeat(max + 1)] : [])],
+      };
+    }
+  }
+}
+
+/**
+ * A typed question: valid and invalid texts (see {@link typedSamples}); as
+ * buttons (read like text) the boolean labels, or else the first valid and
+ * the first invalid sample; "skip" when the question is optional.
+ */
+function typedQuestionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
+  const { valid, invalid } = typedSamples(q, t);
+  const buttons = q.answer.type === 'boolean' ? [...valid.slice(0, 2), invalid[0]] : [valid[0], invalid[0]];
+  return [...buttons.filter((b) => b !== undefined).map(button), ...valid.map(textEvent), ...invalid.map(textEvent), ...skipEvents(q)];
+}
+
+// ---------------------------------------------------------------- the kind
+
+/** The buttons of a question: its categories, or its yes/no labels; "Skip" when it is optional. */
+function questionButtons(q: QuestionNode, skipLabel: string) {
+  const buttons =
+    q.answer.type === 'category'
+      ? q.answer.categories.map((c) => ({ label: c, value: c }))
+      : q.answer.type === 'boolean'
+        ? Object.values(booleanLabels(q.answer)).map((label) => ({ label, value: label }))
+        : [];
+  if (!isRequired(q)) buttons.push({ label: skipLabel, value: SKIP_VALUE });
+  return buttons;
+}
+
+/**
+ * A question: asks its prompt and stores the answer under its key. A category
+ * question reads buttons and, through the offline matcher and then the model,
+ * text; a typed question parses and validates the text. It leaves on
+ * `answered`, on `limiting` for a limiting value, on `invalid` when it gives up.
+ */
+export const question: NodeKind<typeof QuestionNodeSchema> = {
+  kind: 'question',
+  schema: QuestionNodeSchema,
+  outcomes: ['answered', 'limiting', 'invalid'],
+  check: checkQuestion,
+  checkEdges(node, c) {
+    c.need('answered', 'to continue on');
+    const limiting = (node.limitingValues ?? []).length > 0;
+    if (limiting && !c.has('limiting'))
+      c.fail([...c.at, 'limitingValues'], `question "${node.id}" has limiting values but no "limiting" edge to stop on`, { node: node.id });
+    if (!limiting && c.has('limiting')) c.fail(c.at, `question "${node.id}" has a "limiting" edge but no limiting values`, { node: node.id });
+    checkGivingUp(node, c);
+  },
+  // Passed over by its `when` within the turn that reaches it: a loop of such questions may never stop.
+  silence: (node) => (node.when !== undefined ? 'instant' : 'asks'),
+  answerKeys: (node) => [answerKey(node)],
+
+  guards: questionGuards,
+  actions: questionActions,
+  state: questionState,
+
+  reply(node, { context, phase, notUnderstood, because, messages }) {
+    const buttons = questionButtons(node, messages.SKIP_LABEL);
+    // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
+    const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
+    return {
+      message: buttonsOnly
+        ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
+        : notUnderstood
+          ? messages.NOT_UNDERSTOOD_MESSAGE
+          : because + messages.questionMessage(node, context.previousAnswers[answerKey(node)]),
+      buttons: buttons.length > 0 ? buttons : null,
+      buttonContext: buttons.length > 0 ? 'gate_question' : null,
+      artifacts: [],
+      completion: AWAITING_ANSWER,
+    };
+  },
+  // Resumed waiting for an answer (an extraction in flight is asked again).
+  resume: (node) => ({ [node.id]: 'asking' }),
+
+  testEvents(node, t) {
+    if (node.answer.type !== 'category') return typedQuestionEvents(node, t);
+    return t.snapshot.hasTag(BUSY_TAG) ? extractionEvents(node, t) : categoryQuestionEvents(node);
+  },
+};
