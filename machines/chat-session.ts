@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { BUSY_TAG } from './tags.js';
 import type { ReplyEnvelope } from '../src/workflow/reply.js';
 import type { Turn } from '../src/workflow/turn.js';
 
@@ -115,7 +116,7 @@ export const chatSessionMachine = setup({
       always: [{ guard: 'hasSession', target: 'resuming' }, { target: 'creating' }],
     },
     creating: {
-      tags: ['busy'],
+      tags: [BUSY_TAG],
       invoke: {
         src: 'startSession',
         input: ({ context }) => ({ flowId: context.flowId }),
@@ -132,7 +133,7 @@ export const chatSessionMachine = setup({
       },
     },
     resuming: {
-      tags: ['busy'],
+      tags: [BUSY_TAG],
       invoke: {
         src: 'resumeSession',
         input: ({ context }) => ({ sessionId: context.sessionId! }),
@@ -166,7 +167,7 @@ export const chatSessionMachine = setup({
       },
     },
     sending: {
-      tags: ['busy'],
+      tags: [BUSY_TAG],
       invoke: {
         src: 'sendTurn',
         input: ({ context }) => {

@@ -1,4 +1,5 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { BUSY_TAG } from './tags.js';
 import {
   applyVote,
   initialPathState,
@@ -62,7 +63,7 @@ export interface PathVoteEmitted {
 }
 
 export const CHOOSE_ACTOR_ID = 'choose';
-export const BUSY_TAG = 'busy';
+export { BUSY_TAG };
 
 const notProvided = fromPromise<PathChoice, ChooseInput>(async () => {
   throw new Error(`path selection: provide the "${CHOOSE_ACTOR_ID}" actor`);

@@ -1,7 +1,8 @@
 import { waitFor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
 
-/** The tag a machine's state carries while it waits for its own work (an invoked model call, a vote): the turn has not settled. */
-export const BUSY_TAG = 'busy';
+import { BUSY_TAG } from '../../machines/tags.js';
+
+export { BUSY_TAG };
 
 const isMachineSnapshot = (snapshot: unknown): snapshot is AnyMachineSnapshot =>
   typeof snapshot === 'object' && snapshot !== null && typeof (snapshot as { hasTag?: unknown }).hasTag === 'function';

@@ -1,4 +1,5 @@
 import { and, assign, enqueueActions, sendTo, type AnyActorRef, type EventObject, type ParameterizedObject } from 'xstate';
+import { BUSY_TAG } from '../../workflow/settle.js';
 import { fallbackOf } from '../attempts.js';
 import type { FlowLookups } from '../compile-lookups.js';
 import { ELSE_GUARD, EXIT_TARGET, isElseGuard, type EdgeOutcome } from '../fields.js';
@@ -20,7 +21,7 @@ export const EXTRACT_ACTOR_ID = 'extract';
 /** The invoke id (and actor name) of path selection, when a flow has paths. */
 export const PATHS_ACTOR_ID = 'paths';
 /** Tag of states that wait for an invoked actor; a turn settles when none is active. */
-export const BUSY_TAG = 'busy';
+export { BUSY_TAG };
 
 /** Whether the place `place` is `ancestor` or inside it (a node within a subgraph call). */
 export function isAtOrInside(place: string, ancestor: string): boolean {
