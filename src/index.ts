@@ -134,7 +134,7 @@ export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './fl
 export { GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './flow/gate-config.js';
 export { flowGraph, type FlowGraph } from './flow/graph.js';
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './flow/json-schema.js';
-export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './flow/migrate.js';
+export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './flow/convert.js';
 export { MAX_FLOW_TEXT_BYTES, lintFlowText, parseFlowText, parseFlowValue } from './flow/parse.js';
 export {
   composeFlow,
@@ -179,7 +179,7 @@ export {
 export { flowWorkflow, type FlowWorkflowOptions } from './flow/workflow.js';
 export { createFlowRuntime, type FlowRuntimeOptions } from './flow/runtime.js';
 export { restoreConversation, startConversation, type Conversation, type ConversationOptions, type PersistedConversation } from './flow/conversation.js';
-export { migrateSnapshot } from './runtime/migrate-snapshot.js';
+export { migrateSnapshot } from './flow/migrate-snapshot.js';
 export {
   BUTTONS_ONLY_MESSAGE,
   DEFAULT_COMPLETED_MESSAGE,
@@ -189,7 +189,7 @@ export {
   DEFAULT_WORKING_MESSAGE,
   NOT_UNDERSTOOD_MESSAGE,
   SKIP_LABEL,
-} from './runtime/messages.js';
+} from './flow/messages.js';
 
 // Reading free text: the offline matcher and model extraction.
 export { createExtractActor, type ExtractActorOptions } from './extract/actor.js';

@@ -8,7 +8,7 @@ import type { FlowDocument, FlowNode, PathNode, QuestionNode, TerminalNode } fro
  * else {@link DEFAULT_MAX_ATTEMPTS}. A question that offers its answers as
  * buttons (a category or a yes/no question), once its budget is used up,
  * offers the buttons alone (the `buttonsOnly` state; the reply says so, see
- * `BUTTONS_ONLY_MESSAGE` in runtime/messages.ts); one more failure there leaves it. A question
+ * `BUTTONS_ONLY_MESSAGE` in flow/messages.ts); one more failure there leaves it. A question
  * without answer buttons leaves at the budget's last failure. It leaves on its
  * `invalid` edge, else to the flow's `fallback`, else to the implicit stop
  * terminal {@link UNREADABLE_TERMINAL_ID} that the flow graph adds for that.

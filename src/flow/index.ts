@@ -31,7 +31,7 @@ export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './er
 export { DEFAULT_UNREADABLE_MESSAGE, GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './gate-config.js';
 export { categoriesOf, findCategory, flowGraph, isLimitingValue, type FlowGraph, type ScopeGraph } from './graph.js';
 export { flowDocumentJsonSchema, gateConfigJsonSchema } from './json-schema.js';
-export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './migrate.js';
+export { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr, type Checklist } from './convert.js';
 export { NODE_KINDS, findKind, kindOf, type NodeKindName, type NodeKinds } from './nodes/index.js';
 export type {
   AnyNodeKind,
@@ -55,6 +55,6 @@ export { flowWorkflow, type FlowWorkflowOptions } from './workflow.js';
 export { createFlowRuntime, type FlowRuntimeOptions } from './runtime.js';
 export { restoreConversation, startConversation, type Conversation, type ConversationOptions, type PersistedConversation } from './conversation.js';
 export * from './reply.js';
-export { buildReply, nodeIdOf } from '../runtime/build-reply.js';
-export * from '../runtime/messages.js';
-export { migrateSnapshot } from '../runtime/migrate-snapshot.js';
+export { buildReply, nodeIdOf } from './build-reply.js';
+export * from './messages.js';
+export { migrateSnapshot } from './migrate-snapshot.js';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { checkFlow, flowErrors, type FlowIssue } from './check.js';
 import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors.js';
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
-import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './migrate.js';
+import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './convert.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
 
 /** The largest document we read; flows are hand-written and small. */

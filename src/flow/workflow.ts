@@ -1,6 +1,6 @@
 import type { AnyActorLogic, AnyMachineSnapshot, Snapshot } from 'xstate';
-import { buildReply } from '../runtime/build-reply.js';
-import { migrateSnapshot } from '../runtime/migrate-snapshot.js';
+import { buildReply } from './build-reply.js';
+import { migrateSnapshot } from './migrate-snapshot.js';
 import { defaultTurnEvent, statusOf } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
 import { compileFlow, type FlowMachine } from './compile.js';

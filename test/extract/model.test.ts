@@ -10,7 +10,7 @@ import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
 import { categoriesOf } from '../../src/flow/graph.js';
 import { startConversation } from '../../src/flow/conversation.js';
-import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
+import { NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph, question } from '../helpers/patient-intake.js';
 import { textResult, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
 

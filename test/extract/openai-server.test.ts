@@ -9,7 +9,7 @@ import type { ExtractionFailureReason, ExtractionInput } from '../../src/extract
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
 import { startConversation } from '../../src/flow/conversation.js';
-import { NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
+import { NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
 import {
   chatCompletion,
   respond,

@@ -34,7 +34,7 @@ import {
 } from '../../src/flow/index.js';
 import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError } from '../../src/runtime/errors.js';
-import { BUTTONS_ONLY_MESSAGE, NOT_UNDERSTOOD_MESSAGE } from '../../src/runtime/messages.js';
+import { BUTTONS_ONLY_MESSAGE, NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
 import type { Reply } from '../../src/flow/reply.js';
 import type { Turn } from '../../src/workflow/turn.js';
 

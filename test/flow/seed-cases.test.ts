@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fromPromise, type AnyStateNode } from 'xstate';
 import { compileFlow } from '../../src/flow/compile.js';
 import type { ExtractionInput, ExtractionOutput } from '../../src/extract/types.js';
-import { DEFAULT_STOP_MESSAGE } from '../../src/runtime/messages.js';
+import { DEFAULT_STOP_MESSAGE } from '../../src/flow/messages.js';
 import { ConversationFinishedError } from '../../src/runtime/errors.js';
 import {
   restoreConversation,

@@ -2,7 +2,7 @@ import type { ActionFunction, AnyActorLogic, ParameterizedObject, StateValue } f
 import type { z } from 'zod';
 import type { PathVoteEmitted } from '../../../machines/path-selection.js';
 import type { ExtractionInput } from '../../extract/types.js';
-import type * as ReplyWording from '../../runtime/messages.js';
+import type * as ReplyWording from '../../flow/messages.js';
 import type { Reply } from '../reply.js';
 import type { FlowIssue, IssuePath } from '../check.js';
 import type { FlowLookups } from '../compile-lookups.js';
@@ -83,9 +83,9 @@ export interface NodeKind<S extends NodeSchema = NodeSchema> {
 
   // ---------------------------------------------------------------- around the machine
 
-  /** What a person sees while the flow is at this node (runtime/build-reply.ts). */
+  /** What a person sees while the flow is at this node (flow/build-reply.ts). */
   reply(node: NodeOf<S>, r: ReplyInput): NodeReply;
-  /** The state value a migrated snapshot resumes in at this node (runtime/migrate-snapshot.ts); the node id alone when absent. */
+  /** The state value a migrated snapshot resumes in at this node (flow/migrate-snapshot.ts); the node id alone when absent. */
   resume?(node: NodeOf<S>, r: ResumeInput): StateValue;
   /** The events worth trying while the flow is at this node (testing/model-based.ts); none when absent. */
   testEvents?(node: NodeOf<S>, t: TestEventInput): FlowTestEvent[];
@@ -246,7 +246,7 @@ export interface EdgeCheckContext extends NodeCheckContext {
 
 // ---------------------------------------------------------------- reply, resume, test events
 
-/** The wording of replies (runtime/messages.ts), handed in by the reply builder. */
+/** The wording of replies (flow/messages.ts), handed in by the reply builder. */
 export type ReplyMessages = typeof ReplyWording;
 
 /** The part of a Reply a node decides. */

@@ -1,6 +1,6 @@
-import type { AnswerValue, GateAnswer } from '../flow/context.js';
-import type { FlowGraph } from '../flow/graph.js';
-import { answerKey, booleanLabels, type ConfirmationNode, type QuestionNode } from '../flow/schema.js';
+import type { AnswerValue, GateAnswer } from './context.js';
+import type { FlowGraph } from './graph.js';
+import { answerKey, booleanLabels, type ConfirmationNode, type QuestionNode } from './schema.js';
 
 /** The seed's message when a turn could not be understood (case 3.1). */
 export const NOT_UNDERSTOOD_MESSAGE =

@@ -1,10 +1,10 @@
 import type { Snapshot, StateValue } from 'xstate';
-import { PATHS_ACTOR_ID } from '../flow/compile.js';
-import { initialFlowContext, type FlowContext, type GateAnswer } from '../flow/context.js';
-import { flowGraph } from '../flow/graph.js';
-import { kindOf } from '../flow/nodes/index.js';
-import type { FlowDocument, FlowNode, FlowVersion } from '../flow/schema.js';
-import { IncompatibleSnapshotError } from './errors.js';
+import { PATHS_ACTOR_ID } from './compile.js';
+import { initialFlowContext, type FlowContext, type GateAnswer } from './context.js';
+import { flowGraph } from './graph.js';
+import { kindOf } from './nodes/index.js';
+import type { FlowDocument, FlowNode, FlowVersion } from './schema.js';
+import { IncompatibleSnapshotError } from '../runtime/errors.js';
 
 interface StoredMachineSnapshot {
   status: string;

@@ -1,13 +1,13 @@
 import type { StateValue } from 'xstate';
-import { activeNode } from '../flow/active-node.js';
-import type { FlowContext } from '../flow/context.js';
-import type { FlowGraph } from '../flow/graph.js';
-import { kindOf } from '../flow/nodes/index.js';
-import type { NodeReply } from '../flow/nodes/kind.js';
-import { isAtOrInside } from '../flow/places.js';
-import type { FlowNode } from '../flow/schema.js';
+import { activeNode } from './active-node.js';
+import type { FlowContext } from './context.js';
+import type { FlowGraph } from './graph.js';
+import { kindOf } from './nodes/index.js';
+import type { NodeReply } from './nodes/kind.js';
+import { isAtOrInside } from './places.js';
+import type { FlowNode } from './schema.js';
 import * as messages from './messages.js';
-import type { Reply } from '../flow/reply.js';
+import type { Reply } from './reply.js';
 
 /** The node a state value is in: its top-level key. */
 export function nodeIdOf(value: StateValue): string {
