@@ -4,49 +4,11 @@
  * `gateflow/postgres`. What is not listed here is internal.
  */
 
-// Workflows: the contract every session runs on.
-export { defaultTurnEvent, defineWorkflow, statusOf, type DefineWorkflowOptions, type StateReply, type TurnEvent } from './workflow/define.js';
-export {
-  ArtifactEnvelopeSchema,
-  ButtonSchema,
-  CompletionEnvelopeSchema,
-  ReplyEnvelopeSchema,
-  SessionStatusSchema,
-  WorkflowVersionSchema,
-  type Button,
-  type ReplyEnvelope,
-  type SessionStatus,
-  type WorkflowVersion,
-} from './workflow/reply.js';
-export { DEFAULT_SETTLE_TIMEOUT_MS, openSession, type OpenSessionOptions, type WorkflowSession } from './workflow/session.js';
-export { BUSY_TAG, waitUntilSettled } from './workflow/settle.js';
-export { ButtonTurnSchema, MAX_TURN_TEXT_LENGTH, TextTurnSchema, TurnSchema, parseTurn, type Turn, type TurnParseResult } from './workflow/turn.js';
-export type { ReplyOf, Workflow, WorkflowHost, WorkflowSummary } from './workflow/types.js';
-
-// The runtime and its errors.
+// Workflows (the contract every session runs on), the runtime and its errors:
+// their faces list their exports by name.
+export * from './workflow/index.js';
+export * from './runtime/index.js';
 export { GateflowError, isGateflowError } from './error/gateflow-error.js';
-export {
-  ConversationFinishedError,
-  FlowNotFoundError,
-  IncompatibleSnapshotError,
-  InvalidPageError,
-  InvalidTurnError,
-  SessionNotFoundError,
-  TurnIdReusedError,
-  TurnLimitError,
-} from './runtime/errors.js';
-export {
-  createRuntime,
-  DEFAULT_HISTORY_PAGE_SIZE,
-  DEFAULT_MAX_TURNS_PER_SESSION,
-  MAX_HISTORY_PAGE_SIZE,
-  type Caller,
-  type HistoryPage,
-  type Runtime,
-  type RuntimeOptions,
-  type SessionView,
-} from './runtime/runtime.js';
-export { isSessionId, newSessionId } from './runtime/session-id.js';
 
 // Flow documents: authoring, checking, composing, compiling, running.
 export {

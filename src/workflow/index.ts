@@ -11,8 +11,8 @@ export {
   type SessionStatus,
   type WorkflowVersion,
 } from './reply.js';
-export { createSession, DEFAULT_SETTLE_TIMEOUT_MS, openSession, type OpenSessionOptions, type WorkflowSession } from './session.js';
-export { BUSY_TAG, notBusy, waitUntilSettled } from './settle.js';
-export { ButtonTurnSchema, MAX_TURN_TEXT_LENGTH, TextTurnSchema, TurnSchema, parseTurn, sameTurn, type Turn, type TurnParseResult } from './turn.js';
+export { DEFAULT_SETTLE_TIMEOUT_MS, openSession, type OpenSessionOptions, type WorkflowSession } from './session.js';
+export { BUSY_TAG, waitUntilSettled } from './settle.js';
+export { ButtonTurnSchema, MAX_TURN_TEXT_LENGTH, TextTurnSchema, TurnSchema, parseTurn, type Turn, type TurnParseResult } from './turn.js';
 export type { ReplyOf, Workflow, WorkflowHost, WorkflowSummary } from './types.js';
 export { isWellFormed, quote } from './untrusted-string.js';
