@@ -83,14 +83,14 @@ export {
   AnswerSourceSchema,
   AnswerValueSchema,
   FlowContextSchema,
-  GateAnswerSchema,
+  AnswerSchema,
   initialFlowContext,
   type AnswerSource,
   type AnswerValue,
   type FlowContext,
   type FlowEvent,
   type FlowInput,
-  type GateAnswer,
+  type Answer,
 } from './flow/context.js';
 export { FlowDocumentError, formatProblem, type FlowDocumentProblem } from './flow/errors.js';
 export { GATE_CONFIG_NODE_IDS, GateConfigSchema, GateSchema, checkGateConfig, gateConfigToFlow, isGateConfig, type Gate, type GateConfig } from './flow/gate-config.js';
@@ -156,7 +156,7 @@ export {
 // Reading free text: the offline matcher and model extraction.
 export { createExtractActor, type ExtractActorOptions } from './extract/actor.js';
 export { classifyConfirmation } from './extract/match-confirmation.js';
-export { MAX_MATCH_TEXT_LENGTH, matchCategory, type AbstainReason, type MatchableGate, type MatchResult } from './extract/match-category.js';
+export { MAX_MATCH_TEXT_LENGTH, matchCategory, type AbstainReason, type MatchableQuestion, type MatchResult } from './extract/match-category.js';
 export { UNKNOWN, extractWithModel, type ModelExtractionOptions } from './extract/model.js';
 export { DEFAULT_MODEL_ID, modelFromEnv, type ModelConfig } from './extract/model-from-env.js';
 export { extractOffline } from './extract/offline.js';
@@ -165,7 +165,7 @@ export {
   ExtractionOutputSchema,
   type ExtractedValue,
   type ExtractionFailureReason,
-  type ExtractionGate,
+  type ExtractionQuestion,
   type ExtractionInput,
   type ExtractionOutput,
   type ExtractionSource,

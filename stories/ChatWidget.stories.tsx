@@ -150,7 +150,7 @@ export const StoppedByLimitingValue: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByText(/This sounds like an emergency/)).toBeVisible();
-    await expect(canvas.getByText('Intake ended.')).toBeVisible();
+    await expect(canvas.getByText('Finished.')).toBeVisible();
     await expect(canvas.queryByLabelText('Your answer')).toBeNull();
   },
 };
@@ -160,7 +160,7 @@ export const HandedOff: Story = {
   ...state([...ALL_ANSWERED, { button: 'Looks Good' }], 'finished'),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByText('Intake complete: handed off.')).toBeVisible();
+    await expect(canvas.getByText('Finished: handed off.')).toBeVisible();
     await expect(canvas.queryByRole('button', { name: 'Send' })).toBeNull();
   },
 };

@@ -1,6 +1,6 @@
 export { createExtractActor, type ExtractActorOptions } from './actor.js';
 export { classifyConfirmation } from './match-confirmation.js';
-export { MAX_MATCH_TEXT_LENGTH, matchCategory, type AbstainReason, type MatchableGate, type MatchResult } from './match-category.js';
+export { MAX_MATCH_TEXT_LENGTH, matchCategory, type AbstainReason, type MatchableQuestion, type MatchResult } from './match-category.js';
 export { UNKNOWN, extractWithModel, extractionPrompt, extractionSchema, type ModelExtractionOptions } from './model.js';
 export { DEFAULT_MODEL_ID, modelFromEnv, type ModelConfig } from './model-from-env.js';
 export { normalize } from './normalize.js';

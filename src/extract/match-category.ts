@@ -15,7 +15,7 @@ import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
 
-export interface MatchableGate {
+export interface MatchableQuestion {
   categories: readonly string[];
   synonyms?: Readonly<Record<string, readonly string[]>> | undefined;
 }
@@ -63,7 +63,7 @@ const FILLER_SET = new Set(NEGATION_FILLERS);
  * two-way question, means the other answer; after a correction ("no, wait,
  * yes") only what follows counts.
  */
-export function matchCategory(text: string, gate: MatchableGate): MatchResult {
+export function matchCategory(text: string, gate: MatchableQuestion): MatchResult {
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   const all = tokenize(text);
@@ -161,7 +161,7 @@ interface GateLexicon {
 const lexiconCache = new WeakMap<readonly string[], WeakMap<object, GateLexicon>>();
 const NO_SYNONYMS = {};
 
-function lexiconFor(gate: MatchableGate): GateLexicon {
+function lexiconFor(gate: MatchableQuestion): GateLexicon {
   let bySynonyms = lexiconCache.get(gate.categories);
   if (!bySynonyms) lexiconCache.set(gate.categories, (bySynonyms = new WeakMap()));
   const cached = bySynonyms.get(gate.synonyms ?? NO_SYNONYMS);

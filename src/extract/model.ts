@@ -23,7 +23,7 @@ const INSTRUCTIONS = [
  */
 export function extractionSchema(input: ExtractionInput) {
   const shape: Record<string, z.ZodType<{ value: string; confidence: number }>> = {};
-  for (const gate of input.gates)
+  for (const gate of input.questions)
     shape[gate.key] = z
       .object({
         value: z.enum([...new Set([UNKNOWN, ...gate.categories])] as [string, ...string[]]),
@@ -34,10 +34,10 @@ export function extractionSchema(input: ExtractionInput) {
 }
 
 export function extractionPrompt(input: ExtractionInput): string {
-  const questions = input.gates
+  const questions = input.questions
     .map((g) => `- ${g.key}: ${g.prompt}\n  categories: ${g.categories.map((c) => JSON.stringify(c)).join(', ')}`)
     .join('\n');
-  return `Questions:\n${questions}\n\nThe question being asked now: ${input.gate}\n\nMessage:\n"""\n${input.text}\n"""`;
+  return `Questions:\n${questions}\n\nThe question being asked now: ${input.key}\n\nMessage:\n"""\n${input.text}\n"""`;
 }
 
 /**
@@ -58,12 +58,12 @@ export async function extractWithModel(
   const { answers } = result.output;
 
   const values: ExtractionOutput['values'] = {};
-  for (const gate of input.gates) {
+  for (const gate of input.questions) {
     const found = answers[gate.key];
     if (!found || found.value === UNKNOWN || found.confidence < minConfidence) continue;
     values[gate.key] = { value: found.value, confidence: found.confidence, source: 'llm' };
   }
-  if (values[input.gate] === undefined)
+  if (values[input.key] === undefined)
     return { values, failure: { reason: 'model_unsure', message: 'the model could not tell the answer to the current question' } };
   return { values };
 }

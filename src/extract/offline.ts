@@ -6,8 +6,8 @@ import type { ExtractionInput, ExtractionOutput } from './types.js';
  * only: reading answers to later questions from a message is a model's job.
  */
 export function extractOffline(input: ExtractionInput): ExtractionOutput {
-  const gate = input.gates.find((g) => g.key === input.gate);
-  if (!gate) return { values: {}, failure: { reason: 'abstained', message: `no question "${input.gate}" offered` } };
+  const gate = input.questions.find((g) => g.key === input.key);
+  if (!gate) return { values: {}, failure: { reason: 'abstained', message: `no question "${input.key}" offered` } };
   const result = matchCategory(input.text, gate);
   if (result.status === 'abstain')
     return { values: {}, failure: { reason: 'abstained', message: `offline matcher abstained: ${result.reason}` } };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A question the extractor may answer: its key, wording and allowed categories. */
-export const ExtractionGateSchema = z.object({
+export const ExtractionQuestionSchema = z.object({
   key: z.string(),
   prompt: z.string(),
   categories: z.array(z.string()).min(1),
@@ -11,10 +11,10 @@ export const ExtractionGateSchema = z.object({
 export const ExtractionInputSchema = z.object({
   text: z.string(),
   /** The question being asked now. */
-  gate: z.string(),
+  key: z.string(),
   /** The questions this message may answer: the current one first, then unanswered later ones. */
-  gates: z.array(ExtractionGateSchema).min(1),
-  /** False on the first gate: the seed's rule is that it never calls a model. */
+  questions: z.array(ExtractionQuestionSchema).min(1),
+  /** False on the first question: the seed's rule is that it never calls a model. */
   allowModel: z.boolean(),
 });
 
@@ -38,13 +38,13 @@ export const ExtractionFailureReasonSchema = z.enum([
 ]);
 
 export const ExtractionOutputSchema = z.object({
-  /** Values by gate key. Empty when nothing could be extracted. */
+  /** Values by answer key. Empty when nothing could be extracted. */
   values: z.record(z.string(), ExtractedValueSchema),
-  /** Why nothing (or not the current gate) was extracted, for logs and traces. */
+  /** Why nothing (or not the current question) was extracted, for logs and traces. */
   failure: z.object({ reason: ExtractionFailureReasonSchema, message: z.string() }).optional(),
 });
 
-export type ExtractionGate = z.infer<typeof ExtractionGateSchema>;
+export type ExtractionQuestion = z.infer<typeof ExtractionQuestionSchema>;
 export type ExtractionInput = z.infer<typeof ExtractionInputSchema>;
 export type ExtractionSource = z.infer<typeof ExtractionSourceSchema>;
 export type ExtractedValue = z.infer<typeof ExtractedValueSchema>;

@@ -5,7 +5,8 @@ import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js
 import type { AnswerValue, FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { acceptedValues, placesOf } from './places.js';
+import { acceptedValues } from './extraction.js';
+import { placesOf } from './places.js';
 import { answerKey, type ActionNode, type EdgeOutcome, type FlowDocument, type QuestionNode } from './schema.js';
 
 /**
@@ -77,57 +78,57 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
   const pressed = (event: AnyEventObject) => (event.type === 'user.button' ? String(event.value) : null);
   // The offline matcher on a text turn, once per event (guards and actions ask again).
   const matchedByEvent = new WeakMap<AnyEventObject, Map<string, ReturnType<typeof extractOffline>>>();
-  const matched = (event: AnyEventObject, gate: string) => {
+  const matched = (event: AnyEventObject, at: string) => {
     if (event.type !== 'user.text') return undefined;
-    const q = question(gate);
+    const q = question(at);
     if (q.answer.type !== 'category') return undefined;
-    let byGate = matchedByEvent.get(event);
-    if (!byGate) matchedByEvent.set(event, (byGate = new Map()));
-    let output = byGate.get(gate);
+    let byPlace = matchedByEvent.get(event);
+    if (!byPlace) matchedByEvent.set(event, (byPlace = new Map()));
+    let output = byPlace.get(at);
     if (!output) {
       const key = answerKey(q);
       output = extractOffline({
         text: String(event.text),
-        gate: key,
+        key,
         allowModel: false,
-        gates: [{ key, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
+        questions: [{ key, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
       });
-      byGate.set(gate, output);
+      byPlace.set(at, output);
     }
     return output.values[answerKey(q)];
   };
   // A typed answer read and validated once per event.
   const typedByEvent = new WeakMap<AnyEventObject, Map<string, ReadAnswer>>();
-  const typed = (context: FlowContext, event: AnyEventObject, gate: string): ReadAnswer | undefined => {
+  const typed = (context: FlowContext, event: AnyEventObject, at: string): ReadAnswer | undefined => {
     if (event.type !== 'user.text' && event.type !== 'user.button') return undefined;
-    let byGate = typedByEvent.get(event);
-    if (!byGate) typedByEvent.set(event, (byGate = new Map()));
-    let read = byGate.get(gate);
+    let byPlace = typedByEvent.get(event);
+    if (!byPlace) typedByEvent.set(event, (byPlace = new Map()));
+    let read = byPlace.get(at);
     if (!read) {
-      const q = question(gate);
+      const q = question(at);
       const turn = event.type === 'user.button' ? { button: String(event.value) } : { text: String(event.text) };
       read = readTypedAnswer(q, turn, scopeOf(context), validatorsOf(q), today());
-      byGate.set(gate, read);
+      byPlace.set(at, read);
     }
     return read;
   };
   // Several guards and an action read the same extraction result: check it once per event.
   const acceptedByEvent = new WeakMap<AnyEventObject, ReturnType<typeof acceptedValues>>();
-  const accepted = (context: FlowContext, gate: string, event: AnyEventObject) => {
+  const accepted = (context: FlowContext, at: string, event: AnyEventObject) => {
     let values = acceptedByEvent.get(event);
-    if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, gate, context, event)));
+    if (!values) acceptedByEvent.set(event, (values = acceptedValues(graph, at, context, event)));
     return values;
   };
   /** The failed answers a question or path node allows (its own, the flow's, or the default budget: see attempts.ts). */
-  const maxAttemptsOf = (gate: string): number => {
-    const node = place(gate).node;
-    if (node.kind !== 'question' && node.kind !== 'path') throw new Error(`"${gate}" of flow "${doc.id}" is not a question or path node`);
+  const maxAttemptsOf = (at: string): number => {
+    const node = place(at).node;
+    if (node.kind !== 'question' && node.kind !== 'path') throw new Error(`"${at}" of flow "${doc.id}" is not a question or path node`);
     return attemptBudget(doc, node);
   };
   /** This failure is the last one the budget allows. */
-  const outOfAttempts = (context: FlowContext, gate: string) => (context.attempts[gate] ?? 0) + 1 >= maxAttemptsOf(gate);
-  const withoutAttempt = (context: FlowContext, gate: string) => {
-    const { [gate]: _, ...rest } = context.attempts;
+  const isLastAttempt = (context: FlowContext, at: string) => (context.attempts[at] ?? 0) + 1 >= maxAttemptsOf(at);
+  const withoutAttempt = (context: FlowContext, at: string) => {
+    const { [at]: _, ...rest } = context.attempts;
     return rest;
   };
   const actionOutput = (node: ActionNode, output: unknown): Record<string, AnswerValue> | string => {
@@ -159,7 +160,7 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     typed,
     accepted,
     maxAttemptsOf,
-    outOfAttempts,
+    isLastAttempt,
     withoutAttempt,
     actionOutput,
   };

@@ -10,11 +10,12 @@ import type { AnyNodeKind, CompileContext, FlowActions, FlowGuards, FlowMachineE
 import { PATHS_ACTOR_ID, createRouting, sharedActions, sharedGuards } from './nodes/shared.js';
 import type { FlowOutput } from './nodes/terminal.js';
 import { parseFlowValue } from './parse.js';
-import { answersFrom, canBeAnsweredEarly, extractionInput, laterPlaces } from './places.js';
+import { extractionInput } from './extraction.js';
+import { answersFrom, canBeAnsweredEarly, laterPlaces } from './places.js';
 import type { FlowDocumentInput } from './schema.js';
 import type { FlowTraceEvent } from './trace.js';
 
-export { acceptedValues, extractionInput } from './places.js';
+export { acceptedValues, extractionInput } from './extraction.js';
 export { BUSY_TAG, EXTRACT_ACTOR_ID, PATHS_ACTOR_ID } from './nodes/shared.js';
 export { missingActionActor, type ActionInput } from './nodes/action.js';
 export type { FlowMachineEvent } from './nodes/kind.js';
@@ -87,7 +88,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     laterPlaces: (p) => laterPlaces(p, places),
     canBeAnsweredEarly: (p) => canBeAnsweredEarly(graph, p, places),
     answersFrom: (at) => answersFrom(graph, at),
-    extractionInput: (gate, context) => extractionInput(graph, gate, context),
+    extractionInput: (place, context) => extractionInput(graph, place, context),
     scopeStates,
   };
   const kinds: AnyNodeKind[] = Object.values(NODE_KINDS);

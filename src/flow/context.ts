@@ -6,7 +6,7 @@ export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action']);
 /** An answer's value: a category or text, a number, a yes/no. Dates are ISO strings (YYYY-MM-DD). */
 export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 
-export const GateAnswerSchema = z.object({
+export const AnswerSchema = z.object({
   value: AnswerValueSchema,
   confidence: z.number().min(0).max(1),
   source: AnswerSourceSchema,
@@ -24,9 +24,9 @@ export const FlowPathStateSchema = z.object({
 /** The machine's context: plain JSON, so a snapshot persists as it is. */
 export const FlowContextSchema = z.object({
   /** Answers by answer key (the question's `key`, or its id). */
-  answers: z.record(z.string(), GateAnswerSchema),
+  answers: z.record(z.string(), AnswerSchema),
   /** The answers as they were before the person chose to edit them. */
-  previousAnswers: z.record(z.string(), GateAnswerSchema),
+  previousAnswers: z.record(z.string(), AnswerSchema),
   /** Set when the last turn could not be understood; the reply says so. */
   notice: z.enum(['not_understood']).nullable(),
   /** Why the last answer was refused (a validation message); the reply says it. */
@@ -56,7 +56,7 @@ export interface FlowInput {
 
 export type AnswerSource = z.infer<typeof AnswerSourceSchema>;
 export type AnswerValue = z.infer<typeof AnswerValueSchema>;
-export type GateAnswer = z.infer<typeof GateAnswerSchema>;
+export type Answer = z.infer<typeof AnswerSchema>;
 export type FlowPathState = z.infer<typeof FlowPathStateSchema>;
 export type FlowContext = z.infer<typeof FlowContextSchema>;
 

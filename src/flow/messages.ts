@@ -1,4 +1,4 @@
-import type { AnswerValue, GateAnswer } from './context.js';
+import type { AnswerValue, Answer } from './context.js';
 import type { FlowGraph } from './graph.js';
 import { answerKey, booleanLabels, type ConfirmationNode, type QuestionNode } from './schema.js';
 
@@ -27,12 +27,12 @@ export function formatValue(question: QuestionNode | undefined, value: AnswerVal
 }
 
 /** The next question (case 3.4); when editing, what was answered before. */
-export function questionMessage(question: QuestionNode, previous: GateAnswer | undefined): string {
+export function questionMessage(question: QuestionNode, previous: Answer | undefined): string {
   return previous ? `${question.prompt}\n(Your previous answer: ${formatValue(question, previous.value)})` : question.prompt;
 }
 
 /** One line naming every answer, in the order the questions were asked. */
-export function problemStatement(graph: FlowGraph, answers: Record<string, GateAnswer>): string {
+export function problemStatement(graph: FlowGraph, answers: Record<string, Answer>): string {
   const parts = graph.questions
     .filter((q) => answers[answerKey(q)] !== undefined)
     .map((q) => `${q.label ?? q.prompt} ${formatValue(q, answers[answerKey(q)]!.value)}`);
@@ -43,7 +43,7 @@ export function problemStatement(graph: FlowGraph, answers: Record<string, GateA
 export function summaryMessage(
   graph: FlowGraph,
   node: ConfirmationNode,
-  answers: Record<string, GateAnswer>,
+  answers: Record<string, Answer>,
 ): string {
   const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${problemStatement(graph, answers)}`, '', '**Your Answers:**', ''];
   for (const q of graph.questions) {

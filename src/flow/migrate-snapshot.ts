@@ -1,6 +1,6 @@
 import type { Snapshot, StateValue } from 'xstate';
 import { PATHS_ACTOR_ID } from './compile.js';
-import { initialFlowContext, type FlowContext, type GateAnswer } from './context.js';
+import { initialFlowContext, type FlowContext, type Answer } from './context.js';
 import { flowGraph } from './graph.js';
 import { kindOf } from './nodes/index.js';
 import type { FlowDocument, FlowNode, FlowVersion } from './schema.js';
@@ -50,7 +50,7 @@ export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, sn
     }) ?? n.id;
   const value = resume(node);
 
-  const answers = (all: Record<string, GateAnswer>) =>
+  const answers = (all: Record<string, Answer>) =>
     Object.fromEntries(
       Object.entries(all)
         .map(([k, a]) => [rename(k), a] as const)

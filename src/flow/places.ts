@@ -1,14 +1,11 @@
-import type { AnyEventObject } from 'xstate';
-import { ExtractionOutputSchema, type ExtractionInput } from '../extract/types.js';
-import type { FlowContext, GateAnswer } from './context.js';
-import { findCategory, type FlowGraph, type ScopeGraph } from './graph.js';
+import type { FlowGraph, ScopeGraph } from './graph.js';
 import { kindOf } from './nodes/index.js';
-import { EXIT_TARGET, answerKey, type Edge, type FlowNode, type QuestionNode } from './schema.js';
+import { EXIT_TARGET, type Edge, type FlowNode } from './schema.js';
 
 /**
- * Where nodes sit in a compiled flow (a subgraph called from two places has
- * two places), and what extraction is offered from a question: that question
- * and the category questions after it, since one message may answer several.
+ * Where nodes sit in a compiled flow: a subgraph called from two places has
+ * two places. What a message at a question is offered to answer is
+ * extraction.ts.
  */
 
 /** A node where it sits in the compiled machine: main flow or inside subgraph calls. */
@@ -70,66 +67,6 @@ export function placesOf(graph: FlowGraph): Map<string, Place> {
 }
 
 export { isAtOrInside } from './nodes/shared.js';
-
-/** The place of a question given by its place id or, failing that, its node id. */
-function placeOfQuestion(graph: FlowGraph, gate: string): Place {
-  const places = placesOf(graph);
-  const p = places.get(gate);
-  if (p) return p;
-  for (const candidate of places.values()) if (candidate.node.kind === 'question' && candidate.node.id === gate) return candidate;
-  throw new Error(`flow "${graph.doc.id}" has no question "${gate}"`);
-}
-
-/**
- * What the extractor is asked: the current question and, where a model may be
- * called, every later unanswered one, since a message may answer several.
- */
-export function extractionInput(graph: FlowGraph, gate: string, context: FlowContext): ExtractionInput {
-  const places = placesOf(graph);
-  const p = placeOfQuestion(graph, gate);
-  const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
-  const later = laterPlaces(p, places);
-  const candidates = allowModel ? later : later.slice(0, 1);
-  const q = p.node as QuestionNode;
-  return {
-    text: context.pendingText ?? '',
-    gate: answerKey(q),
-    allowModel,
-    gates: candidates
-      .map((c) => c.node as QuestionNode)
-      .filter((c) => c === q || context.answers[answerKey(c)] === undefined)
-      .flatMap((c) =>
-        c.answer.type === 'category'
-          ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...(c.answer.synonyms !== undefined && { synonyms: c.answer.synonyms }) }]
-          : [],
-      ),
-  };
-}
-
-/**
- * The values of an extraction result that the flow allows: for questions the
- * extractor was offered, unanswered, with a value that is one of their
- * categories (spelled as the flow spells it). Anything else is dropped: an
- * extractor, even a custom one, can never commit a value the flow forbids.
- */
-export function acceptedValues(
-  graph: FlowGraph,
-  gate: string,
-  context: FlowContext,
-  event: AnyEventObject,
-): Record<string, Omit<GateAnswer, 'raw'>> {
-  const parsed = ExtractionOutputSchema.safeParse((event as { output?: unknown }).output);
-  if (!parsed.success) return {};
-  const offered = new Set(extractionInput(graph, gate, context).gates.map((g) => g.key));
-  const values: Record<string, Omit<GateAnswer, 'raw'>> = {};
-  for (const [key, found] of Object.entries(parsed.data.values)) {
-    const q = graph.question(key);
-    if (!q || !offered.has(key)) continue;
-    const value = findCategory(q, found.value);
-    if (value !== undefined) values[key] = { value, confidence: found.confidence, source: found.source };
-  }
-  return values;
-}
 
 /**
  * The answer keys a flow may set again from the node at `place` (a main-flow

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
-import { GateAnswerSchema } from './context.js';
+import { AnswerSchema } from './context.js';
 import { FlowVersionSchema } from './schema.js';
 
 export { ButtonSchema, type Button } from '../workflow/reply.js';
@@ -40,7 +40,7 @@ export const HandoffArtifactSchema = z.object({
   flowId: z.string(),
   flowVersion: FlowVersionSchema.describe("The flow's version the session runs on"),
   problemStatement: z.string(),
-  answers: z.record(z.string(), GateAnswerSchema),
+  answers: z.record(z.string(), AnswerSchema),
 });
 
 export const ArtifactSchema = z.discriminatedUnion('type', [ProblemStatementArtifactSchema, HandoffArtifactSchema]);
@@ -52,7 +52,7 @@ export const ArtifactSchema = z.discriminatedUnion('type', [ProblemStatementArti
 export const ReplySchema = ReplyEnvelopeSchema.extend({
   flowVersion: FlowVersionSchema.describe("The flow's version the session runs on"),
   buttonContext: ButtonContextSchema.nullable().describe('For flows: what the buttons answer (a question, the summary), or null'),
-  answers: z.record(z.string(), GateAnswerSchema).describe('For flows: every answer given so far, by key'),
+  answers: z.record(z.string(), AnswerSchema).describe('For flows: every answer given so far, by key'),
   artifacts: z.array(ArtifactSchema).describe('For flows: the PROBLEM_STATEMENT at the summary, the HANDOFF at the end'),
   completion: CompletionSchema.describe('Whether it is finished, and why'),
 });

@@ -1,12 +1,12 @@
 import { fromPromise } from 'xstate';
-import { matchCategory, type MatchableGate } from '../extract/match-category.js';
+import { matchCategory, type MatchableQuestion } from '../extract/match-category.js';
 import type { ChooseInput, PathChoice, PathOption } from '../../machines/path-policy.js';
 
 // One matcher question per list of paths: the matcher caches its lexicon by
 // the identity of the categories array and the synonyms object.
-const gates = new WeakMap<readonly PathOption[], MatchableGate>();
+const gates = new WeakMap<readonly PathOption[], MatchableQuestion>();
 
-function gateOf(paths: readonly PathOption[]): MatchableGate {
+function gateOf(paths: readonly PathOption[]): MatchableQuestion {
   let gate = gates.get(paths);
   if (!gate) {
     gate = {

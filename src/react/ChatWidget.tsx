@@ -4,6 +4,7 @@ import { CHAT_WIDGET_CSS } from './chat-widget-css.js';
 import { Markdown } from './markdown.js';
 import type { Transport } from './transport.js';
 import { useConversation, type Conversation } from './use-conversation.js';
+import type { ChatReply } from '../../machines/chat-session.js';
 
 export interface ChatWidgetProps {
   transport: Transport;
@@ -115,7 +116,7 @@ export function ChatView({ conversation, title, className }: { conversation: Con
 
       {finished && reply && (
         <p className={`gf-finished gf-${reply.completion.reason}`} role="status">
-          {reply.completion.readyForHandoff ? 'Intake complete: handed off.' : 'Intake ended.'}
+          {finishedLine(reply)}
         </p>
       )}
 
@@ -177,4 +178,11 @@ function statelyInspector(): (event: InspectionEvent) => void {
   });
   shared = (event) => (forward ? forward(event) : void queue.push(event));
   return shared;
+}
+
+/** The line under a finished conversation: what the runtime knows (the message says it in the workflow's words). */
+function finishedLine(reply: ChatReply): string {
+  if (reply.status === 'cancelled') return 'Cancelled.';
+  if (reply.status === 'failed') return 'Stopped: something went wrong.';
+  return reply.completion.readyForHandoff ? 'Finished: handed off.' : 'Finished.';
 }

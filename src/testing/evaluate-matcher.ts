@@ -90,9 +90,9 @@ export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[]): EvalRepo
     if (!question || question.answer.type !== 'category') throw new EvalCaseError(`flow "${flow.id}" has no category question "${c.gate}"`);
     const output = extractOffline({
       text: c.text,
-      gate: c.gate,
+      key: c.gate,
       allowModel: false,
-      gates: [{ key: question.id, prompt: question.prompt, categories: question.answer.categories, ...(question.answer.synonyms && { synonyms: question.answer.synonyms }) }],
+      questions: [{ key: question.id, prompt: question.prompt, categories: question.answer.categories, ...(question.answer.synonyms && { synonyms: question.answer.synonyms }) }],
     });
     const value = output.values[c.gate]?.value ?? ABSTAIN;
     return { gate: c.gate, text: c.text, expected: c.expected, value, ok: [c.expected].flat().includes(value) };

@@ -304,14 +304,14 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
   it('StoppedByLimitingValue shows the stop message and the intake ended', async () => {
     const { page } = await visit(STORIES.stopped);
     await visible(page, page.getByText('This sounds like an emergency. Please call 911'), 'the stop message');
-    await visible(page, page.getByText('Intake ended.'), 'the ended state');
+    await visible(page, page.getByText('Finished.'), 'the ended state');
     expect(await page.getByLabel('Your answer').count()).toBe(0);
   });
 
-  it('HandedOff shows the handoff message and "Intake complete: handed off."', async () => {
+  it('HandedOff shows the handoff message and "Finished: handed off."', async () => {
     const { page } = await visit(STORIES.handedOff);
     await visible(page, page.getByText('has been handed off to the care team'), 'the handoff message');
-    await visible(page, page.getByText('Intake complete: handed off.'), 'the finished state');
+    await visible(page, page.getByText('Finished: handed off.'), 'the finished state');
   });
 
   it('ServerError shows the error and a Retry button', async () => {

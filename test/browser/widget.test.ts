@@ -194,7 +194,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
     await press(page, 'Looks Good');
     await w.finished.waitFor();
-    expect(await w.finished.innerText()).toBe('Intake complete: handed off.');
+    expect(await w.finished.innerText()).toBe('Finished: handed off.');
     expect(await lastAssistant(page)).toMatch(HANDOFF_MESSAGE);
     expect(await w.root.getByRole('group').count()).toBe(0);
     expect(await w.input.count()).toBe(0);
@@ -230,7 +230,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
     await type(page, "yes that's correct");
     await w.finished.waitFor();
-    expect(await w.finished.innerText()).toBe('Intake complete: handed off.');
+    expect(await w.finished.innerText()).toBe('Finished: handed off.');
 
     const session = await fetchSession(shared.url, await sessionIdOf(page));
     expect(session.history.map((e) => e.turn && ('text' in e.turn ? e.turn.text : `button:${e.turn.button}`))).toEqual([
@@ -667,7 +667,7 @@ async function sessionIdOf(page: Page): Promise<string> {
 
 async function expectStopped(w: Widget): Promise<void> {
   await w.finished.waitFor();
-  expect(await w.finished.innerText()).toBe('Intake ended.');
+  expect(await w.finished.innerText()).toBe('Finished.');
   expect(await w.root.getByRole('group').count()).toBe(0);
   expect(await w.root.getByRole('button').allInnerTexts()).toEqual(['Start over']);
   expect(await w.input.count()).toBe(0);

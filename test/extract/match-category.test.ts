@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MATCH_TEXT_LENGTH, matchCategory, type MatchableGate } from '../../src/extract/index.js';
+import { MAX_MATCH_TEXT_LENGTH, matchCategory, type MatchableQuestion } from '../../src/extract/index.js';
 
-const yesNo: MatchableGate = { categories: ['Yes', 'No'] };
-const yesNoPartial: MatchableGate = { categories: ['Yes', 'No', 'Partial'], synonyms: { Partial: ['one gap'] } };
-const visit: MatchableGate = {
+const yesNo: MatchableQuestion = { categories: ['Yes', 'No'] };
+const yesNoPartial: MatchableQuestion = { categories: ['Yes', 'No', 'Partial'], synonyms: { Partial: ['one gap'] } };
+const visit: MatchableQuestion = {
   categories: ['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency'],
   synonyms: { 'Follow-up': ['checkup', 'recheck'], Telehealth: ['video'], Emergency: ['chest pain'], 'Urgent care': ['urgent'] },
 };
-const age: MatchableGate = { categories: ['Adult', 'Minor'], synonyms: { Minor: ['child'] } };
+const age: MatchableQuestion = { categories: ['Adult', 'Minor'], synonyms: { Minor: ['child'] } };
 
-const value = (text: string, gate: MatchableGate) => {
+const value = (text: string, gate: MatchableQuestion) => {
   const r = matchCategory(text, gate);
   return r.status === 'match' ? r.value : `abstain:${r.reason}`;
 };

@@ -31,7 +31,7 @@ const answersText = (answers: Answers) => JSON.stringify({ answers });
 /** Every offered gate `unknown`, except the ones given. */
 function fullAnswers(input: ExtractionInput, given: Answers): Answers {
   const all: Answers = {};
-  for (const gate of input.gates) all[gate.key] = given[gate.key] ?? { value: UNKNOWN, confidence: 0.9 };
+  for (const gate of input.questions) all[gate.key] = given[gate.key] ?? { value: UNKNOWN, confidence: 0.9 };
   return all;
 }
 
@@ -90,7 +90,7 @@ describe('extractWithModel', () => {
   it('returns the values a valid object gives for several gates, as llm values with the model confidence', async () => {
     const text = 'Her coverage lapsed twice, she is coming back for a recheck and she is 42';
     const input = inputAt(G2, text, [G1]);
-    expect(input.gates.map((g) => g.key)).toEqual([G2, G3, G4, G5]);
+    expect(input.questions.map((g) => g.key)).toEqual([G2, G3, G4, G5]);
     const model = new MockLanguageModelV4({
       doGenerate: textResult(
         answersText(

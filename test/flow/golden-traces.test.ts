@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor, type AnyActorLogic, type StateValue } from 'xstate';
 import { BUSY_TAG, compileFlow, type ActionInput } from '../../src/flow/compile.js';
-import type { GateAnswer } from '../../src/flow/context.js';
+import type { Answer } from '../../src/flow/context.js';
 import { parseFlowText } from '../../src/flow/parse.js';
 import type { FlowDocument } from '../../src/flow/schema.js';
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
@@ -45,7 +45,7 @@ interface Trace {
   steps: Step[];
   /** What each action actor was called with, in order. */
   actionCalls: ActionInput[];
-  final: { status: string; state: StateValue; output: unknown; answers: Record<string, GateAnswer> };
+  final: { status: string; state: StateValue; output: unknown; answers: Record<string, Answer> };
 }
 
 /**

@@ -224,29 +224,29 @@ describe('the compiled seed machine', () => {
 
   it('reads gate text with the offline matcher in named guards: limiting first, then category, then the model', () => {
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.text')).toEqual([
-      { guard: { type: 'textIsLimiting', params: { gate: GATE_1 } }, target: ['seed-gates.stopped'] },
-      { guard: { type: 'textMatches', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
+      { guard: { type: 'textIsLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
+      { guard: { type: 'textMatches', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
       // The failed answer that uses up the budget offers the buttons alone; earlier ones ask again.
-      { guard: { type: 'outOfAttempts', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
+      { guard: { type: 'isLastAttempt', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.text')).toEqual([
-      { guard: { type: 'textMatches', params: { gate: GATE_2 } }, target: ['seed-gates.confirmation'] },
+      { guard: { type: 'textMatches', params: { place: GATE_2 } }, target: ['seed-gates.confirmation'] },
       { guard: null, target: [`seed-gates.${GATE_2}.extracting`] },
     ]);
   });
 
   it('checks a gate 1 button with named, parameterized guards: limiting first, then category', () => {
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.button')).toEqual([
-      { guard: { type: 'buttonIsLimiting', params: { gate: GATE_1 } }, target: ['seed-gates.stopped'] },
-      { guard: { type: 'buttonIsCategory', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
-      { guard: { type: 'outOfAttempts', params: { gate: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
+      { guard: { type: 'buttonIsLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
+      { guard: { type: 'buttonIsCategory', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
+      { guard: { type: 'isLastAttempt', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
     // Gate 2 of the seed has no limiting values: no limiting guard, straight to the confirmation.
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.button')).toEqual([
-      { guard: { type: 'buttonIsCategory', params: { gate: GATE_2 } }, target: ['seed-gates.confirmation'] },
-      { guard: { type: 'outOfAttempts', params: { gate: GATE_2 } }, target: [`seed-gates.${GATE_2}.buttonsOnly`] },
+      { guard: { type: 'buttonIsCategory', params: { place: GATE_2 } }, target: ['seed-gates.confirmation'] },
+      { guard: { type: 'isLastAttempt', params: { place: GATE_2 } }, target: [`seed-gates.${GATE_2}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
   });
@@ -407,7 +407,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     expect(replies[1]!.message).toBe(TROUBLE);
     expect(replies[1]!.state).toEqual({ [GATE_1]: 'asking' });
     // Only gate 2 reaches the extractor, offered gate 2 alone (the last gate).
-    expect(inputs.map((i) => ({ gate: i.gate, allowModel: i.allowModel, keys: i.gates.map((g) => g.key) }))).toEqual([
+    expect(inputs.map((i) => ({ gate: i.key, allowModel: i.allowModel, keys: i.questions.map((g) => g.key) }))).toEqual([
       { gate: GATE_2, allowModel: true, keys: [GATE_2] },
     ]);
   });
@@ -496,9 +496,9 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     it('2.2 the limiting guard comes before the category guard on every gate with limiting values', () => {
       const machine = compileFlow(patientIntakeFlow());
       expect(transitions(stateNode(machine, '3_visit_type', 'asking'), 'user.button').map((t) => t.guard)).toEqual([
-        { type: 'buttonIsLimiting', params: { gate: '3_visit_type' } },
-        { type: 'buttonIsCategory', params: { gate: '3_visit_type' } },
-        { type: 'outOfAttempts', params: { gate: '3_visit_type' } },
+        { type: 'buttonIsLimiting', params: { place: '3_visit_type' } },
+        { type: 'buttonIsCategory', params: { place: '3_visit_type' } },
+        { type: 'isLastAttempt', params: { place: '3_visit_type' } },
         null,
       ]);
     });

@@ -78,7 +78,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
         'user.button': [
           ...route(p, 'confirmed', on('buttonIsConfirm')),
           ...route(p, 'edit', on('buttonIsEdit')).map((t) => ({ ...t, actions: [editing(t), ...(t.actions ?? [])] })),
-          { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+          { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] },
         ],
         // The seed's rule: anything that is not a confirmation is a wish to edit.
         'user.text': [

@@ -108,7 +108,7 @@ export interface FlowGuardArgs {
 export type NamedParams = ParameterizedObject['params'] | undefined;
 /**
  * A named guard; `params` are what its `{ type, params }` reference in a state
- * gives it (each guard names the params it takes: `(args, params: { gate: string })`).
+ * gives it (each guard names the params it takes: `(args, params: { place: string })`).
  */
 export type FlowGuard = (args: FlowGuardArgs, params: never) => boolean;
 export type FlowGuards = Record<string, FlowGuard>;
@@ -204,8 +204,8 @@ export interface CompileContext {
   canBeAnsweredEarly(p: Place): boolean;
   /** The answer keys the flow may set again from `place` on (what editing from there clears). */
   answersFrom(place: string): string[];
-  /** What the extractor is asked at the question at `gate`. */
-  extractionInput(gate: string, context: FlowContext): ExtractionInput;
+  /** What the extractor is asked at the question at `place` (a place id). */
+  extractionInput(place: string, context: FlowContext): ExtractionInput;
   /** The states of a scope's nodes (a subgraph call nests its scope's states). */
   scopeStates(scope: ScopeGraph, path: string[]): Record<string, StateConfig>;
 }

@@ -49,7 +49,7 @@ export const path: NodeKind<typeof PathNodeSchema> = {
     /** The vote just recorded left every path unlocked ... */
     voteLeavesUnlocked: ({ event }) => event.type === 'path.changed' && event.vote.locked === null,
     /** ... and the messages allowed are used up. */
-    attemptsUsed: ({ context }, params: { gate: string }) => (context.attempts[params.gate] ?? 0) >= maxAttemptsOf(params.gate),
+    noAttemptsLeft: ({ context }, params: { place: string }) => (context.attempts[params.place] ?? 0) >= maxAttemptsOf(params.place),
     /** A button naming one of the flow's paths. */
     buttonIsPath: ({ event }) => {
       const value = pressed(event);
@@ -63,13 +63,13 @@ export const path: NodeKind<typeof PathNodeSchema> = {
       const option = (doc.paths?.options ?? []).find((p) => p.id === value || p.label === value);
       return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"` };
     }),
-    countAttempt: flowAssign(({ context }, params: { gate: string }) => ({
-      attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 },
+    countAttempt: flowAssign(({ context }, params: { place: string }) => ({
+      attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 },
     })),
   }),
 
   state(p, c) {
-    const params = { gate: p.id };
+    const params = { place: p.id };
     return {
       tags: ['question'],
       ...c.traced(p),
@@ -83,12 +83,12 @@ export const path: NodeKind<typeof PathNodeSchema> = {
             // The message's vote comes back from path selection: only a vote that
             // locks nothing can use up the last attempt (the budget: see attempts.ts).
             'path.changed': [
-              c.go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'attemptsUsed', params }] as never), [{ type: 'assignPath' }, { type: 'forgetAttempts', params }]),
+              c.go(p, 'invalid', and([{ type: 'voteLeavesUnlocked' }, { type: 'noAttemptsLeft', params }] as never), [{ type: 'assignPath' }, { type: 'forgetAttempts', params }]),
               { actions: [{ type: 'assignPath' }] },
             ],
             'user.button': [
               { guard: { type: 'buttonIsPath' }, actions: [{ type: 'votePathButton' }] },
-              { actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+              { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] },
             ],
           },
         },

@@ -2,7 +2,7 @@ import { and } from 'xstate';
 import { z } from 'zod';
 import { SKIP_VALUE, asksToSkip } from '../answer.js';
 import { BUTTONS_ONLY_STATE, hasAnswerButtons } from '../attempts.js';
-import type { FlowContext, GateAnswer } from '../context.js';
+import type { FlowContext, Answer } from '../context.js';
 import {
   AnswerKeySchema,
   AnswerSpecSchema,
@@ -157,12 +157,12 @@ function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
 // ---------------------------------------------------------------- the machine
 
 function questionGuards({ lookups }: CompileContext): FlowGuards {
-  const { cel, scopeOf, keyOf, question, pressed, matched, accepted, typed, outOfAttempts } = lookups;
+  const { cel, scopeOf, keyOf, question, pressed, matched, accepted, typed, isLastAttempt } = lookups;
   return {
     /** A question's `when` is false: it does not apply. */
-    notApplicable: ({ context }, params: { gate: string; expr: string }) => !cel(params.expr).evaluate(scopeOf(context)),
+    notApplicable: ({ context }, params: { place: string; expr: string }) => !cel(params.expr).evaluate(scopeOf(context)),
     /** Another question of an exclusive one-of group has an answer. */
-    excludedByGroup: ({ context }, params: { gate: string; keys: string[] }) => params.keys.some((key) => context.answers[key] !== undefined),
+    excludedByGroup: ({ context }, params: { place: string; keys: string[] }) => params.keys.some((key) => context.answers[key] !== undefined),
     /** An optional category question the person asks to skip. */
     skipRequested: ({ event }) =>
       event.type === 'user.button' ? asksToSkip({ button: event.value }) : event.type === 'user.text' && asksToSkip({ text: event.text }),
@@ -170,75 +170,75 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
      * The flow was sent back to this question (or into the subgraph call
      * holding it) by an unmet constraint: it is asked, whatever would pass it over.
      */
-    sentBackHere: ({ context }, params: { gate: string }) => {
+    sentBackHere: ({ context }, params: { place: string }) => {
       const to = context.invalid?.node;
-      return to !== undefined && isAtOrInside(params.gate, to);
+      return to !== undefined && isAtOrInside(params.place, to);
     },
     /** The question already has a value (another message answered it early). */
-    isAnswered: ({ context }, params: { gate: string }) => context.answers[keyOf(params.gate)] !== undefined,
-    buttonIsCategory: ({ event }, params: { gate: string }) => {
+    isAnswered: ({ context }, params: { place: string }) => context.answers[keyOf(params.place)] !== undefined,
+    buttonIsCategory: ({ event }, params: { place: string }) => {
       const value = pressed(event);
-      return value !== null && findCategory(question(params.gate), value) !== undefined;
+      return value !== null && findCategory(question(params.place), value) !== undefined;
     },
-    buttonIsLimiting: ({ event }, params: { gate: string }) => {
+    buttonIsLimiting: ({ event }, params: { place: string }) => {
       const value = pressed(event);
-      return value !== null && isLimitingValue(question(params.gate), value);
+      return value !== null && isLimitingValue(question(params.place), value);
     },
     /** The offline matcher reads one of the question's categories in the text. */
-    textMatches: ({ event }, params: { gate: string }) => matched(event, params.gate) !== undefined,
+    textMatches: ({ event }, params: { place: string }) => matched(event, params.place) !== undefined,
     /** ... and it is one of the question's limiting values. */
-    textIsLimiting: ({ event }, params: { gate: string }) => {
-      const found = matched(event, params.gate);
-      return found !== undefined && isLimitingValue(question(params.gate), String(found.value));
+    textIsLimiting: ({ event }, params: { place: string }) => {
+      const found = matched(event, params.place);
+      return found !== undefined && isLimitingValue(question(params.place), String(found.value));
     },
     /** Extraction produced no value the flow allows. */
-    extractedNothing: ({ context, event }, params: { gate: string }) => Object.keys(accepted(context, params.gate, event)).length === 0,
-    /** Extraction gave `limitingGate` one of its limiting values. */
-    extractedLimiting: ({ context, event }, params: { gate: string; limitingGate: string }) => {
-      const found = accepted(context, params.gate, event)[keyOf(params.limitingGate)];
-      return found !== undefined && isLimitingValue(question(params.limitingGate), String(found.value));
+    extractedNothing: ({ context, event }, params: { place: string }) => Object.keys(accepted(context, params.place, event)).length === 0,
+    /** Extraction gave `limitingPlace` one of its limiting values. */
+    extractedLimiting: ({ context, event }, params: { place: string; limitingPlace: string }) => {
+      const found = accepted(context, params.place, event)[keyOf(params.limitingPlace)];
+      return found !== undefined && isLimitingValue(question(params.limitingPlace), String(found.value));
     },
     /** Extraction answered the question being asked. */
-    extractedAnswer: ({ context, event }, params: { gate: string }) => accepted(context, params.gate, event)[keyOf(params.gate)] !== undefined,
+    extractedAnswer: ({ context, event }, params: { place: string }) => accepted(context, params.place, event)[keyOf(params.place)] !== undefined,
     /** A typed answer that passed its schema and validators. */
-    answerValid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'valid',
-    answerSkipped: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'skip',
-    answerInvalid: ({ context, event }, params: { gate: string }) => typed(context, event, params.gate)?.kind === 'invalid',
+    answerValid: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'valid',
+    answerSkipped: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'skip',
+    answerInvalid: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'invalid',
     /** This failure is the last one the question's budget (`maxAttempts`, the flow's, or the default) allows. */
-    outOfAttempts: ({ context }, params: { gate: string }) => outOfAttempts(context, params.gate),
+    isLastAttempt: ({ context }, params: { place: string }) => isLastAttempt(context, params.place),
   };
 }
 
 function questionActions({ lookups }: CompileContext): FlowActions {
   const { question, keyOf, pressed, matched, typed, accepted, withoutAttempt, maxAttemptsOf } = lookups;
   /** Store an answer, clear what the last failure said, trace it. */
-  const commit = (enqueue: Enqueue, context: FlowContext, gate: string, answer: GateAnswer) => {
-    const key = keyOf(gate);
+  const commit = (enqueue: Enqueue, context: FlowContext, at: string, answer: Answer) => {
+    const key = keyOf(at);
     enqueue.assign({
       answers: { ...context.answers, [key]: answer },
       notice: null,
       invalid: null,
-      attempts: withoutAttempt(context, gate),
+      attempts: withoutAttempt(context, at),
     });
-    enqueue.emit({ type: 'answer.committed', node: gate, key, value: answer.value, source: answer.source });
+    enqueue.emit({ type: 'answer.committed', node: at, key, value: answer.value, source: answer.source });
   };
   return {
-    commitButton: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
-      const q = question(params.gate);
+    commitButton: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
+      const q = question(params.place);
       const value = findCategory(q, pressed(event) ?? '');
       if (value === undefined) return;
-      commit(enqueue, context, params.gate, { value, confidence: 1, source: 'button', raw: pressed(event)! });
+      commit(enqueue, context, params.place, { value, confidence: 1, source: 'button', raw: pressed(event)! });
     }),
-    commitMatched: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
-      const found = matched(event, params.gate);
+    commitMatched: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
+      const found = matched(event, params.place);
       if (!found || event.type !== 'user.text') return;
-      commit(enqueue, context, params.gate, { ...found, raw: event.text });
+      commit(enqueue, context, params.place, { ...found, raw: event.text });
     }),
-    commitTyped: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
-      const read = typed(context, event, params.gate);
+    commitTyped: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
+      const read = typed(context, event, params.place);
       if (read?.kind !== 'valid') return;
       const raw = event.type === 'user.button' ? event.value : event.type === 'user.text' ? event.text : '';
-      commit(enqueue, context, params.gate, {
+      commit(enqueue, context, params.place, {
         value: read.value,
         confidence: read.confidence,
         source: event.type === 'user.button' ? 'button' : 'match',
@@ -246,38 +246,38 @@ function questionActions({ lookups }: CompileContext): FlowActions {
       });
     }),
     rememberText: flowAssign(({ event }) => ({ pendingText: event.type === 'user.text' ? event.text : null })),
-    commitExtracted: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
+    commitExtracted: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
       const raw = context.pendingText ?? '';
-      const values = accepted(context, params.gate, event);
+      const values = accepted(context, params.place, event);
       const answers = { ...context.answers };
       for (const [key, found] of Object.entries(values)) answers[key] = { ...found, raw };
-      enqueue.assign({ answers, notice: null, invalid: null, pendingText: null, attempts: withoutAttempt(context, params.gate) });
+      enqueue.assign({ answers, notice: null, invalid: null, pendingText: null, attempts: withoutAttempt(context, params.place) });
       for (const [key, found] of Object.entries(values))
-        enqueue.emit({ type: 'answer.committed', node: params.gate, key, value: found.value, source: found.source });
+        enqueue.emit({ type: 'answer.committed', node: params.place, key, value: found.value, source: found.source });
     }),
-    recordStop: flowAssign((_, params: { gate: string }) => ({ stoppedBy: keyOf(params.gate) })),
+    recordStop: flowAssign((_, params: { place: string }) => ({ stoppedBy: keyOf(params.place) })),
     /** A typed answer was refused: keep the reason to say, count the failure, trace it. */
-    recordInvalid: flowEnqueue(({ context, event, enqueue }, params: { gate: string }) => {
-      const read = typed(context, event, params.gate);
+    recordInvalid: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
+      const read = typed(context, event, params.place);
       const message = read?.kind === 'invalid' ? read.message : 'That answer could not be used.';
-      const attempt = (context.attempts[params.gate] ?? 0) + 1;
+      const attempt = (context.attempts[params.place] ?? 0) + 1;
       enqueue.assign({
-        invalid: { node: params.gate, message },
+        invalid: { node: params.place, message },
         notice: null,
-        attempts: { ...context.attempts, [params.gate]: attempt },
+        attempts: { ...context.attempts, [params.place]: attempt },
       });
       enqueue.emit({
         type: 'validation.failed',
-        node: params.gate,
-        key: keyOf(params.gate),
+        node: params.place,
+        key: keyOf(params.place),
         message,
         attempt,
-        maxAttempts: maxAttemptsOf(params.gate),
+        maxAttempts: maxAttemptsOf(params.place),
       });
     }),
-    recordSkip: flowEnqueue(({ context, enqueue }, params: { gate: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
-      if (params.reason === 'optional') enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.gate) });
-      enqueue.emit({ type: 'answer.skipped', node: params.gate, key: keyOf(params.gate), reason: params.reason });
+    recordSkip: flowEnqueue(({ context, enqueue }, params: { place: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
+      if (params.reason === 'optional') enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.place) });
+      enqueue.emit({ type: 'answer.skipped', node: params.place, key: keyOf(params.place), reason: params.reason });
     }),
   };
 }
@@ -293,7 +293,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   const { graph, go, withVote } = c;
   const { constraints, enforced } = c.lookups;
   const q = p.node;
-  const params = { gate: p.id };
+  const params = { place: p.id };
   const limited = (q.limitingValues ?? []).length > 0;
   // Its answers are buttons: once its failed answers use up the budget it offers them alone, then gives up.
   const buttons = hasAnswerButtons(q);
@@ -307,8 +307,8 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   const fallbackHere = enforced.some((k) => isAtOrInside(p.id, k.fallback!));
   const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
   const skips: Transition[] = [
-    ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { gate: p.id, expr: q.when } }, skip('not_applicable'))] : []),
-    ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { gate: p.id, keys } }, skip('exclusive'))),
+    ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { place: p.id, expr: q.when } }, skip('not_applicable'))] : []),
+    ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { place: p.id, keys } }, skip('exclusive'))),
     ...(c.canBeAnsweredEarly(p) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
   ];
   const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params });
@@ -318,7 +318,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   const lastFailure = (guard: unknown, notUnderstood: boolean): Transition =>
     buttons ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] } : giveUp(guard, notUnderstood);
   /** A failed answer while asking: counted, and asked again, up to the budget. */
-  const failed = (notUnderstood: boolean): Transition[] => [lastFailure({ type: 'outOfAttempts', params }, notUnderstood), { actions: [record(notUnderstood)] }];
+  const failed = (notUnderstood: boolean): Transition[] => [lastFailure({ type: 'isLastAttempt', params }, notUnderstood), { actions: [record(notUnderstood)] }];
   let asking: StateConfig;
   let buttonsOnly: StateConfig | undefined;
   let extracting: StateConfig | undefined;
@@ -376,18 +376,18 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
 /** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
 function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unknown, notUnderstood: boolean) => Transition): StateConfig {
   const { go, leave, ref } = c;
-  const params = { gate: p.id };
+  const params = { place: p.id };
   const reachable = c.laterPlaces(p);
   const limitingTransitions = reachable
     .filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0)
     .map((g) => ({
-      guard: { type: 'extractedLimiting', params: { gate: p.id, limitingGate: g.id } },
+      guard: { type: 'extractedLimiting', params: { place: p.id, limitingPlace: g.id } },
       // A limiting value leaves through that question's own limiting edges (a later
       // question's guarded group through its transient child, entering it).
       ...(() => {
         const to = leave(g, 'limiting');
         const target = to.child && g !== p ? `${ref(g.path, g.node.id)}.limiting` : to.target;
-        return { target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { gate: g.id } }, ...to.actions] };
+        return { target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { place: g.id } }, ...to.actions] };
       })(),
     }));
   const nothing = { type: 'extractedNothing', params };
@@ -399,7 +399,7 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
       input: ({ context }) => c.extractionInput(p.id, context),
       onDone: [
         // Nothing read, and the budget is used up: the buttons alone.
-        lastFailure(and([nothing, { type: 'outOfAttempts', params }] as never), true),
+        lastFailure(and([nothing, { type: 'isLastAttempt', params }] as never), true),
         { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
         ...limitingTransitions,
         go(p, 'answered', { type: 'extractedAnswer', params }, [{ type: 'commitExtracted', params }]),
@@ -407,7 +407,7 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
         ...(reachable.length > 1 ? [{ target: 'asking', actions: [{ type: 'commitExtracted', params }] }] : []),
       ],
       // A failing extractor never ends the conversation: ask again.
-      onError: { target: 'asking', actions: [{ type: 'noteNotUnderstood', params: { gate: null } }] },
+      onError: { target: 'asking', actions: [{ type: 'noteNotUnderstood', params: { place: null } }] },
     },
   };
 }
@@ -446,7 +446,7 @@ function extractionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
     ...categories.map((value) => done({ [own]: value })),
   ];
   const ownCalm = categories.find((c) => !(q.limitingValues ?? []).includes(c)) ?? categories[0]!;
-  for (const gate of t.extractionInput(t.place, t.snapshot.context).gates) {
+  for (const gate of t.extractionInput(t.place, t.snapshot.context).questions) {
     if (gate.key === own) continue;
     const later = t.graph.question(gate.key)!;
     const calm = categoriesOf(later).find((c) => !(later.limitingValues ?? []).includes(c));

@@ -186,18 +186,18 @@ export function sharedActions({ lookups }: CompileContext): FlowActions {
       enqueue.emit({ type: 'constraint.failed', name: c.name, message: c.message, fallback: c.fallback! });
     }),
     /** Not understood: say so, and count a failed answer. */
-    noteNotUnderstood: flowAssign(({ context }, params: { gate: string | null }) => ({
+    noteNotUnderstood: flowAssign(({ context }, params: { place: string | null }) => ({
       notice: 'not_understood' as const,
       invalid: null,
       pendingText: null,
-      ...(params.gate !== null && { attempts: { ...context.attempts, [params.gate]: (context.attempts[params.gate] ?? 0) + 1 } }),
+      ...(params.place !== null && { attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 } }),
     })),
     /**
      * The question (or path node) gave up: its count starts again should the
      * flow come back to it, and the node it goes to asks its own question
      * (not "not understood", not this question's refusal).
      */
-    forgetAttempts: flowAssign(({ context }, params: { gate: string }) => ({ attempts: withoutAttempt(context, params.gate), notice: null, invalid: null })),
+    forgetAttempts: flowAssign(({ context }, params: { place: string }) => ({ attempts: withoutAttempt(context, params.place), notice: null, invalid: null })),
     /** Every message is also a vote for a path. */
     votePath: flowSendTo(PATHS_ACTOR_ID, ({ event }) => ({ type: 'message' as const, text: event.type === 'user.text' ? event.text : '' })),
     /** Path selection reported a vote: keep where it stands, trace it. */

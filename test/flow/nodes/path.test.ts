@@ -18,7 +18,7 @@ describe('path nodes', () => {
     c.stop();
   });
 
-  // Regression (found by these tests, fixed): (src/flow/compile.ts pathState): `outOfAttempts` is tested when the
+  // Regression (found by these tests, fixed): (src/flow/compile.ts pathState): `isLastAttempt` is tested when the
   // message arrives, before its vote is counted: the message that would lock
   // a path on the last allowed attempt is dropped and the flow takes
   // `invalid`. lighting-consult (maxAttempts 8, lockThreshold 3): five
