@@ -175,7 +175,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             const { workflow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
             return open(workflow, sessionId, { snapshot });
           })());
-        span.setAttribute('gateflow.state.before', stateText(active.state));
+        if (span.isRecording()) span.setAttribute('gateflow.state.before', stateText(active.state));
         try {
           const reply = await active.send(turn);
           roundTrips++;
@@ -189,7 +189,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
           if (active.done) active.stop();
           else live.keep(sessionId, version, active);
           span.setAttributes({
-            'gateflow.state.after': stateText(active.state),
+            ...(span.isRecording() && { 'gateflow.state.after': stateText(active.state) }),
             'gateflow.turn.outcome': 'applied',
             'gateflow.turn.conflicts': attempt,
           });
@@ -271,6 +271,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
   };
 }
 
+// A state value as a span attribute; only built when a span records (JSON of a nested state is not free).
 const stateText = (state: unknown) => (typeof state === 'string' ? state : JSON.stringify(state));
 
 /** Runs `fn` in an active span: its outcome recorded, an error's code on it, the span ended. */
