@@ -618,7 +618,7 @@ function widget(page: Page) {
     input: root.getByRole('textbox', { name: 'Your answer' }),
     thinking: root.getByRole('status').filter({ hasText: 'Thinking…' }),
     alert: root.getByRole('alert'),
-    finished: root.getByRole('status').filter({ hasText: /^Intake (complete|ended)/ }),
+    finished: root.getByRole('status').filter({ hasText: /^(Finished|Cancelled|Stopped)/ }),
   };
 }
 type Widget = ReturnType<typeof widget>;
