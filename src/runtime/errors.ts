@@ -8,6 +8,23 @@ export class InvalidTurnError extends GateflowError {
   readonly status = 400;
 }
 
+/** A `{ button }` turn whose value is not one of the buttons the current reply offers. */
+export class InvalidButtonError extends GateflowError {
+  override readonly name = 'InvalidButtonError';
+  readonly code = 'invalid_button';
+  readonly status = 400;
+  constructor(
+    readonly value: string,
+    readonly offered: readonly string[],
+  ) {
+    super(
+      offered.length === 0
+        ? `button ${quote(value)} is not offered: this step takes text, not a button`
+        : `button ${quote(value)} is not one of the offered buttons: ${offered.map((v) => quote(v)).join(', ')}`,
+    );
+  }
+}
+
 /** A turn sent to a conversation that has already reached a terminal. */
 export class ConversationFinishedError extends GateflowError {
   override readonly name = 'ConversationFinishedError';

@@ -2,6 +2,7 @@ export {
   ConversationFinishedError,
   FlowNotFoundError,
   IncompatibleSnapshotError,
+  InvalidButtonError,
   InvalidPageError,
   InvalidTurnError,
   SessionNotFoundError,

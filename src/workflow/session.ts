@@ -1,5 +1,5 @@
 import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type Snapshot } from 'xstate';
-import { ConversationFinishedError, IncompatibleSnapshotError } from '../runtime/errors.js';
+import { ConversationFinishedError, IncompatibleSnapshotError, InvalidButtonError } from '../runtime/errors.js';
 import type { ReplyEnvelope } from './reply.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
@@ -94,6 +94,13 @@ export function createSession<TReply extends ReplyEnvelope>(
     reply: () => workflow.reply(current(), sessionId),
     async send(turn) {
       if (current().status === 'done') throw new ConversationFinishedError(sessionId);
+      // A button is a choice among those offered (its value or label, in any case): anything else is refused, never read as text.
+      if ('button' in turn) {
+        const offered = value.reply().buttons ?? [];
+        const pressed = turn.button.trim().toLowerCase();
+        if (!offered.some((b) => b.value.toLowerCase() === pressed || b.label.toLowerCase() === pressed))
+          throw new InvalidButtonError(turn.button, offered.map((b) => b.value));
+      }
       actor.send(workflow.toEvent(turn));
       await settle();
       return value.reply();

@@ -8,7 +8,7 @@ import { fromPromise, type AnyStateNode } from 'xstate';
 import { compileFlow } from '../../src/flow/compile.js';
 import type { ExtractionInput, ExtractionOutput } from '../../src/extract/types.js';
 import { DEFAULT_STOP_MESSAGE } from '../../src/flow/messages.js';
-import { ConversationFinishedError } from '../../src/runtime/errors.js';
+import { ConversationFinishedError, InvalidButtonError } from '../../src/runtime/errors.js';
 import {
   restoreConversation,
   startConversation,
@@ -337,16 +337,14 @@ describe('Step 1: Set Current Gate', () => {
       expectConfirmation(replies[5]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS);
     });
 
-    it('1.2 a button that is neither confirm nor edit is not understood and keeps the summary', async () => {
-      const replies = await seedRun([...AT_SUMMARY, { button: 'maybe' }]);
-      expect(replies[3]).toMatchObject({
-        state: 'confirmation',
-        message: TROUBLE,
-        buttons: CONFIRMATION_BUTTONS,
-        buttonContext: 'gate_confirmation',
-        answers: SUMMARY_ANSWERS,
-        completion: AWAITING_CONFIRMATION,
-      });
+    it('1.2 a button that is neither confirm nor edit is refused as an invalid button and keeps the summary', async () => {
+      const conversation = startConversation(seedFlow(), { sessionId: SESSION });
+      for (const turn of AT_SUMMARY) await conversation.send(turn);
+      const summary = conversation.reply();
+      await expect(conversation.send({ button: 'maybe' })).rejects.toBeInstanceOf(InvalidButtonError);
+      expect(conversation.reply()).toEqual(summary);
+      expect(summary).toMatchObject({ state: 'confirmation', buttons: CONFIRMATION_BUTTONS, answers: SUMMARY_ANSWERS, completion: AWAITING_CONFIRMATION });
+      conversation.stop();
     });
   });
 
@@ -521,11 +519,16 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       });
     });
 
-    it('2.2 a button that is not a category is not understood; the gate is asked again', async () => {
+    it('2.2 a button that is not a category is refused as an invalid button; the gate stays open, no model is asked', async () => {
       const model = countingModel(answering({}));
-      const replies = await seedRun([{ button: 'Yes' }, { button: 'Maybe' }], model);
-      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, TROUBLE));
+      const conversation = startConversation(seedFlow(), { sessionId: SESSION, extract: llmExtract(model) });
+      await conversation.send({ button: 'Yes' });
+      const asking = conversation.reply();
+      await expect(conversation.send({ button: 'Maybe' })).rejects.toThrow('button "Maybe" is not one of the offered buttons: "Yes", "No", "Partial"');
+      expect(conversation.reply()).toEqual(asking);
+      expect(asking).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }));
       expect(model.calls).toBe(0);
+      conversation.stop();
     });
   });
 

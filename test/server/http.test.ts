@@ -337,6 +337,13 @@ describe('HTTP API on the memory store', () => {
       expectError(response, 400, 'invalid_turn', /^invalid turn: expected \{"text": string\} or \{"button": string\}/);
     });
 
+    it('a button that the current reply does not offer is 400 invalid_button, names the offered ones, and is not journaled', async () => {
+      const before = (await call(url, `/api/sessions/${sessionId}`)).body;
+      expectError(await turn(url, sessionId, { button: 'Maybe' }), 400, 'invalid_button', /^button "Maybe" is not one of the offered buttons: "Yes", "No"$/);
+      const after = (await call(url, `/api/sessions/${sessionId}`)).body;
+      expect(after).toEqual(before);
+    });
+
     it('the message says what is wrong with an empty button', async () => {
       expectError(await turn(url, sessionId, { button: '' }), 400, 'invalid_turn', /button must not be empty/);
     });

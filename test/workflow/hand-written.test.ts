@@ -109,7 +109,7 @@ describe('a hand-written workflow', () => {
     });
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => l.state ?? (l.error as { code: string }).code)).toEqual(['askingName', 'confirming', 'confirming', 'greeted', 'session_finished']);
+    expect(lines.map((l) => l.state ?? (l.error as { code: string }).code)).toEqual(['askingName', 'confirming', 'invalid_button', 'greeted', 'session_finished']);
     expect(lines[3]).toMatchObject({ status: 'done', message: 'Hello, Lin!' });
   });
 
