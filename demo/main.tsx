@@ -8,22 +8,44 @@ const params = new URLSearchParams(location.search);
 const inspect = params.has('inspect');
 const storageKey = (flowId: string) => `gateflow:session:${flowId}`;
 
-/** Pick a flow, then chat. The session id is kept so a reload continues the same session. */
+/**
+ * The flow in the address (`?flow=led-sales`), so a reload or a shared link
+ * opens the same flow; other parameters (`?inspect`) are kept.
+ */
+function showFlowInUrl(flowId: string): void {
+  const url = new URL(location.href);
+  if (url.searchParams.get('flow') === flowId) return;
+  url.searchParams.set('flow', flowId);
+  history.replaceState(history.state, '', url);
+}
+
+/**
+ * Pick a flow, then chat. The session id is kept per flow so a reload
+ * continues the same session; the widget's "Start over" begins a new one.
+ */
 function Demo() {
   const [flows, setFlows] = useState<FlowSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [flowId, setFlowId] = useState(() => params.get('flow') ?? '');
-  const [run, setRun] = useState(0);
+  /** A `?flow=` that names no flow: said once, then the first flow is shown. */
+  const [unknown, setUnknown] = useState<string | null>(null);
 
   useEffect(() => {
     transport.flows().then(
       (list) => {
         setFlows(list);
-        setFlowId((current) => current || list[0]?.id || '');
+        const wanted = params.get('flow');
+        if (wanted && list.some((f) => f.id === wanted)) return;
+        if (wanted) setUnknown(wanted);
+        setFlowId(list[0]?.id ?? '');
       },
       (e: Error) => setError(e.message),
     );
   }, []);
+
+  useEffect(() => {
+    if (flows && flowId) showFlowInUrl(flowId);
+  }, [flows, flowId]);
 
   if (error) return <p role="alert">Cannot load the flows: {error}</p>;
   if (!flows) return <p>Loading flows…</p>;
@@ -37,8 +59,8 @@ function Demo() {
           <select
             value={flowId}
             onChange={(e) => {
+              setUnknown(null);
               setFlowId(e.target.value);
-              setRun((n) => n + 1);
             }}
           >
             {flows.map((f) => (
@@ -47,20 +69,12 @@ function Demo() {
               </option>
             ))}
           </select>
-        </label>{' '}
-        <button
-          type="button"
-          onClick={() => {
-            localStorage.removeItem(storageKey(flowId));
-            setRun((n) => n + 1);
-          }}
-        >
-          New session
-        </button>
+        </label>
       </p>
+      {unknown && <p role="status">There is no flow named “{unknown}”: showing {flow?.title ?? flowId} instead.</p>}
       {flow && (
         <ChatWidget
-          key={`${flowId}:${run}`}
+          key={flowId}
           transport={transport}
           flowId={flowId}
           title={flow.title ?? flow.id}

@@ -21,9 +21,13 @@ export const PathPolicySchema = z.strictObject({
     .int({ error: 'lockThreshold must be a whole number of votes' })
     .min(1, { error: 'lockThreshold must be at least 1 (a path locks after this many votes)' })
     .max(100, { error: 'lockThreshold must be at most 100' })
+    .describe('Votes a path needs to lock (3 when absent).')
     .default(3),
   /** Before the lock, may the tentative path change? When false, votes for any other path are refused. */
-  allowSwitchBeforeLock: z.boolean({ error: 'allowSwitchBeforeLock must be true or false' }).default(true),
+  allowSwitchBeforeLock: z
+    .boolean({ error: 'allowSwitchBeforeLock must be true or false' })
+    .describe('Whether the tentative path may change before the lock (true when absent).')
+    .default(true),
   /**
    * The share of their votes the other paths lose at each counted vote:
    * their votes are multiplied by `1 - decay`. 0 keeps them (plain counting),
@@ -35,12 +39,14 @@ export const PathPolicySchema = z.strictObject({
     .number({ error: 'decay must be a number' })
     .min(0, { error: 'decay must be between 0 and 1 (the share of their votes other paths lose per vote)' })
     .max(1, { error: 'decay must be between 0 and 1 (the share of their votes other paths lose per vote)' })
+    .describe('The share of their votes the other paths lose at each counted vote, 0 to 1 (0.5 when absent).')
     .default(0.5),
   /** Votes with a confidence below this are ignored (recorded, not counted). */
   minConfidence: z
     .number({ error: 'minConfidence must be a number' })
     .min(0, { error: 'minConfidence must be between 0 and 1' })
     .max(1, { error: 'minConfidence must be between 0 and 1' })
+    .describe('Votes with a lower confidence are recorded, not counted (0.5 when absent).')
     .default(0.5),
   /** How many turns `history` keeps (the most recent ones). */
   historyLimit: z
@@ -48,6 +54,7 @@ export const PathPolicySchema = z.strictObject({
     .int({ error: 'historyLimit must be a whole number' })
     .min(1, { error: 'historyLimit must be at least 1' })
     .max(10_000, { error: 'historyLimit must be at most 10000' })
+    .describe('How many turns the vote history keeps (50 when absent).')
     .default(50),
 });
 
@@ -107,13 +114,17 @@ export const PathOptionSchema = z.strictObject({
     .string()
     .trim()
     .min(1, { error: 'a path id must not be empty' })
-    .refine((id) => id !== NO_PATH, { error: `"${NO_PATH}" is reserved (it is how a model says "no path")` }),
+    .refine((id) => id !== NO_PATH, { error: `"${NO_PATH}" is reserved (it is how a model says "no path")` })
+    .describe('The path\'s id: guards compare context.path.locked with it.'),
   /** What a person sees (a button); the id when absent. */
-  label: z.string().trim().min(1).optional(),
+  label: z.string().trim().min(1).describe('What a person sees (a button); the id when absent.').optional(),
   /** Words and phrases that point to this path (the offline chooser's synonyms). */
-  keywords: z.array(z.string().trim().min(1, { error: 'a keyword must not be empty' })).optional(),
+  keywords: z
+    .array(z.string().trim().min(1, { error: 'a keyword must not be empty' }))
+    .describe('Words and phrases that point to this path (read without a model).')
+    .optional(),
   /** What the path is for, in words a model reads. */
-  description: z.string().optional(),
+  description: z.string().describe('What the path is for, in words a model reads.').optional(),
 });
 
 export const PathOptionsSchema = z
@@ -160,6 +171,11 @@ export interface PathVote {
   confidence?: number;
   /** The chooser's own reason, kept beside the policy's. */
   rationale?: string;
+  /**
+   * The person chose the path themselves (pressed its button): it locks at
+   * once. Hysteresis is for votes inferred from what they wrote.
+   */
+  explicit?: boolean;
 }
 
 export type VoteOutcome =
@@ -217,7 +233,9 @@ export function initialPathState(pathIds: readonly string[] = []): PathState {
  * Applies one turn's vote. Deterministic and pure:
  *
  * - locked: nothing changes (the turn is recorded as ignored);
- * - no path, an unknown path, or a confidence below `minConfidence`: ignored;
+ * - no path, or an unknown path: ignored;
+ * - an explicit choice (a button the person pressed): the path locks at once;
+ * - a confidence below `minConfidence`: ignored;
  * - a vote for another path than the tentative one while
  *   `allowSwitchBeforeLock` is false: refused;
  * - otherwise the path gains 1 and every other path's votes are multiplied by
@@ -242,6 +260,11 @@ export function applyVote(state: PathState, vote: PathVote, policy: PathPolicy, 
     return record(state, 'after_lock', `ignored: locked on ${state.locked}${path === null ? '' : ` (vote for ${at})`}`);
   if (path === null) return record(state, 'abstained', 'abstained: no path chosen');
   if (knownPaths && !knownPaths.includes(path)) return record(state, 'unknown_path', `ignored: unknown path ${JSON.stringify(path)}`);
+  if (vote.explicit) {
+    // A choice, not evidence: decided now, whatever the votes so far (they are kept, for the record).
+    const votes = { ...state.votes, [path]: Math.max(state.votes[path] ?? 0, policy.lockThreshold) };
+    return record({ votes, tentative: path, locked: path }, 'locked', `chosen ${path}: an explicit choice locks at once`);
+  }
   if (confidence < policy.minConfidence)
     return record(state, 'low_confidence', `ignored: ${path} at confidence ${show(confidence)} below ${show(policy.minConfidence)}`);
   if (!policy.allowSwitchBeforeLock && state.tentative !== null && path !== state.tentative)

@@ -45,8 +45,8 @@ export interface PathSelectionInput {
 
 export type PathSelectionEvent =
   | { type: 'message'; text: string }
-  /** A vote from a caller that already has one (or a test). */
-  | { type: 'vote'; path: string | null; confidence?: number; rationale?: string };
+  /** A vote from a caller that already has one (or a test); `explicit` for the person's own choice (a button), which locks at once. */
+  | { type: 'vote'; path: string | null; confidence?: number; rationale?: string; explicit?: boolean };
 
 /** Emitted after every turn (also the ignored ones), for traces. */
 export interface PathVoteEmitted {
@@ -70,10 +70,11 @@ const notProvided = fromPromise<PathChoice, ChooseInput>(async () => {
 });
 
 const ids = (context: PathSelectionContext) => context.paths.map((p) => p.id);
-const voteOf = (event: { path: string | null; confidence?: number; rationale?: string | undefined }): PathVote => ({
+const voteOf = (event: { path: string | null; confidence?: number; rationale?: string | undefined; explicit?: boolean | undefined }): PathVote => ({
   path: event.path,
   ...(event.confidence === undefined ? {} : { confidence: event.confidence }),
   ...(event.rationale === undefined ? {} : { rationale: event.rationale }),
+  ...(event.explicit ? { explicit: true } : {}),
 });
 const failureOf = (error: unknown): PathVote => ({
   path: null,

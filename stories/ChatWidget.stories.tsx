@@ -111,14 +111,22 @@ export const GateWithButtons: Story = {
   },
 };
 
-/** The person has answered in words; extraction runs: the thinking indicator, input disabled, no buttons. */
+/**
+ * The person has answered in words; extraction runs: the thinking indicator, no buttons, and Send
+ * disabled. The text box takes typing meanwhile; Enter sends nothing until the reply is in.
+ */
 export const ExtractionInProgress: Story = {
   ...state(YES_NO_PARTIAL_DONE, 'sending', { pending: "It's a follow-up after her knee surgery" }),
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('status')).toHaveTextContent('Thinking…');
-    await expect(canvas.getByLabelText('Your answer')).toBeDisabled();
     await expect(canvas.queryByRole('group', { name: 'Choices' })).toBeNull();
+    const input = canvas.getByLabelText('Your answer');
+    await expect(input).toBeEnabled();
+    await userEvent.type(input, 'an adult{Enter}');
+    await expect(input).toHaveValue('an adult');
+    await expect(args.sendText).not.toHaveBeenCalled();
+    await expect(canvas.getByRole('button', { name: 'Send' })).toBeDisabled();
   },
 };
 
@@ -139,6 +147,8 @@ export const SummaryAwaitingConfirmation: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { name: 'Summary of Collected Information' })).toBeVisible();
     const group = canvas.getByRole('group', { name: 'Confirm or edit' });
+    // The confirm button is the one that sends: the text box has no Send button of its own here.
+    await expect(canvas.queryByRole('button', { name: 'Send' })).toBeNull();
     await userEvent.click(within(group).getByRole('button', { name: 'Looks Good' }));
     await expect(args.press).toHaveBeenCalledWith({ label: 'Looks Good', value: 'confirm' });
   },
@@ -162,6 +172,24 @@ export const HandedOff: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.getByText('Finished: handed off.')).toBeVisible();
     await expect(canvas.queryByRole('button', { name: 'Send' })).toBeNull();
+  },
+};
+
+/** "Start over" in the middle of an intake asks first; "Keep going" keeps the conversation. */
+export const StartOverAsks: Story = {
+  ...state(YES_NO_PARTIAL_DONE, 'idle'),
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Start over' }));
+    const ask = canvas.getByRole('alertdialog');
+    await expect(ask).toHaveTextContent('Start over? The answers given in this conversation will be discarded.');
+    await expect(within(ask).getByRole('button', { name: 'Keep going' })).toHaveFocus();
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep going' }));
+    await expect(canvas.queryByRole('alertdialog')).toBeNull();
+    await expect(args.restart).not.toHaveBeenCalled();
+    // Asked again, and this time discarded.
+    await userEvent.click(canvas.getByRole('button', { name: 'Start over' }));
+    await expect(canvas.getByRole('alertdialog')).toBeVisible();
   },
 };
 

@@ -7,6 +7,7 @@ import { createMemoryStore } from '../store/memory.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Turn } from '../workflow/turn.js';
 import type { Workflow } from '../workflow/types.js';
+import { renderMarkdown } from './markdown.js';
 
 /** What a chat gives the runtime: the actors the workflow's machine names (the extractor too), a sink for what it emits. */
 export interface ChatOptions {
@@ -20,12 +21,32 @@ export interface ChatIO {
   output: Writable;
   /** Show a prompt and numbered buttons (a person at a terminal). */
   interactive: boolean;
+  /** Style messages with ANSI escapes (bold, underlined headings): the output is a terminal. */
+  color?: boolean;
 }
 
 /** Lines of the input, one at a time, as they arrive (a file or another program). */
 function lines(input: Readable) {
   return createInterface({ input, crlfDelay: Infinity, terminal: false });
 }
+
+/**
+ * Reads the input line by line until `onLine` says the chat is over (or the
+ * input ends), then lets go of the input: a terminal's stdin left open would
+ * keep the process waiting for a line nobody needs to type.
+ */
+async function eachLine(input: Readable, onLine: (line: string) => Promise<'next' | 'stop'>): Promise<void> {
+  const reader = lines(input);
+  try {
+    for await (const line of reader) if ((await onLine(line)) === 'stop') break;
+  } finally {
+    reader.close();
+  }
+}
+
+/** Whether a reply ends the conversation: it takes no more turns. */
+export const isFinished = (reply: ReplyEnvelope) =>
+  reply.completion.isComplete || reply.status === 'done' || reply.status === 'cancelled' || reply.status === 'failed';
 
 const write = (output: Writable, text: string) => output.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -48,23 +69,27 @@ async function startChat(workflow: Workflow, options: ChatOptions): Promise<{ ru
 /**
  * `gateflow chat <workflow> --json`: the opening reply as one JSON line, then
  * one turn per input line (`{"text": ...}` or `{"button": ...}`) and one reply
- * per line. A line that is not a valid turn gets `{"error": {code, message}}`
- * and changes nothing.
+ * per line, until a reply finishes the conversation. A line that is refused
+ * (not JSON, not a turn, a button that is not offered) gets
+ * `{"error": {code, message}}` and changes nothing.
  */
 export async function chatJson(workflow: Workflow, io: Pick<ChatIO, 'input' | 'output'>, options: ChatOptions = {}): Promise<number> {
   const { runtime, sessionId, reply } = await startChat(workflow, options);
   write(io.output, JSON.stringify(reply));
-  for await (const line of lines(io.input)) {
-    if (line.trim() === '') continue;
+  if (isFinished(reply)) return 0;
+  await eachLine(io.input, async (line) => {
+    if (line.trim() === '') return 'next';
     let turn: unknown;
     try {
       turn = JSON.parse(line);
     } catch (error) {
       write(io.output, JSON.stringify({ error: { code: 'invalid_json', message: `not JSON: ${(error as Error).message}` } }));
-      continue;
+      return 'next';
     }
-    write(io.output, JSON.stringify(await replyOrError(() => runtime.turn(sessionId, turn))));
-  }
+    const answer = await replyOrError(() => runtime.turn(sessionId, turn));
+    write(io.output, JSON.stringify(answer));
+    return 'error' in answer || !isFinished(answer) ? 'next' : 'stop';
+  });
   return 0;
 }
 
@@ -77,11 +102,15 @@ async function replyOrError(send: () => Promise<ReplyEnvelope>): Promise<ReplyEn
   }
 }
 
-/** How a reply looks in a terminal: the message, then the buttons as numbered choices. */
-export function formatReply(reply: ReplyEnvelope): string {
-  const out = [reply.message];
+/**
+ * How a reply looks in a terminal: the whole message, its Markdown rendered
+ * (ANSI styles when `color`), then the buttons as numbered choices. `said`
+ * lists what the person typed: where the message repeats it, it shows as typed.
+ */
+export function formatReply(reply: ReplyEnvelope, color = false, said: readonly string[] = []): string {
+  const out = [renderMarkdown(reply.message, { ansi: color }, said)];
   if (reply.buttons) out.push('', ...reply.buttons.map((b, i) => `  ${i + 1}) ${b.label}`));
-  if (reply.completion.isComplete)
+  if (isFinished(reply))
     out.push('', `── finished: ${reply.completion.reason.replaceAll('_', ' ')}${reply.completion.readyForHandoff ? ' (ready for handoff)' : ''} ──`);
   return out.join('\n');
 }
@@ -93,30 +122,36 @@ export function lineToTurn(line: string, reply: ReplyEnvelope): Turn {
   return button ? { button: button.value } : { text: line };
 }
 
-/** `gateflow chat <workflow>`: a chat in the terminal. */
+/** `gateflow chat <workflow>`: a chat in the terminal, until the conversation is finished or the input ends. */
 export async function chatInteractive(workflow: Workflow, io: ChatIO, options: ChatOptions = {}): Promise<number> {
   const started = await startChat(workflow, options);
   let reply = started.reply;
+  const color = io.color ?? false;
+  const said: string[] = [];
   const prompt = () => io.interactive && io.output.write('> ');
   write(io.output, `${workflow.title ?? workflow.id} (type a number to press a button, or answer in your own words)\n\n`);
-  write(io.output, formatReply(reply));
+  write(io.output, formatReply(reply, color));
+  if (isFinished(reply)) return 0;
   prompt();
-  for await (const line of lines(io.input)) {
+  await eachLine(io.input, async (line) => {
     if (line.trim() === '') {
       prompt();
-      continue;
+      return 'next';
     }
+    const turn = lineToTurn(line, reply);
+    if ('text' in turn) said.push(turn.text);
     try {
-      reply = await started.runtime.turn(started.sessionId, lineToTurn(line, reply));
+      reply = await started.runtime.turn(started.sessionId, turn);
     } catch (error) {
       if (!(error instanceof GateflowError) || error.status >= 500) throw error;
       write(io.output, error.publicMessage);
       prompt();
-      continue;
+      return 'next';
     }
-    write(io.output, `\n${formatReply(reply)}`);
-    if (reply.completion.isComplete) break;
+    write(io.output, `\n${formatReply(reply, color, said)}`);
+    if (isFinished(reply)) return 'stop';
     prompt();
-  }
+    return 'next';
+  });
   return 0;
 }

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
+import { FlowDocumentError, flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
+import { closestName as closest } from '../flow/suggest.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {
@@ -34,12 +35,32 @@ export class CliError extends Error {
   }
 }
 
-/** Resolves `<flow>`: a path to a JSON file, or the name of an example flow. */
+/** The names of the example flows (`patient-intake`, ...), sorted. */
+export function exampleFlowNames(): string[] {
+  try {
+    return readdirSync(EXAMPLE_FLOWS_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Resolves `<flow>`: a path to a JSON file, or the name of an example flow.
+ * Neither is a usage error (exit 2) that lists the example flows, and names
+ * the one probably meant.
+ */
 export function resolveFlowPath(arg: string): string {
   if (existsSync(arg)) return arg;
   const named = `${EXAMPLE_FLOWS_DIR}${arg.replace(/\.json$/, '')}.json`;
   if (!arg.includes('/') && existsSync(named)) return named;
-  throw new CliError(`cannot find flow "${arg}": not a file, nor an example flow in ${EXAMPLE_FLOWS_DIR}`);
+  const names = exampleFlowNames();
+  const guess = closest(arg.replace(/\.json$/, ''), names);
+  const available = `available: ${names.join(', ')}`;
+  if (arg.includes('/') || arg.endsWith('.json')) throw new CliError(`no such file "${arg}"; a flow is a JSON file or the name of an example flow (${available})`, 2);
+  throw new CliError(`unknown flow "${arg}"${guess ? `; did you mean ${guess}? ${available}` : `; ${available}`}`, 2);
 }
 
 /** Reads and checks a flow file; a bad document throws FlowDocumentError naming the file. */
@@ -84,7 +105,12 @@ export function readText(path: string): string {
   }
 }
 
-/** Every flow document in a directory (`*.json`), checked; the first bad one throws. */
+/**
+ * Every flow document in a directory (`*.json`), checked. Every file that
+ * cannot be read or is refused is reported at once, with all its problems
+ * (exit 1): an author fixing a folder of flows sees the whole list, not one
+ * file per attempt.
+ */
 export function readFlowsDir(dir: string): FlowDocument[] {
   let files: string[];
   try {
@@ -92,5 +118,17 @@ export function readFlowsDir(dir: string): FlowDocument[] {
   } catch (error) {
     throw new CliError(`cannot read flows from ${dir}: ${(error as Error).message}`);
   }
-  return files.map((f) => readFlow(join(dir, f)).flow);
+  if (files.length === 0) throw new CliError(`no flow documents (*.json) in ${dir}`);
+  const flows: FlowDocument[] = [];
+  const refused: string[] = [];
+  for (const f of files)
+    try {
+      flows.push(readFlow(join(dir, f)).flow);
+    } catch (error) {
+      if (!(error instanceof FlowDocumentError) && !(error instanceof CliError)) throw error;
+      refused.push(error.message);
+    }
+  if (refused.length > 0)
+    throw new CliError(`${refused.length} of ${files.length} flow files in ${dir} ${refused.length === 1 ? 'is' : 'are'} invalid:\n${refused.join('\n')}`);
+  return flows;
 }

@@ -1,9 +1,11 @@
-import { parseArgs } from 'node:util';
 import { FlowDocumentError, ReplySchema, compileFlow, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
 import { drawMachine } from '../viz/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
+import { commandHelp, parseCommandLine } from './args.js';
 import { chatInteractive, chatJson } from './chat.js';
+import { COMMANDS, usage } from './commands.js';
 import { runEval } from './eval.js';
+import { wantsColor } from './markdown.js';
 import { extractorFromEnv } from './extractor.js';
 import { ServerConfigError } from '../server/auth.js';
 import { DirectoryLockedError } from '../store/dir-lock.js';
@@ -13,20 +15,8 @@ import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWork
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
 
-export const USAGE = `usage: gateflow <command> [options]
-
-commands:
-  chat <flow> [--json] [--trace]    chat in the terminal; --json: one JSON turn per input line, one Reply per output line;
-                                    <flow> may also be a module (.js, .mjs, .ts) whose default export is a workflow;
-                                    --trace: the flow's events (node entries, guards, answers, votes) as JSON lines on stderr
-  eval <flow> <cases.jsonl> [--json] score the offline matcher on labeled utterances
-  serve [--port N] [--flows DIR]    serve the HTTP API (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)
-  validate <flow> [--json]          check a flow document, gate config or checklist: errors and warnings (exit 1 on errors)
-  viz <flow> [--format mermaid|dot|json]  draw the compiled machine (guards on the edges, ui hints in meta)
-  schema [--gate-config]            print the JSON Schema of flow documents (or of gate configs)
-
-<flow> is a path to a JSON file or the name of an example flow (e.g. patient-intake).
-A model is used for free text when OPENAI_API_KEY or OPENAI_BASE_URL is set (GATEFLOW_MODEL names it).`;
+/** The general usage (`gateflow --help`). */
+export const USAGE = usage();
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -47,37 +37,18 @@ export async function main(argv: string[], env: Record<string, string | undefine
 }
 
 async function run(argv: string[], env: Record<string, string | undefined>): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        trace: { type: 'boolean' },
-        format: { type: 'string' },
-        'gate-config': { type: 'boolean' },
-        port: { type: 'string' },
-        flows: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
+  const line = parseCommandLine(argv, COMMANDS, USAGE);
+  if (line.kind === 'help') {
+    process.stdout.write(`${line.command === undefined ? USAGE : commandHelp(line.command, COMMANDS[line.command as keyof typeof COMMANDS])}\n`);
+    return 0;
   }
-  const { values, positionals } = parsed;
-  const [command, ...args] = positionals;
-  const need = (n: number) => {
-    if (args.length !== n) throw new CliError(`gateflow ${command}: expected ${n} argument${n === 1 ? '' : 's'}\n\n${USAGE}`, 2);
-  };
+  const { command, args } = line;
+  const text = (name: string) => (typeof line.values[name] === 'string' ? line.values[name] : undefined);
+  const flag = (name: string) => line.values[name] === true;
+  const values = { json: flag('json'), trace: flag('trace'), format: text('format'), port: text('port'), flows: text('flows'), 'gate-config': flag('gate-config') };
 
-  if (values.help || command === undefined || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return command === undefined && !values.help ? 2 : 0;
-  }
   switch (command) {
     case 'chat': {
-      need(1);
       const workflow = await readWorkflow(args[0]!);
       const { extract, note } = await extractorFromEnv(env);
       process.stderr.write(`${note}\n`);
@@ -86,10 +57,9 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         actors: { extract, ...EXAMPLE_ACTORS },
         ...(values.trace && { onTrace: (event: { type: string }) => void process.stderr.write(`${JSON.stringify(event)}\n`) }),
       };
-      return values.json ? chatJson(workflow, io, options) : chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY) }, options);
+      return values.json ? chatJson(workflow, io, options) : chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY), color: wantsColor(process.stdout, env) }, options);
     }
     case 'serve': {
-      need(0);
       const port = Number(values.port ?? env.PORT ?? 3000);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${values.port ?? env.PORT}"`, 2);
       const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
@@ -125,17 +95,14 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       return new Promise<number>(() => {});
     }
     case 'eval': {
-      need(2);
       const { flow } = readFlow(args[0]!);
       return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), process.stdout);
     }
     case 'validate': {
-      need(1);
       const path = resolveFlowPath(args[0]!);
       return runValidate(readText(path), path, Boolean(values.json), process.stdout);
     }
     case 'viz': {
-      need(1);
       const format = values.format ?? 'mermaid';
       if (format !== 'mermaid' && format !== 'dot' && format !== 'json')
         throw new CliError(`gateflow viz: --format must be mermaid, dot or json, not "${format}"`, 2);
@@ -144,7 +111,6 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       return 0;
     }
     case 'schema':
-      need(0);
       process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
       return 0;
     default:

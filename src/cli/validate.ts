@@ -33,8 +33,8 @@ export function runValidate(text: string, file: string, json: boolean, out: Writ
   const report = validationReport(text, file);
   if (json) out.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    for (const p of report.errors) out.write(`error   ${formatProblem(file, p)}\n`);
-    for (const p of report.warnings) out.write(`warning ${formatProblem(file, p)}\n`);
+    for (const p of report.errors) out.write(`error   ${formatProblem(file, p)}\n${pointAt(p)}`);
+    for (const p of report.warnings) out.write(`warning ${formatProblem(file, p)}\n${pointAt(p)}`);
     const counts = `${report.errors.length} error${report.errors.length === 1 ? '' : 's'}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}`;
     out.write(
       report.flow
@@ -43,4 +43,11 @@ export function runValidate(text: string, file: string, json: boolean, out: Writ
     );
   }
   return report.ok ? 0 : 1;
+}
+
+/** Under a problem in a guard: the guard, and a caret under the character the problem is at. */
+function pointAt(problem: FlowDocumentProblem): string {
+  const { guard } = problem;
+  if (!guard || guard.position === undefined || guard.source.includes('\n')) return '';
+  return `        ${guard.source}\n        ${' '.repeat(guard.position)}^\n`;
 }

@@ -42,6 +42,68 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   'mostly', 'mainly', 'largely', 'almost', 'nearly', 'except', 'apart from', 'other than', 'besides',
 ];
 
+/**
+ * Phrases that place a statement at another time ("we used to", "not
+ * anymore"): what it says held then, not now, so it answers nothing surely.
+ */
+export const TEMPORAL_PHRASES: readonly string[] = [
+  'used to', 'no longer', 'not anymore', 'not any more', 'any longer', 'not since', 'not these days', 'not nowadays',
+];
+
+/** The same, only for a statement in their own clause ("I can't drive anymore, so video" still answers). */
+export const CLAUSE_TEMPORAL_PHRASES: readonly string[] = ['anymore', 'any more', 'these days', 'nowadays'];
+
+/** Hedges that, right before a count ("maybe one gap"), say the count is approximate rather than the answer unsure. */
+export const APPROXIMATE_HEDGES: readonly string[] = ['maybe', 'perhaps', 'probably', 'possibly'];
+
+/** Words that count ("one gap", "twice"), after which a soft hedge qualifies the count. */
+export const COUNT_WORDS: readonly string[] = [
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'once', 'twice',
+];
+
+/**
+ * Words that open a question ("is it...?", "does that count?"): a clause
+ * ending in "?" that starts with one is asked, not answered. A clause ending in
+ * "?" without one ("about my bill?") is an answer said with a rising voice.
+ */
+export const QUESTION_VERBS: readonly string[] = [
+  'is', 'are', 'am', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'will', 'would', 'should', 'shall', 'may',
+  'might', 'must', 'have', 'has', 'had', 'any', 'anything',
+];
+
+/**
+ * Determiners: "the follow-up form", "my email address" name a thing (a form,
+ * an address) that the category word only describes.
+ */
+export const DETERMINERS: readonly string[] = ['the', 'a', 'an', 'my', 'your', 'his', 'her', 'our', 'their', 'this', 'that', 'its'];
+
+/**
+ * Words that may follow a category word without making it describe another
+ * noun ("a video visit" aside): verbs, pronouns, particles, time words.
+ */
+export const NOT_A_HEAD_NOUN: readonly string[] = [
+  'is', 'was', 'are', 'were', 'be', 'been', 'am', 'and', 'or', 'nor', 'for', 'to', 'from', 'with', 'in', 'on', 'at', 'of',
+  'by', 'via', 'over', 'through', 'please', 'pls', 'plz', 'me', 'us', 'him', 'her', 'them', 'it', 'if', 'so', 'then',
+  'only', 'instead', 'too', 'also', 'again', 'now', 'right', 'today', 'tonight', 'tomorrow', 'asap', 'thanks', 'thank',
+  'thx', 'ty', 'would', 'will', 'should', 'could', 'can', 'may', 'might', 'must', 'has', 'have', 'had', 'do', 'does',
+  'did', 'not', 'fine', 'ok', 'okay', 'works', 'work', 'best', 'better', 'good', 'great', 'preferred', 'that', 'this',
+  'which', 'who', 'as', 'because', 'since', 'when', 'while', 'where', 'though', 'i', 'we', 'you', 'they', 'he', 'she',
+  'here', 'there', 'just', 'really', 'lol', 'either', 'both', 'all', 'any', 'yes', 'no', 'yet', 'still', 'already',
+  'first', 'ever', 'never', 'always', 'soon', 'later', 'sometime', 'whatever', 'thing', 'stuff', 'one',
+  // People: "a grown man", "a new patient" describe the person the question is about.
+  'man', 'woman', 'men', 'women', 'boy', 'girl', 'guy', 'lady', 'gentleman', 'person', 'people', 'patient', 'patients',
+  'child', 'kid', 'son', 'daughter', 'adult', 'baby', 'teen', 'teenager', 'individual',
+  // Services and channels: "a follow-up appointment", "the emergency room", "my email address" are the answer.
+  'appointment', 'appt', 'visit', 'call', 'exam', 'consult', 'consultation', 'session', 'room', 'department', 'dept',
+  'address', 'account', 'number', 'line', 'care', 'clinic', 'service', 'option', 'please',
+];
+
+/**
+ * Words that, opening a clause after the first, restrict what came before
+ * ("gaps in coverage, but only one"): the answer holds only in part.
+ */
+export const RESTRICTING_OPENERS: readonly string[] = ['only', 'except', 'apart from', 'other than', 'aside from'];
+
 /** Set phrases that contain answer words but answer nothing ("no problem"). */
 export const NEUTRAL_PHRASES: readonly string[] = [
   'no problem', 'no worries', 'not a problem', 'no offense', 'no pressure', 'no hurry', 'yes and no',
@@ -54,6 +116,29 @@ export const NEUTRAL_PHRASES: readonly string[] = [
 export const CORRECTION_MARKERS: readonly string[] = [
   'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
   'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
+];
+
+/**
+ * Words that say whom the rest of the message is about ("I'm 45, but the
+ * patient is my son"): what was said before them may be about someone else,
+ * so only what follows answers.
+ */
+export const SUBJECT_MARKERS: readonly string[] = [
+  'the patient is', 'patient is', 'it is for', 'its for', 'this is for', 'calling for', 'on behalf of', 'booking for',
+  'the appointment is for', 'the visit is for',
+];
+
+/**
+ * Words an answer may be said with ("she's a new patient", "by phone
+ * please"). A clause of an answer and these alone is said to answer; one with
+ * other words ("we have his phone number") only mentions it.
+ */
+export const ANSWER_FILLERS: readonly string[] = [
+  'i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'is', 'am', 'are', 'be', 'a', 'an', 'the', 'my', 'his',
+  'her', 'their', 'our', 'me', 'us', 'him', 'them', 'please', 'pls', 'plz', 'thanks', 'by', 'via', 'through', 'over',
+  'just', 'only', 'definitely', 'really', 'so', 'ok', 'okay', 'fine', 'best', 'works', 'prefer', 'preferably', 'lol',
+  'and', 'then', 'actually', 'now', 'here', 'no', 'nope', 'nah', 'yes', 'yeah', 'yep', 'oh', 'well', 'wait', 'sorry', 'um',
+  'uh',
 ];
 
 /** Words that negate a mention that follows them closely in the same clause. */
@@ -96,7 +181,8 @@ export const META_PHRASES: readonly string[] = [
  */
 export const REQUEST_OPENERS: readonly string[] = [
   'can we', 'can i', 'can you', 'could we', 'could i', 'could you', 'may we', 'may i', 'would you', 'please',
-  'will you', 'can it be',
+  'will you', 'can it be', 'can someone', 'can somebody', 'can anyone', 'could someone', 'can he', 'can she', 'can they',
+  'could he', 'could she', 'could they',
 ];
 
 /** Phrases that accept the summary. */

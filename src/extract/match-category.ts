@@ -1,16 +1,26 @@
 import {
+  APPROXIMATE_HEDGES,
+  CLAUSE_TEMPORAL_PHRASES,
   COMMON_SYNONYMS,
   CORRECTION_MARKERS,
+  COUNT_WORDS,
+  DETERMINERS,
   META_PHRASES,
   NEGATION_FILLERS,
   NEGATORS,
   NEUTRAL_PHRASES,
+  NOT_A_HEAD_NOUN,
   QUESTION_OPENERS,
+  QUESTION_VERBS,
   REQUEST_OPENERS,
+  RESTRICTING_OPENERS,
   STEERING_PHRASES,
+  SUBJECT_MARKERS,
+  TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
+import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -18,6 +28,8 @@ export const MAX_MATCH_TEXT_LENGTH = 1000;
 export interface MatchableQuestion {
   categories: readonly string[];
   synonyms?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** The question's wording: a category word before one of its words ("a video visit") still answers it. */
+  prompt?: string | undefined;
 }
 
 export type AbstainReason =
@@ -27,16 +39,52 @@ export type AbstainReason =
   | 'question'
   | 'uncertain'
   | 'no_match'
-  | 'ambiguous';
+  | 'ambiguous'
+  /** The words that read as this answer belong to the answer of another question (see offline.ts). */
+  | 'other_question';
 
 export type MatchResult =
   | { status: 'match'; value: string; confidence: number }
   | { status: 'abstain'; reason: AbstainReason };
 
+export interface MatchOptions {
+  /**
+   * Read only the flow's own words for this question (its categories and
+   * synonyms), none of the built-in ones ("yes", "nope", "sometimes"): for a
+   * question other than the one being asked, which the built-in words of an
+   * answer to the asked one must never answer.
+   */
+  ownWordsOnly?: boolean;
+}
+
+/** A category read at a place in the message: token indices (end exclusive) into {@link CategoryReading.tokens}. */
+export interface MentionAt {
+  category: string;
+  start: number;
+  end: number;
+  /** A built-in answer word ("yes", "nope"), not one the flow wrote for this question. */
+  generic: boolean;
+  /** Several words, or the category's own name: specific enough to answer a question not being asked. */
+  specific: boolean;
+}
+
+/** What the matcher read and where, for extraction that weighs several questions at once (offline.ts). */
+export interface CategoryReading {
+  result: MatchResult;
+  /** The message's tokens (normalize.ts). */
+  tokens: string[];
+  /** The mentions that made the answer; empty when abstaining. */
+  mentions: MentionAt[];
+}
+
 interface Phrase {
   tokens: string[];
   /** What the phrase says: a category, a hedge ("maybe"), or nothing ("no problem"). */
   means: { category: string } | 'hedge' | 'neutral';
+  /** A built-in answer word rather than one of the flow's. */
+  generic: boolean;
+  /** The category's own name. */
+  label: boolean;
 }
 
 interface Mention {
@@ -44,6 +92,9 @@ interface Mention {
   start: number;
   end: number;
   typo: boolean;
+  phrase: Phrase | undefined;
+  /** A number that falls in the category's range ("he's 17"). */
+  number: boolean;
 }
 
 const phraseTokens = (phrase: string) => tokenize(phrase).filter((t) => t !== BREAK);
@@ -52,8 +103,22 @@ const META = META_PHRASES.map(phraseTokens);
 const OPENERS = QUESTION_OPENERS.map(phraseTokens);
 const REQUESTS = REQUEST_OPENERS.map(phraseTokens);
 const CORRECTIONS = CORRECTION_MARKERS.map(phraseTokens);
+const TEMPORAL = TEMPORAL_PHRASES.map(phraseTokens);
+const RESTRICTING = RESTRICTING_OPENERS.map(phraseTokens);
+const SUBJECTS = SUBJECT_MARKERS.map(phraseTokens);
+const CLAUSE_TEMPORAL = CLAUSE_TEMPORAL_PHRASES.map(phraseTokens);
 const NEGATOR_SET = new Set(NEGATORS);
 const FILLER_SET = new Set(NEGATION_FILLERS);
+const QUESTION_VERB_SET = new Set(QUESTION_VERBS);
+const OPENER_SET = new Set(QUESTION_OPENERS);
+const DETERMINER_SET = new Set(DETERMINERS);
+const NOT_A_HEAD = new Set(NOT_A_HEAD_NOUN);
+const APPROXIMATE = new Set(APPROXIMATE_HEDGES);
+const COUNTS = new Set(COUNT_WORDS);
+const GENERIC_WORDS = new Set(Object.values(COMMON_SYNONYMS).flat().map((p) => phraseTokens(p).join(' ')));
+/** Bare answer words a correction may open with ("well actually no ..."). */
+const BARE_NOES = new Set(['no', 'nope', 'nah']);
+const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
 
 /**
  * The offline matcher: finds which category of a question a message means, or
@@ -64,44 +129,110 @@ const FILLER_SET = new Set(NEGATION_FILLERS);
  * yes") only what follows counts.
  */
 export function matchCategory(text: string, gate: MatchableQuestion): MatchResult {
+  return readCategory(text, gate).result;
+}
+
+/**
+ * {@link matchCategory}, saying where in the message the answer was read.
+ *
+ * Beyond the rules above, it reads as people write: a "?" after a clear
+ * answer in the flow's words ("about my bill?") is a rising voice, not a
+ * question, unless the clause is asked ("is it urgent?"); a hedge right before
+ * a count ("maybe one gap") makes the count approximate, not the answer
+ * unsure; a stated number means the category whose range holds it ("he's 17"
+ * when a category is "under 18"); after words that say whom the message is
+ * about ("I'm 45, but the patient is my son") only what follows counts. It
+ * abstains on what is said of another time ("we used to", "not anymore"), on
+ * an answer a later clause keeps only in part ("gaps, but only one"), on a
+ * typo as close to two categories, on a category word that only describes
+ * another thing ("the follow-up form"), and on a bare "no" that takes back
+ * something other than an answer to this question ("it's a follow-up, well
+ * actually no, she's new").
+ */
+export function readCategory(text: string, gate: MatchableQuestion, options: MatchOptions = {}): CategoryReading {
+  const all = text.length > MAX_MATCH_TEXT_LENGTH ? [] : tokenize(text);
+  const done = (result: MatchResult, mentions: MentionAt[] = []): CategoryReading => ({ result, tokens: all, mentions });
+  const abstain = (reason: AbstainReason) => done({ status: 'abstain', reason });
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
-  const all = tokenize(text);
   if (all.length === 0) return abstain('empty');
 
+  const lexicon = lexiconFor(gate, options.ownWordsOnly === true);
+  const asked = /\?\s*$/.test(text);
   const whole = all.filter((t) => t !== BREAK).join(' ');
-  const lexicon = lexiconFor(gate);
-  const exact = gate.categories[lexicon.normalized.indexOf(whole)];
-  if (exact !== undefined && !/\?\s*$/.test(text)) return { status: 'match', value: exact, confidence: 1 };
+  const exactAt = lexicon.normalized.indexOf(whole);
+  if (exactAt >= 0 && !asked && lexicon.labels[exactAt] !== undefined) {
+    const generic = GENERIC_WORDS.has(whole);
+    const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true };
+    return done({ status: 'match', value: mention.category, confidence: 1 }, [mention]);
+  }
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
   if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
-  if (/\?\s*$/.test(text) && !REQUESTS.some((p) => startsAt(all, lastClauseStart(all), p))) return abstain('question');
+  // A "?" closing a clause that asks ("is it urgent?") is a question back; one
+  // closing a plain answer ("about my bill?") is a rising voice, read below.
+  let tentative = false;
+  if (asked) {
+    const last = lastClauseStart(all);
+    if (!REQUESTS.some((p) => startsAt(all, last, p))) {
+      if (QUESTION_VERB_SET.has(all[last]!) || all.slice(last).some((t) => OPENER_SET.has(t))) return abstain('question');
+      tentative = true;
+    }
+  }
 
-  const corrected = afterLastCorrection(all);
-  if (corrected === undefined) return abstain('uncertain');
-  const tokens = all.slice(corrected);
+  const correction = lastCorrection(all, lexicon);
+  if (correction === 'several') return abstain('uncertain');
+  let from = correction?.end ?? 0;
+  // "It's a follow-up, well actually no, she's new": the "no" takes back what
+  // came before, which answered another question, not this one.
+  if (correction && from < all.length && BARE_ANSWERS.has(all[from]!)) {
+    const before = all.slice(0, correction.start);
+    if (before.some((t) => t !== BREAK) && scan(before, lexicon.phrases).mentions.length === 0) {
+      from++;
+      while (all[from] === BREAK) from++;
+    }
+  }
+  // "I'm 45, but the patient is my son": only what is said of the one the question is about.
+  for (let i = all.length - 1; i >= from; i--) {
+    const subject = SUBJECTS.find((p) => startsAt(all, i, p));
+    if (subject) {
+      // "the patient is 18": the "is" stays, so that the number reads as an age.
+      from = i + subject.length - (subject[subject.length - 1] === 'is' ? 1 : 0);
+      break;
+    }
+  }
+  const tokens = all.slice(from);
+  if (tokens.length === 0) return abstain('no_match');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
-  const { phrases, hedges } = lexicon;
-  // A hedge anywhere wins, even inside what reads as an answer ("I don't remember").
-  if (hedges.some((h) => indexOf(tokens, h) >= 0)) return abstain('uncertain');
-  const mentions: Mention[] = [];
-  const consumedBy = new Map<number, Phrase>();
-  for (let i = 0; i < tokens.length; ) {
-    const found = longestPhraseAt(tokens, i, phrases);
-    if (!found) {
-      i++;
-      continue;
-    }
-    for (let k = i; k < i + found.length; k++) consumedBy.set(k, found.phrase);
-    if (typeof found.phrase.means === 'object')
-      mentions.push({ category: found.phrase.means.category, start: i, end: i + found.length, typo: found.typo });
-    i += found.length;
-  }
+  // "We used to", "not anymore": true then, not now.
+  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0)) return abstain('uncertain');
+  // "Gaps in coverage, but only one": what came before holds only in part.
+  if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
+  // A hedge anywhere wins, even inside what reads as an answer ("I don't remember"),
+  // except a soft one before a count: "maybe one gap" is about one gap.
+  if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
+
+  const found = scan(tokens, lexicon.phrases);
+  if (found.typoTie) return abstain('ambiguous');
+  const { consumedBy } = found;
+  const clauseOf = clauses(tokens);
+  const mentions = found.mentions.filter((m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy));
+  if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p)))) return abstain('uncertain');
 
   if (hasTrailingNot(tokens, consumedBy)) return abstain('ambiguous');
+  // "Urgent? not really": a clause that only denies takes back the answer before it.
+  if (mentions.length > 0 && deniesBefore(tokens, mentions[0]!.end, consumedBy)) return abstain('ambiguous');
+
+  if (lexicon.ranges.size > 0) {
+    for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
+      const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
+      if (holders.length !== 1) return abstain('ambiguous');
+      mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
+    }
+    mentions.sort((a, b) => a.start - b.start);
+  }
 
   const { yes, no } = lexicon;
   const otherOf = (category: string) =>
@@ -114,6 +245,7 @@ export function matchCategory(text: string, gate: MatchableQuestion): MatchResul
         : undefined;
 
   const meant = new Set<string>();
+  const behind: Mention[] = [];
   let typo = false;
   let flipped = false;
   for (const m of mentions) {
@@ -121,11 +253,17 @@ export function matchCategory(text: string, gate: MatchableQuestion): MatchResul
     // "no, we don't": a negator read as the same answer agrees with it.
     if (negator === undefined || negator.consumedAs === m.category) {
       meant.add(m.category);
+      behind.push(m);
       typo ||= m.typo;
       continue;
     }
     // "no lapses": the "no" read as an answer was only negating what follows.
-    if (negator.consumedAs !== undefined) meant.delete(negator.consumedAs);
+    if (negator.consumedAs !== undefined) {
+      meant.delete(negator.consumedAs);
+      for (let k = behind.length - 1; k >= 0; k--) if (behind[k]!.category === negator.consumedAs) behind.splice(k, 1);
+    }
+    // "not 17" says what the number is not, which is no range.
+    if (m.number) continue;
     const other = otherOf(m.category);
     if (other !== undefined) {
       meant.add(other);
@@ -135,13 +273,18 @@ export function matchCategory(text: string, gate: MatchableQuestion): MatchResul
   if (meant.size === 0) return abstain('no_match');
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
+  const said: MentionAt[] = behind.map((m) => ({
+    category: m.category,
+    start: m.start + from,
+    end: m.end + from,
+    generic: m.phrase !== undefined && m.phrase.generic,
+    specific: m.number || (m.phrase !== undefined && !m.typo && (m.phrase.label || m.phrase.tokens.length > 1)),
+  }));
+  // "yes?" may be "yes, what?": only the flow's own words answer with a rising voice.
+  if (tentative && (flipped || said.every((m) => m.generic))) return abstain('question');
   const wholePhrase = mentions.length === 1 && mentions[0]!.start === 0 && mentions[0]!.end === tokens.length;
-  const confidence = typo ? 0.7 : flipped ? 0.8 : wholePhrase ? 0.95 : 0.85;
-  return { status: 'match', value: value!, confidence };
-}
-
-function abstain(reason: AbstainReason): MatchResult {
-  return { status: 'abstain', reason };
+  const confidence = typo ? 0.7 : flipped ? 0.8 : wholePhrase && !tentative ? 0.95 : 0.85;
+  return done({ status: 'match', value: value!, confidence }, said);
 }
 
 /** What the matcher knows about one question, built once per flow question. */
@@ -152,63 +295,128 @@ interface GateLexicon {
   hedges: string[][];
   /** The categories, normalized, in order. */
   normalized: string[];
+  /** The categories an exact answer may name (in own-words mode, not "Yes" or "No"). */
+  labels: (string | undefined)[];
   yes: string | undefined;
   no: string | undefined;
+  /** The words of each category's phrases: "a video visit" is still about a visit. */
+  words: Map<string, Set<string>>;
+  /** Number ranges the categories name ("under 18"), by category. */
+  ranges: Map<string, NumberRange[]>;
 }
 
 // Keyed by the categories array and the synonyms object, which a flow keeps
 // for its lifetime, rather than by the gate object, which callers rebuild.
-const lexiconCache = new WeakMap<readonly string[], WeakMap<object, GateLexicon>>();
+const lexiconCache = new WeakMap<readonly string[], WeakMap<object, { full: GateLexicon; own: GateLexicon }>>();
 const NO_SYNONYMS = {};
 
-function lexiconFor(gate: MatchableQuestion): GateLexicon {
+function lexiconFor(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexicon {
   let bySynonyms = lexiconCache.get(gate.categories);
   if (!bySynonyms) lexiconCache.set(gate.categories, (bySynonyms = new WeakMap()));
-  const cached = bySynonyms.get(gate.synonyms ?? NO_SYNONYMS);
-  if (cached) return cached;
+  let cached = bySynonyms.get(gate.synonyms ?? NO_SYNONYMS);
+  if (!cached) bySynonyms.set(gate.synonyms ?? NO_SYNONYMS, (cached = { full: buildLexicon(gate, false), own: buildLexicon(gate, true) }));
+  return ownWordsOnly ? cached.own : cached.full;
+}
 
+function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexicon {
   const byText = new Map<string, Phrase>();
-  const add = (text: string, means: Phrase['means']) => {
+  const add = (text: string, means: Phrase['means'], label = false) => {
     const tokens = phraseTokens(text);
     const key = tokens.join(' ');
-    if (tokens.length > 0 && !byText.has(key)) byText.set(key, { tokens, means });
+    const generic = GENERIC_WORDS.has(key);
+    if (ownWordsOnly && typeof means === 'object' && generic) return;
+    if (tokens.length > 0 && !byText.has(key)) byText.set(key, { tokens, means, generic, label });
   };
+  const ranges = new Map<string, NumberRange[]>();
   // Labels and the flow's own synonyms first: they win over built-in words.
   for (const category of gate.categories) {
-    add(category, { category });
+    add(category, { category }, true);
     const own = Object.entries(gate.synonyms ?? {}).find(([k]) => k.toLowerCase() === category.toLowerCase());
     for (const phrase of own?.[1] ?? []) add(phrase, { category });
+    for (const phrase of [category, ...(own?.[1] ?? [])]) {
+      const r = rangeOf(phraseTokens(phrase));
+      if (r) ranges.set(category, [...(ranges.get(category) ?? []), r]);
+    }
   }
-  for (const category of gate.categories)
-    for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+  if (!ownWordsOnly)
+    for (const category of gate.categories)
+      for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
   const normalized = gate.categories.map((c) => normalize(c));
-  const lexicon: GateLexicon = {
+  const words = new Map<string, Set<string>>();
+  for (const p of phrases)
+    if (typeof p.means === 'object') {
+      const set = words.get(p.means.category) ?? new Set<string>();
+      for (const t of p.tokens) set.add(t);
+      words.set(p.means.category, set);
+    }
+  return {
     phrases,
     hedges: phrases.filter((p) => p.means === 'hedge').map((p) => p.tokens),
     normalized,
+    labels: gate.categories.map((c, i) => (ownWordsOnly && GENERIC_WORDS.has(normalized[i]!) ? undefined : c)),
     yes: gate.categories[normalized.indexOf('yes')],
     no: gate.categories[normalized.indexOf('no')],
+    words,
+    ranges,
   };
-  bySynonyms.set(gate.synonyms ?? NO_SYNONYMS, lexicon);
-  return lexicon;
 }
 
+/** The phrases of a lexicon read left to right, longest first at each place. */
+function scan(tokens: string[], phrases: Phrase[]): { mentions: Mention[]; consumedBy: Map<number, Phrase>; typoTie: boolean } {
+  const mentions: Mention[] = [];
+  const consumedBy = new Map<number, Phrase>();
+  let typoTie = false;
+  for (let i = 0; i < tokens.length; ) {
+    const found = longestPhraseAt(tokens, i, phrases);
+    if (!found) {
+      i++;
+      continue;
+    }
+    if (found === 'tie') {
+      typoTie = true;
+      i++;
+      continue;
+    }
+    for (let k = i; k < i + found.length; k++) consumedBy.set(k, found.phrase);
+    if (typeof found.phrase.means === 'object')
+      mentions.push({ category: found.phrase.means.category, start: i, end: i + found.length, typo: found.typo, phrase: found.phrase, number: false });
+    i += found.length;
+  }
+  return { mentions, consumedBy, typoTie };
+}
+
+/**
+ * The phrase at `at`: an exact one, longest first; else the longest one the
+ * words are a small typo of, or 'tie' when such a typo is as close to phrases
+ * of two categories (a guess either way).
+ */
 function longestPhraseAt(
   tokens: string[],
   at: number,
   phrases: Phrase[],
-): { phrase: Phrase; length: number; typo: boolean } | undefined {
+): { phrase: Phrase; length: number; typo: boolean } | 'tie' | undefined {
   if (tokens[at] === BREAK) return undefined;
   for (const phrase of phrases) if (startsAt(tokens, at, phrase.tokens)) return { phrase, length: phrase.tokens.length, typo: false };
+  let best: { phrase: Phrase; distance: number } | undefined;
+  let tie = false;
   for (const phrase of phrases) {
-    if (phrase.means === 'hedge' || phrase.means === 'neutral') continue;
-    if (phrase.tokens.every((word, k) => tokens[at + k] !== undefined && closeEnough(tokens[at + k]!, word)))
-      return { phrase, length: phrase.tokens.length, typo: true };
+    if (typeof phrase.means !== 'object') continue;
+    if (best && phrase.tokens.length < best.phrase.tokens.length) break;
+    if (!phrase.tokens.every((word, k) => tokens[at + k] !== undefined && closeEnough(tokens[at + k]!, word))) continue;
+    const distance = phrase.tokens.reduce((sum, word, k) => sum + editDistance(tokens[at + k]!, word, 2), 0);
+    const category = phrase.means.category;
+    if (!best || distance < best.distance) {
+      best = { phrase, distance };
+      tie = false;
+    } else if (distance === best.distance && typeof best.phrase.means === 'object' && best.phrase.means.category !== category) {
+      tie = true;
+    }
   }
-  return undefined;
+  if (!best) return undefined;
+  return tie ? 'tie' : { phrase: best.phrase, length: best.phrase.tokens.length, typo: true };
 }
 
 /**
@@ -226,6 +434,38 @@ function closeEnough(token: string, word: string): boolean {
   if (word.length < 3 || token.length !== word.length) return false;
   const diff = [...word].flatMap((c, i) => (c === token[i] ? [] : [i]));
   return diff.length === 2 && diff[1] === diff[0]! + 1 && word[diff[0]!] === token[diff[1]!] && word[diff[1]!] === token[diff[0]!];
+}
+
+/**
+ * A category word that only describes the noun after it, a thing named with
+ * a determiner ("the follow-up form", "my email address"): the message talks
+ * about that thing, not this question's answer. The noun may be a word of the
+ * question ("a video visit") or of the category ("the portal app").
+ */
+function describesAnotherThing(
+  tokens: string[],
+  m: Mention,
+  lexicon: GateLexicon,
+  prompt: string | undefined,
+  consumedBy: Map<number, Phrase>,
+): boolean {
+  const before = tokens[m.start - 1];
+  const after = tokens[m.end];
+  if (before === undefined || !DETERMINER_SET.has(before) || after === undefined || after === BREAK) return false;
+  if (consumedBy.has(m.end) || NOT_A_HEAD.has(after) || /\d/.test(after) || /(?:ing|ly)$/.test(after)) return false;
+  if (lexicon.words.get(m.category)?.has(after)) return false;
+  return !promptWords(prompt).has(after);
+}
+
+const promptWordCache = new Map<string, Set<string>>();
+function promptWords(prompt: string | undefined): Set<string> {
+  if (prompt === undefined) return new Set();
+  let words = promptWordCache.get(prompt);
+  if (!words) {
+    if (promptWordCache.size > 1000) promptWordCache.clear();
+    promptWordCache.set(prompt, (words = new Set(phraseTokens(prompt))));
+  }
+  return words;
 }
 
 /**
@@ -254,24 +494,77 @@ function negatorBefore(
 }
 
 /**
- * Where the words after a correction marker start: 0 when there is none, and
- * undefined when the person corrected themselves more than once (they are not
- * sure, and the last word is no better than the first).
+ * The correction in a message: where its markers start and where what they
+ * introduce starts; 'several' when the person corrected themselves more than
+ * once (they are not sure, and the last word is no better than the first).
+ * Markers in a row ("well, actually", "no wait, sorry") are one correction.
+ * On a question with no "No" answer, a "no" standing alone ("adult? no,
+ * minor") is a marker too.
  */
-function afterLastCorrection(tokens: string[]): number | undefined {
-  let from = 0;
-  let corrections = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    if (i > 0 && tokens[i - 1] !== BREAK) continue;
-    const marker = CORRECTIONS.find((p) => startsAt(tokens, i, p));
-    if (marker && i + marker.length < tokens.length) {
-      from = i + marker.length;
-      corrections++;
+function lastCorrection(tokens: string[], lexicon: GateLexicon): { start: number; end: number } | 'several' | undefined {
+  let last: { start: number; end: number } | undefined;
+  let count = 0;
+  for (let i = 0; i < tokens.length; ) {
+    const chained = last !== undefined && last.end === i;
+    if (!chained && i > 0 && tokens[i - 1] !== BREAK) {
+      i++;
+      continue;
     }
+    let length = CORRECTIONS.find((p) => startsAt(tokens, i, p))?.length;
+    if (length === undefined && lexicon.no === undefined && BARE_NOES.has(tokens[i]!) && tokens[i + 1] === BREAK) length = 1;
+    if (length === undefined || i + length >= tokens.length) {
+      i++;
+      continue;
+    }
+    let end = i + length;
+    while (tokens[end] === BREAK) end++;
+    if (chained) last!.end = end;
+    else {
+      last = { start: i, end };
+      count++;
+    }
+    i = end;
   }
-  return corrections > 1 ? undefined : from;
+  return count > 1 ? 'several' : last;
 }
 
+/** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */
+function hedgedAt(tokens: string[], hedge: string[]): boolean {
+  for (let i = 0; i + hedge.length <= tokens.length; i++) {
+    if (!startsAt(tokens, i, hedge)) continue;
+    const next = tokens[i + hedge.length];
+    const beforeCount = hedge.length === 1 && APPROXIMATE.has(hedge[0]!) && next !== undefined && (COUNTS.has(next) || /^\d+$/.test(next));
+    if (!beforeCount) return true;
+  }
+  return false;
+}
+
+/** A clause after `from` of nothing but a negation ("not really", "no, not at all") that no phrase read. */
+function deniesBefore(tokens: string[], from: number, consumedBy: Map<number, Phrase>): boolean {
+  let start = tokens.indexOf(BREAK, from);
+  while (start >= 0) {
+    let end = tokens.indexOf(BREAK, start + 1);
+    if (end < 0) end = tokens.length;
+    const clause = tokens.slice(start + 1, end);
+    const free = clause.every((t, k) => !consumedBy.has(start + 1 + k));
+    if (free && clause.some((t) => NEGATOR_SET.has(t)) && clause.every((t) => NEGATOR_SET.has(t) || FILLER_SET.has(t) || t === 'at' || t === 'all'))
+      return true;
+    start = end < tokens.length ? end : -1;
+  }
+  return false;
+}
+
+/** The clause index of every token (breaks belong to no clause: -1). */
+function clauses(tokens: string[]): number[] {
+  let clause = 0;
+  return tokens.map((t) => (t === BREAK ? (clause++, -1) : clause));
+}
+
+function clauseHas(tokens: string[], clause: number, phrase: string[]): boolean {
+  const of = clauses(tokens);
+  for (let i = 0; i + phrase.length <= tokens.length; i++) if (of[i] === clause && startsAt(tokens, i, phrase)) return true;
+  return false;
+}
 
 function lastClauseStart(tokens: string[]): number {
   const i = tokens.lastIndexOf(BREAK);

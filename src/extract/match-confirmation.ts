@@ -24,3 +24,10 @@ export function classifyConfirmation(
   if (EDIT.some(has) || has(words(labels.editLabel))) return 'edit';
   return CONFIRM.some(has) || has(words(labels.confirmLabel)) ? 'confirm' : 'edit';
 }
+
+/** Whether a reply to the summary asks to change something ("edit", "that's wrong", the edit label), named or not. */
+export function asksToEdit(text: string, labels: { editLabel: string }): boolean {
+  const tokens = tokenize(text);
+  const has = (phrase: string[]) => tokens.some((_, i) => phrase.length > 0 && phrase.every((t, k) => tokens[i + k] === t));
+  return normalize(text) === normalize(labels.editLabel) || EDIT.some(has) || has(words(labels.editLabel));
+}

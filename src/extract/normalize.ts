@@ -22,6 +22,13 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\b(it|that|there|what|he|she|who)'s\b/g, '$1 is'],
   // Apostrophes people leave out.
   [/\b(do|does|did|is|are|was|were|have|has|had|could|would|should)nt\b/g, '$1 not'],
+  [/\bcant\b/g, 'can not'],
+  [/\bwont\b/g, 'will not'],
+  [/\bim\b/g, 'i am'],
+  [/\bive\b/g, 'i have'],
+  [/\b(s?he|that|there|what)s\b/g, '$1 is'],
+  [/\bkinda\b/g, 'kind of'],
+  [/\bsorta\b/g, 'sort of'],
   [/\bdunno\b/g, 'do not know'],
   [/\bidk\b/g, 'i do not know'],
 ];

@@ -1,15 +1,74 @@
-import { matchCategory } from './match-category.js';
+import { ANSWER_FILLERS } from './lexicon.js';
+import { readCategory, type CategoryReading, type MentionAt } from './match-category.js';
+import { BREAK } from './normalize.js';
 import type { ExtractionInput, ExtractionOutput } from './types.js';
 
+/** Below this a later question's value is not committed offline (a typo, a flipped negation). */
+const SURE = 0.85;
+const FILLERS = new Set(ANSWER_FILLERS);
+
 /**
- * Extraction with the offline matcher alone. It answers the current question
- * only: reading answers to later questions from a message is a model's job.
+ * Extraction with the offline matcher alone. It reads the current question
+ * with every word the matcher knows, and the other questions offered (later
+ * ones) with their own words only (the flow's categories and synonyms, never
+ * a bare "yes" or "no").
+ *
+ * The current answer stands unless its words belong to another question's
+ * answer: a bare yes/no in the same clause as another question's answer ("no
+ * she's a new patient" asked about insurance), or words inside a longer
+ * phrase of another question ("online portal" asked about the visit). Then
+ * the message answers that question, not this one.
+ *
+ * Where the current question is not answered, a later question's value is
+ * given when the matcher is sure of it (no typo, no flipped negation, read
+ * from a category's name or a phrase of several words, in a clause that says
+ * that answer and nothing more: "she's a new patient", not "we have his phone
+ * number"): one message may answer a question before it is asked. When the
+ * current question is answered, later ones are left to be asked: a word in
+ * passing ("yes, her phone is on file") is not an answer to them.
  */
 export function extractOffline(input: ExtractionInput): ExtractionOutput {
   const gate = input.questions.find((g) => g.key === input.key);
   if (!gate) return { values: {}, failure: { reason: 'abstained', message: `no question "${input.key}" offered` } };
-  const result = matchCategory(input.text, gate);
-  if (result.status === 'abstain')
-    return { values: {}, failure: { reason: 'abstained', message: `offline matcher abstained: ${result.reason}` } };
-  return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
+  const current = readCategory(input.text, gate);
+  const others = input.questions
+    .filter((g) => g !== gate)
+    .map((g) => ({ key: g.key, reading: readCategory(input.text, g, { ownWordsOnly: true }) }));
+
+  const { result } = current;
+  const taken = result.status === 'match' && belongsElsewhere(current, others.map((o) => o.reading));
+  if (result.status === 'match' && !taken)
+    return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
+
+  const values: ExtractionOutput['values'] = {};
+  for (const { key, reading } of others) {
+    const r = reading.result;
+    if (r.status === 'match' && r.confidence >= SURE && reading.mentions.every((m) => m.specific && saysOnly(reading.tokens, m)))
+      values[key] = { value: r.value, confidence: r.confidence, source: 'match' };
+  }
+  const why = taken ? 'other_question' : result.status === 'abstain' ? result.reason : 'no_match';
+  return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
+}
+
+/** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */
+function saysOnly(tokens: string[], m: MentionAt): boolean {
+  let start = m.start;
+  while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  let end = m.end;
+  while (end < tokens.length && tokens[end] !== BREAK) end++;
+  return [...tokens.slice(start, m.start), ...tokens.slice(m.end, end)].every((t) => FILLERS.has(t));
+}
+
+/** The current reading's words belong to what the message says of another question. */
+function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): boolean {
+  const elsewhere = others.filter((o) => o.result.status === 'match').flatMap((o) => o.mentions);
+  if (elsewhere.length === 0) return false;
+  const { tokens, mentions } = current;
+  const inside = (m: MentionAt, o: MentionAt) => o.start <= m.start && m.end <= o.end && o.end - o.start > m.end - m.start;
+  if (mentions.every((m) => elsewhere.some((o) => inside(m, o)))) return true;
+  const sameClause = (a: MentionAt, b: MentionAt) => {
+    const [from, to] = a.start < b.start ? [a.end, b.start] : [b.end, a.start];
+    return !tokens.slice(from, to).includes(BREAK);
+  };
+  return mentions.every((m) => m.generic) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
 }

@@ -9,19 +9,40 @@
  */
 import { COMMON_SYNONYMS, META_PHRASES, NEGATORS, NEUTRAL_PHRASES, QUESTION_OPENERS, UNCERTAIN_PHRASES } from './lexicon.js';
 import { BREAK, tokenize } from './normalize.js';
+import { parsePersonName } from './person-name.js';
+import { checkPhoneNumber } from './phone-countries.js';
 
 export type TypedAnswerType = 'string' | 'number' | 'boolean' | 'date' | 'email' | 'phone';
 export type TypedValue = string | number | boolean;
+/** A value the person may have meant, with how to show it ("Friday 27 November"). */
+export interface TypedCandidate {
+  value: TypedValue;
+  label: string;
+}
 export type TypedParse =
   | { ok: true; value: TypedValue; confidence: number }
-  | { ok: false; message: string };
+  /**
+   * Refused; `candidates` when the answer reads two ways and the person can pick one ("next friday");
+   * `found` when the answer holds this kind of value that cannot be used as it is (a phone number
+   * missing digits), rather than none at all: its message then says more than another reader's "I
+   * could not find ...".
+   */
+  | { ok: false; message: string; candidates?: TypedCandidate[]; found?: true };
 
 export interface TypedParseOptions {
   /** "today" for relative dates; defaults to new Date(). Dates are calendar dates (use UTC parts of this Date). */
   today?: Date;
+  /** A number question's unit ("m²", "W"): written after the number ("650 m2", "40 watts"), it is part of the answer. */
+  unit?: string;
+  /** A number question that needs the exact number: an approximate one ("about 60", "60 or so") is refused. */
+  exact?: boolean;
   /** Labels a boolean question shows on its buttons, matched case-insensitively as yes/no. Default 'Yes'/'No'. */
   trueLabel?: string;
   falseLabel?: string;
+  /** A string answer that is a person's name: the name alone is kept ("hi, I'm jane doe" → "Jane Doe"), see person-name.ts. */
+  format?: 'person_name';
+  /** The country (ISO 3166 code) of a phone number written without "+": its length is checked and the calling code added. */
+  country?: string;
 }
 
 /** Longer answers are refused before any parsing. */
@@ -37,9 +58,9 @@ export function parseTypedAnswer(type: TypedAnswerType, text: string, options?: 
     const opts = options ?? {};
     switch (type) {
       case 'string':
-        return parseString(text);
+        return opts.format === 'person_name' ? parsePersonName(text) : parseString(text);
       case 'number':
-        return parseNumber(text);
+        return parseNumber(text, opts);
       case 'boolean':
         return parseBoolean(text, opts.trueLabel ?? 'Yes', opts.falseLabel ?? 'No');
       case 'date':
@@ -47,7 +68,7 @@ export function parseTypedAnswer(type: TypedAnswerType, text: string, options?: 
       case 'email':
         return parseEmail(text);
       case 'phone':
-        return parsePhone(text);
+        return parsePhone(text, opts.country);
       default:
         return fail('I cannot read answers to this kind of question.');
     }
@@ -132,10 +153,47 @@ interface FoundNumber {
   span?: [number, number];
 }
 
-function parseNumber(text: string): TypedParse {
-  const s = text.normalize('NFKC');
+/** Ways of writing a unit after a number, by the unit a question names (NFKC, lowercase: "m²" is "m2"). */
+const UNIT_SPELLINGS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['m2', ['m2', 'm^2', 'sqm', 'sq m', 'sq. m', 'sq.m', 'sq meters', 'sq metres', 'square meters', 'square metres', 'square meter', 'square metre', 'meters squared', 'metres squared']],
+  ['w', ['w', 'watt', 'watts']],
+  ['kw', ['kw', 'kilowatt', 'kilowatts']],
+  ['m', ['m', 'meter', 'meters', 'metre', 'metres']],
+  ['km', ['km', 'kilometer', 'kilometers', 'kilometre', 'kilometres']],
+  ['kg', ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms']],
+  ['years', ['years', 'year', 'yrs', 'yr', 'years old', 'year old', 'yo', 'y/o']],
+]);
+
+/** The text with the question's unit after a number blanked out ("650 m2" → "650"). */
+function withoutUnit(s: string, unit: string | undefined): string {
+  if (unit === undefined) return s;
+  const key = unit.normalize('NFKC').toLowerCase().trim();
+  if (key.length === 0) return s;
+  const spellings = [...new Set([key, `${key}s`, ...(UNIT_SPELLINGS.get(key) ?? [])])].sort((a, b) => b.length - a.length);
+  const escaped = spellings.map((u) => u.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s*'));
+  return s.replace(new RegExp(`(\\d)\\s*(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'giu'), (_, digit: string) => `${digit} `);
+}
+
+/** Words that make a number approximate ("about 60", "60 or so"): fine unless the question needs the exact number. */
+const APPROXIMATORS = [
+  'about', 'around', 'roughly', 'approximately', 'approx', 'circa', 'abt', 'or so', 'or thereabouts', 'thereabouts',
+  'give or take', 'more or less', 'something like', 'round about', 'ish', 'just about',
+].map(words);
+
+function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse {
+  const s = withoutUnit(text.normalize('NFKC'), options.unit);
   if (s.trim().length === 0) return fail(EMPTY);
-  const tokens = tokenize(s);
+  // "about 60 or so", "60ish", "~60": the number, said to be approximate.
+  const said = tokenize(s);
+  const tokens: string[] = [];
+  let approximate = /~|\d\s*-?\s*ish\b/i.test(s);
+  for (let i = 0; i < said.length; ) {
+    const a = APPROXIMATORS.find((p) => startsAt(said, i, p));
+    if (a) {
+      approximate = true;
+      i += a.length;
+    } else tokens.push(said[i++]!);
+  }
   const digits = readDigitNumbers(s);
   if (typeof digits === 'string') return fail(digits);
   const spelled = readNumberWords(tokens);
@@ -156,6 +214,7 @@ function parseNumber(text: string): TypedParse {
   if (/[<>≤≥]/.test(s) || BOUND_PHRASES.some((b) => contains(tokens, b)))
     return fail('Please give one number rather than a limit such as "more than 40".');
   if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
+  if (approximate && options.exact === true) return fail('I need the exact number here. Please reply with just the number, for example 40.');
 
   // Bare: nothing but the number (and punctuation or a currency sign).
   let rest = s;
@@ -165,7 +224,7 @@ function parseNumber(text: string): TypedParse {
       ? !WORD_CHAR.test(rest)
       : digits.length === 0 && tokens.every((t) => t === BREAK || t === 'a' || t === 'hundred' || SMALL_NUMBERS.has(t) || TENS.has(t));
   const value = values[0]!;
-  return ok(Object.is(value, -0) ? 0 : value, bare ? 1 : 0.9);
+  return ok(Object.is(value, -0) ? 0 : value, bare && !approximate ? 1 : 0.9);
 }
 
 /** Numbers written with digits, or a message saying why one of them cannot be read. */
@@ -343,7 +402,7 @@ interface Ymd {
 }
 
 /** A date expression found in the answer, or why it cannot be used. */
-type DateMention = { date: Ymd; confidence: number } | { error: string };
+type DateMention = { date: Ymd; confidence: number } | { error: string } | { choices: [Ymd, Ymd] };
 
 const MONTHS: ReadonlyMap<string, number> = new Map(Object.entries({
   january: 1, february: 2, march: 3, april: 4, may: 5, june: 6, july: 7, august: 8, september: 9, october: 10,
@@ -444,6 +503,10 @@ function parseDate(text: string, today: Date): TypedParse {
     // Always strictly after today ("friday" on a Friday is next week's), or strictly before for "last".
     const ahead = (target - todayWeekday + 7) % 7 || 7;
     const behind = (todayWeekday - target + 7) % 7 || 7;
+    // "Next friday" said on a Tuesday: this week's Friday, or the one a week later? Both are offered.
+    // (Said on a Saturday, the coming Friday is already in the next week: that one.)
+    const toSunday = (7 - todayWeekday) % 7;
+    if (m[1] === 'next' && ahead <= toSunday) return { choices: [addDays(now, ahead), addDays(now, ahead + 7)] };
     return { date: addDays(now, m[1] === 'last' ? -behind : ahead), confidence: m[1] === undefined ? 0.9 : 0.85 };
   });
   // Times of day do not change a calendar date ("tomorrow at 3pm").
@@ -454,6 +517,9 @@ function parseDate(text: string, today: Date): TypedParse {
   const error = mentions.find((m): m is { error: string } => 'error' in m);
   if (error) return fail(error.error);
   const found = mentions.filter((m): m is { date: Ymd; confidence: number } => 'date' in m);
+  const choices = mentions.filter((m): m is { choices: [Ymd, Ymd] } => 'choices' in m);
+  // Read as the first of its two dates for the checks below; offered as both once they pass.
+  for (const c of choices) found.push({ date: c.choices[0], confidence: 1 });
   const distinct = [...new Set(found.map((m) => isoOf(m.date)))];
   if (distinct.length > 1) return fail(`I found more than one date (${distinct.slice(0, 2).join(' and ')}). Please give just one date.`);
   if (/\d/.test(rest) || distinct.length === 0)
@@ -466,6 +532,16 @@ function parseDate(text: string, today: Date): TypedParse {
   const value = distinct[0]!;
   // "in 999 weeks" near the end of year 9999 would leave four-digit years.
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`That date is too far away. Please write it ${EXAMPLE_DATE}.`);
+  const [pair] = choices;
+  if (pair) {
+    const [first, second] = pair.choices.map((d) => ({ value: isoOf(d), label: dayLabel(d, now) }));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(second!.value)) return fail(`That date is too far away. Please write it ${EXAMPLE_DATE}.`);
+    return {
+      ok: false,
+      message: `Did you mean ${first!.label} or ${second!.label}? Please choose one, or write the date ${EXAMPLE_DATE}.`,
+      candidates: [first!, second!],
+    };
+  }
   const confidence = Math.min(...found.map((m) => m.confidence)) * (leftover.some((t) => t !== BREAK) ? 0.9 : 1);
   return ok(value, confidence);
 
@@ -487,6 +563,11 @@ function parseDate(text: string, today: Date): TypedParse {
     }
     return { error: `There is no such date as ${d} ${MONTH_NAMES[m - 1]}. Please check the date.` };
   }
+}
+
+/** "Friday 27 November", with the year when it is not this year's. */
+function dayLabel(date: Ymd, now: Ymd): string {
+  return `${WEEKDAY_NAMES[weekdayOf(date)]} ${date.d} ${MONTH_NAMES[date.m - 1]}${date.y === now.y ? '' : ` ${date.y}`}`;
 }
 
 function isValidDate({ y, m, d }: Ymd): boolean {
@@ -586,7 +667,10 @@ function checkEmail(candidate: string): string | undefined {
  */
 const PHONE_RUN = /(\+ ?)?\(?\d+(?:(?: ?[-/] ?|\.| |\) ?\(?| ?\()\d+)*\)?/g;
 
-function parsePhone(text: string): TypedParse {
+/** Refused, though the answer holds a number of this kind (see `found` on {@link TypedParse}). */
+const refusedFound = (message: string): TypedParse => ({ ok: false, message, found: true });
+
+function parsePhone(text: string, country?: string): TypedParse {
   const s = text.normalize('NFKC').replace(/\s+/g, ' ');
   if (s.trim().length === 0) return fail(EMPTY);
   const numbers: string[] = [];
@@ -598,7 +682,7 @@ function parsePhone(text: string): TypedParse {
     const touchesLetter = (at: number, step: number) =>
       LETTER.test(s[at] ?? '') || (s[at] === '-' && LETTER.test(s[at + step] ?? ''));
     if (touchesLetter(start - 1, -1) || touchesLetter(end, 1))
-      return fail('There seem to be letters mixed into the number. Please write the phone number with digits only.');
+      return refusedFound('There seem to be letters mixed into the number. Please write the phone number with digits only.');
     // "030/1234567" is one number; "24/7 555 010 2233" is not.
     if (m[0].includes('/') && !/^\+?\d+\/\d+$/.test(m[0]))
       return fail('I could not read that as one phone number. Please write just the number, like +1 555 010 2233.');
@@ -608,10 +692,9 @@ function parsePhone(text: string): TypedParse {
   }
   const distinct = [...new Set(numbers)];
   if (distinct.length === 0) return fail('I could not find a phone number in your answer.');
-  if (distinct.length > 1) return fail('I found more than one number in your answer. Please give just one phone number.');
-  const value = distinct[0]!;
-  const count = value.replace('+', '').length;
-  if (count < 7) return fail('That phone number looks too short. Please include the area code.');
-  if (count > 15) return fail('That phone number looks too long. Please check it.');
-  return ok(value, numbers.length === 1 && s.trim().replace(/[.!]$/, '') === written ? 1 : 0.9);
+  if (distinct.length > 1) return refusedFound('I found more than one number in your answer. Please give just one phone number.');
+  // Its length for its country (from "+" and the calling code, or the question's country), else the general bounds.
+  const checked = checkPhoneNumber(distinct[0]!, country);
+  if (!checked.ok) return refusedFound(checked.message);
+  return ok(checked.value, numbers.length === 1 && s.trim().replace(/[.!]$/, '') === written ? 1 : 0.9);
 }

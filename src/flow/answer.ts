@@ -14,12 +14,18 @@ import type { QuestionNode } from './nodes/question.js';
 /** What a turn gave a typed question. */
 export type ReadAnswer =
   | { kind: 'valid'; value: AnswerValue; confidence: number }
-  | { kind: 'invalid'; message: string }
+  /**
+   * Refused. `choices`: it read two ways and the person may pick one (buttons, valid values only).
+   * `found`: the answer holds this type's kind of value, refused as it is (see `TypedParse`); a validator's refusal is one too.
+   */
+  | { kind: 'invalid'; message: string; choices?: { label: string; value: string }[]; found?: true }
   /** An optional question the person chose to skip. */
   | { kind: 'skip' };
 
 /** The button value (and words) that skip an optional question. */
 export const SKIP_VALUE = 'skip';
+/** The button value that keeps a previous answer when a question is asked again (after a correction at the summary). */
+export const KEEP_VALUE = 'keep';
 const SKIP_TEXT = /^\s*(skip|skip it|pass|next|none|n\/a|rather not say|prefer not to say|i'?d rather not say)\s*[.!]?\s*$/i;
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -105,9 +111,18 @@ export function readTypedAnswer(
   const parsed = parseTypedAnswer(spec.type, said, {
     today,
     ...(spec.type === 'boolean' && booleanLabels(spec)),
+    ...(spec.type === 'string' && spec.format !== undefined && { format: spec.format }),
+    ...(spec.type === 'phone' && spec.country !== undefined && { country: spec.country }),
+    ...(spec.type === 'number' && { ...(spec.unit !== undefined && { unit: spec.unit }), ...(spec.exact !== undefined && { exact: spec.exact }) }),
   });
-  if (!parsed.ok) return { kind: 'invalid', message: parsed.message };
+  if (!parsed.ok) {
+    // "Next friday": the dates it may mean that the question allows, for the person to pick.
+    const choices = (parsed.candidates ?? [])
+      .filter((c) => validateAnswer(q, c.value, scope, validators, today).ok)
+      .map((c) => ({ label: c.label, value: String(c.value) }));
+    return { kind: 'invalid', message: parsed.message, ...(choices.length > 0 && { choices }), ...(parsed.found && { found: true as const }) };
+  }
   const checked = validateAnswer(q, parsed.value, scope, validators, today);
-  if (!checked.ok) return { kind: 'invalid', message: checked.message };
+  if (!checked.ok) return { kind: 'invalid', message: checked.message, found: true };
   return { kind: 'valid', value: checked.value, confidence: 'button' in turn ? 1 : parsed.confidence };
 }

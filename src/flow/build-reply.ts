@@ -2,6 +2,7 @@ import type { StateValue } from 'xstate';
 import { activeNode } from './active-node.js';
 import type { FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
+import { answerFiller, withAnswersFilled } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { NodeReply } from './nodes/kind.js';
 import { isAtOrInside } from './places.js';
@@ -27,7 +28,7 @@ export function buildReply(
   const { context } = snapshot;
   const active = activeNode(graph, snapshot.value);
   if (!active) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
-  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context, phaseOf(snapshot.value, active.place));
+  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context, phaseOf(snapshot.value, [...active.stack, active.node.id]));
   return {
     sessionId,
     flowId: graph.doc.id,
@@ -42,18 +43,24 @@ export function buildReply(
   };
 }
 
-/** The child state the node at `place` is in (`asking`, `buttonsOnly`, ...), if it has one. */
-function phaseOf(value: StateValue, place: string): string | undefined {
+/** The child state the node at a place (its node ids from the root: ids may hold dots) is in (`asking`, `buttonsOnly`, ...), if it has one. */
+function phaseOf(value: StateValue, ids: string[]): string | undefined {
   let v: StateValue | undefined = value;
-  for (const part of place.split('.')) v = typeof v === 'object' && v !== null ? (v[part] as StateValue | undefined) : undefined;
+  for (const part of ids) v = typeof v === 'object' && v !== null ? (v[part] as StateValue | undefined) : undefined;
   return typeof v === 'string' ? v : v !== undefined ? Object.keys(v)[0] : undefined;
 }
 
-/** What the node's kind says there (nodes/<kind>.ts `reply`), in the wording of messages.ts. */
+/**
+ * What the node's kind says there (nodes/<kind>.ts `reply`), in the wording
+ * of messages.ts, the node's own texts with the answers they name filled in
+ * (`{answers.<key>}`, interpolate.ts).
+ */
 function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: FlowContext, phase: string | undefined): NodeReply {
   const notUnderstood = context.notice === 'not_understood';
   // A refused answer (or an unmet constraint sending the flow back here) says why first.
   const to = context.invalid?.node;
-  const because = to !== undefined && isAtOrInside(place, to) ? `${context.invalid!.message}\n\n` : '';
-  return kindOf(node).reply(node, { graph, context, place, phase, notUnderstood, because, messages });
+  const fill = answerFiller(graph, context.answers);
+  // (A validator's or constraint's message may name answers too.)
+  const because = to !== undefined && isAtOrInside(place, to) ? `${fill(context.invalid!.message)}\n\n` : '';
+  return kindOf(node).reply(withAnswersFilled(node, fill), { graph, context, place, phase, notUnderstood, because, messages, fill });
 }

@@ -1,9 +1,12 @@
 import { UNREADABLE_TERMINAL_ID } from './attempts.js';
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
+import { guardTypeProblems, type GuardVocabulary } from './guards/types.js';
+import { checkPlaceholders } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { EdgeCheckContext, NodeCheckContext, Silence } from './nodes/kind.js';
-import { EXIT_TARGET, answerKey, isElseGuard, type Edge, type EdgeOutcome, type FlowDocument, type FlowNode } from './schema.js';
+import { EXIT_TARGET, answerKey, isElseGuard, type AnswerSpec, type Edge, type EdgeOutcome, type FlowDocument, type FlowNode } from './schema.js';
+import { closestName, didYouMean } from './suggest.js';
 
 // Kept here for gate configs (and anyone who imported it from this module).
 export { checkCategories } from './nodes/question.js';
@@ -34,11 +37,14 @@ interface ScopeDoc {
 }
 
 /**
- * The rules a schema cannot state field by field: ids are unique, edges point
- * at nodes that exist and leave on outcomes their node has, guards
- * type-check, limiting values are categories, every node is reachable and
- * can be left, no loop runs without asking anything. Warnings (dead ends,
- * guards reading answers no question gives) do not refuse a document.
+ * The rules a schema cannot state field by field: ids are unique (and dotted
+ * ones never read as a node inside another), edges point at nodes that exist
+ * and leave on outcomes their node has, guards type-check and are typed by
+ * the answers they read (guards/types.ts: keys something gives, values an
+ * answer can hold), limiting values are categories, every node is reachable
+ * and can be left, no loop runs without asking anything. A misspelt name is
+ * answered with "did you mean". Warnings (dead ends, loops that may ask
+ * nothing, subgraphs never called) do not refuse a document.
  */
 export function checkFlow(doc: FlowDocument): FlowIssue[] {
   const issues: FlowIssue[] = [];
@@ -60,7 +66,12 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
 
   // Answer keys are flow-wide: guards read `answers.<key>` wherever the question is.
   const keys = new Map<string, Path>();
-  const produced = new Set<string>();
+  // What guards may read, with its answer type when the flow knows it (an action's output it does not).
+  const answerTypes = new Map<string, AnswerSpec | undefined>();
+  for (const [key, spec] of Object.entries(doc.inputs ?? {})) {
+    keys.set(key, ['inputs', key]);
+    answerTypes.set(key, spec);
+  }
   for (const scope of scopes)
     scope.nodes.forEach((node, i) => {
       if (node.kind === 'question') {
@@ -71,36 +82,26 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
         if (keys.has(key) && !idTwice)
           add(where, `duplicate answer key "${key}" (also at ${pointer(keys.get(key)!)})`, { node: node.id });
         else keys.set(key, where);
-        produced.add(key);
+        answerTypes.set(key, node.answer);
       }
       // Actions set answers too (their `assign`), and any kind may.
-      if (node.kind !== 'question') for (const key of kindOf(node).answerKeys?.(node) ?? []) produced.add(key);
+      if (node.kind !== 'question') for (const key of kindOf(node).answerKeys?.(node) ?? []) if (!answerTypes.has(key)) answerTypes.set(key, undefined);
     });
 
-  const constraintNames = new Set((doc.constraints ?? []).map((c) => c.name));
+  const vocabulary: GuardVocabulary = {
+    answers: answerTypes,
+    constraints: new Set((doc.constraints ?? []).map((c) => c.name)),
+    paths: doc.paths?.options.map((o) => o.id),
+  };
   const guard = (path: Path, source: string, node: string | undefined, kind: GuardKind = 'guard') => {
-    for (const problem of checkGuard(source, kind))
-      add(path, `guard ${problem.position !== undefined ? `at character ${problem.position}` : ''}: ${problem.message}`.replace('guard :', 'guard:'), {
+    const problems = checkGuard(source, kind);
+    // Types are checked once CEL accepts the guard: reads of keys nothing gives, values an answer never equals.
+    if (problems.length === 0) problems.push(...guardTypeProblems(source, kind, { ...vocabulary, value: kind === 'validator' ? answerSpecAt(doc, path) : undefined }));
+    for (const problem of problems)
+      add(path, `guard${problem.position !== undefined ? ` at character ${problem.position}` : ''}: ${problem.message}`, {
         ...(node !== undefined && { node }),
         guard: { source, ...(problem.position !== undefined && { position: problem.position }) },
       });
-    // CEL cannot know the keys of `answers`: names no question or action gives are reported here.
-    for (const match of source.matchAll(/\b(answers|constraints)\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
-      const [, variable, name] = match;
-      const position = match.index;
-      if (variable === 'answers' && !produced.has(name!))
-        warn(path, `guard at character ${position}: no question or action gives "answers.${name}"`, {
-          ...(node !== undefined && { node }),
-          guard: { source, position },
-        });
-      if (variable === 'constraints' && !constraintNames.has(name!))
-        add(path, `guard at character ${position}: the flow has no constraint "${name}"`, {
-          ...(node !== undefined && { node }),
-          guard: { source, position },
-        });
-    }
-    if (!doc.paths && /\bcontext\.path\b/.test(source))
-      add(path, 'guard reads context.path, but the flow has no paths', { ...(node !== undefined && { node }), guard: { source } });
   };
 
   const silence = subgraphSilence(doc);
@@ -112,7 +113,7 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
   for (const scope of scopes)
     scope.nodes.forEach((node, i) => {
       if (node.kind !== 'subgraph') return;
-      if (!(node.ref in subgraphs)) add([...scope.at, 'nodes', i, 'ref'], `no subgraph is named "${node.ref}"`, { node: node.id });
+      if (!(node.ref in subgraphs)) add([...scope.at, 'nodes', i, 'ref'], `no subgraph is named "${node.ref}"${didYouMean(node.ref, Object.keys(subgraphs))}`, { node: node.id });
       const from = scope.ref ?? '';
       calls.set(from, [...(calls.get(from) ?? []), node.ref]);
     });
@@ -122,30 +123,35 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
     if (!reaches('', ref, calls)) warn(['subgraphs', ref], `subgraph "${ref}" is never called`);
   }
 
+  checkPlaceIds(doc, add);
+
   (doc.constraints ?? []).forEach((c, i) => {
     const at: Path = ['constraints', i];
     if ((doc.constraints ?? []).findIndex((d) => d.name === c.name) !== i) add([...at, 'name'], `duplicate constraint "${c.name}"`);
     if (!c.oneOf && c.check === undefined) add(at, `constraint "${c.name}" needs "oneOf" or "check"`);
     c.oneOf?.forEach((key, j) => {
-      if (!keys.has(key)) add([...at, 'oneOf', j], `no question has the key "${key}"`);
+      if (!keys.has(key)) add([...at, 'oneOf', j], `no question has the key "${key}"${didYouMean(key, keys.keys())}`);
     });
     if (c.check !== undefined) guard([...at, 'check'], c.check, undefined);
     const fallback = c.fallback === undefined ? undefined : doc.nodes.find((n) => n.id === c.fallback);
-    if (c.fallback !== undefined && !fallback) add([...at, 'fallback'], `no node of the main flow has the id "${c.fallback}"`);
+    if (c.fallback !== undefined && !fallback) add([...at, 'fallback'], `no node of the main flow has the id "${c.fallback}"${didYouMean(c.fallback, doc.nodes.map((n) => n.id))}`);
     // The flow is sent back there to ask again: a node that asks nothing would loop or end.
     if (fallback && fallback.kind !== 'question' && fallback.kind !== 'path' && fallback.kind !== 'subgraph')
       add([...at, 'fallback'], `a constraint sends the flow back to ask again: "${c.fallback}" is a ${fallback.kind}, not a question, path or subgraph call`);
   });
 
   if (doc.fallback !== undefined && !doc.nodes.some((n) => n.id === doc.fallback))
-    add(['fallback'], `no node of the main flow has the id "${doc.fallback}"`);
+    add(['fallback'], `no node of the main flow has the id "${doc.fallback}"${didYouMean(doc.fallback, doc.nodes.map((n) => n.id))}`);
 
   const mainIds = new Set(doc.nodes.map((n) => n.id));
   doc.migrations?.forEach((m, i) => {
     if (String(m.from) === String(doc.version)) add(['migrations', i, 'from'], `a migration cannot start from the flow's own version ${doc.version}`);
     for (const [from, to] of Object.entries(m.nodes))
-      if (!mainIds.has(to)) add(['migrations', i, 'nodes', from], `no node has the id "${to}"`);
+      if (!mainIds.has(to)) add(['migrations', i, 'nodes', from], `no node has the id "${to}"${didYouMean(to, mainIds)}`);
   });
+
+  // `{answers.<key>}` in prompts and messages names an answer the flow gives.
+  issues.push(...checkPlaceholders(doc));
 
   return issues;
 }
@@ -178,12 +184,14 @@ function checkScope(
       fail([...at, 'nodes', i, 'id'], `"${UNREADABLE_TERMINAL_ID}" is reserved for the stop terminal a flow without "fallback" ends in when a question gives up`);
   });
   const entryField = inSubgraph ? 'entry' : 'start';
-  if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"`);
+  if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"${didYouMean(scope.entry, byId.keys())}`);
 
   const nodeCheck = (i: number): NodeCheckContext => ({ doc, at: [...at, 'nodes', i], inSubgraph, add, guard });
   // Each kind checks its own fields (a question its categories, a path node that it is in the main flow, ...).
   scope.nodes.forEach((node, i) => kindOf(node).check?.(node, nodeCheck(i)));
 
+  // An edge whose target is no node (nor a likely misspelling of one): where it was meant to lead is unknown.
+  let lostTarget = false;
   // Edges: endpoints exist, outcomes fit their node, and within a group (one
   // node, one outcome) guards come first and at most one `else` comes last.
   const groups = new Map<string, number[]>();
@@ -191,9 +199,14 @@ function checkScope(
     const where: Path = [...at, 'edges', i];
     const from = byId.get(edge.from);
     const to = edge.to === EXIT_TARGET ? undefined : byId.get(edge.to);
-    if (!from) fail([...where, 'from'], `no node has the id "${edge.from}"`);
-    if (edge.to === EXIT_TARGET && !inSubgraph) fail([...where, 'to'], `"${EXIT_TARGET}" leaves a subgraph: the main flow ends in terminals`);
-    else if (edge.to !== EXIT_TARGET && !to) fail([...where, 'to'], `no node has the id "${edge.to}"`);
+    if (!from) fail([...where, 'from'], `no node has the id "${edge.from}"${didYouMean(edge.from, byId.keys())}`);
+    if (edge.to === EXIT_TARGET && !inSubgraph) {
+      fail([...where, 'to'], `"${EXIT_TARGET}" leaves a subgraph: the main flow ends in terminals`);
+      lostTarget = true;
+    } else if (edge.to !== EXIT_TARGET && !to) {
+      fail([...where, 'to'], `no node has the id "${edge.to}"${didYouMean(edge.to, inSubgraph ? [...byId.keys(), EXIT_TARGET] : byId.keys())}`);
+      if (closestName(edge.to, byId.keys()) === undefined) lostTarget = true;
+    }
     if (!from) return;
     if (OUTCOMES_BY_KIND[from.kind].length === 0) {
       fail([...where, 'from'], `"${edge.from}" is a ${from.kind}: nothing leaves it`, { node: from.id });
@@ -240,11 +253,16 @@ function checkScope(
     kindOf(node).checkEdges?.(node, c);
   });
 
-  if (broken) return;
-
-  // Reachability and dead ends, only once the edges are sound.
+  // Reachability, along the edges whose ends exist: a node nothing leads to is
+  // reported as unreachable even when other edges are broken (a node left
+  // unconnected usually lacks its own edges too), unless an edge leads to
+  // an unknown node (then where it meant to lead is unknown: no guessing).
+  // An edge to a misspelt id counts as leading to the node it was offered for ("did you mean"): one mistake, one error.
   const next = new Map<string, string[]>();
-  for (const edge of scope.edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  for (const edge of scope.edges) {
+    const to = edge.to === EXIT_TARGET || byId.has(edge.to) ? edge.to : closestName(edge.to, byId.keys());
+    if (byId.has(edge.from) && to !== undefined) next.set(edge.from, [...(next.get(edge.from) ?? []), to]);
+  }
   // The main flow's fallback and enforced constraints add edges the document does not list.
   const extra = [
     ...(inSubgraph ? [] : [doc.fallback]),
@@ -252,9 +270,14 @@ function checkScope(
   ].filter((id): id is string => id !== undefined);
   const entry = scope.entry ?? scope.nodes[0]!.id;
   const reached = closure([entry, ...extra], next);
-  scope.nodes.forEach((node, i) => {
-    if (!reached.has(node.id)) add([...at, 'nodes', i], `node "${node.id}" is never reached from "${entry}"`, { node: node.id });
-  });
+  if (byId.has(entry) && !lostTarget)
+    scope.nodes.forEach((node, i) => {
+      if (!reached.has(node.id))
+        add([...at, 'nodes', i], `node "${node.id}" is unreachable: no edge leads to it from ${inSubgraph ? 'the entry' : 'the start'} "${entry}"`, { node: node.id });
+    });
+
+  // Dead ends and loops, only once the edges are sound.
+  if (broken) return;
 
   const back = new Map<string, string[]>();
   for (const edge of scope.edges) back.set(edge.to, [...(back.get(edge.to) ?? []), edge.from]);
@@ -376,4 +399,57 @@ function closure(starts: string[], next: Map<string, string[]>): Set<string> {
 
 function pointer(path: Path): string {
   return '/' + path.join('/');
+}
+
+/** The answer spec of the question a validator at `path` belongs to. */
+function answerSpecAt(doc: FlowDocument, path: Path): AnswerSpec | undefined {
+  let at: unknown = doc;
+  let spec: AnswerSpec | undefined;
+  for (const part of path) {
+    at = (at as Record<string | number, unknown> | undefined)?.[part];
+    if (typeof at === 'object' && at !== null && (at as { kind?: unknown }).kind === 'question') spec = (at as { answer: AnswerSpec }).answer;
+  }
+  return spec;
+}
+
+
+/**
+ * Places (node ids from the root, joined by ".") name nodes in traces and
+ * drawings, and XState joins state ids the same way: with dotted ids
+ * (`q.intent`), one place must never read as another, or as a node inside
+ * another that it is not inside (`a.b` beside a subgraph call or question
+ * `a`, whose states are `a.<child>`).
+ */
+function checkPlaceIds(doc: FlowDocument, add: (path: Path, message: string, extra?: Omit<FlowIssue, 'path' | 'message'>) => void): void {
+  if (!doc.nodes.some((n) => n.id.includes('.')) && !Object.values(doc.subgraphs ?? {}).some((s) => s.nodes.some((n) => n.id.includes('.')))) return;
+  const places: { ids: string[]; at: Path }[] = [];
+  const walk = (nodes: FlowNode[], at: Path, above: string[], calls: string[]) =>
+    nodes.forEach((node, i) => {
+      const ids = [...above, node.id];
+      places.push({ ids, at: [...at, 'nodes', i, 'id'] });
+      const sub = node.kind === 'subgraph' ? doc.subgraphs?.[node.ref] : undefined;
+      // Calls that loop are refused elsewhere.
+      if (sub && node.kind === 'subgraph' && !calls.includes(node.ref) && calls.length < 32)
+        walk(sub.nodes, ['subgraphs', node.ref], ids, [...calls, node.ref]);
+    });
+  walk(doc.nodes, [], [], []);
+  const reported = new Set<string>();
+  for (const place of places) {
+    const id = place.ids.join('.');
+    const key = pointer(place.at);
+    if (reported.has(key)) continue;
+    // The same ids twice are a duplicate id, reported as such.
+    const others = places.filter((other) => other !== place && other.ids.join('\u0000') !== place.ids.join('\u0000'));
+    const same = others.some((other) => other.ids.join('.') === id);
+    const outer = others.find((other) => id.startsWith(`${other.ids.join('.')}.`) && !(other.ids.length < place.ids.length && other.ids.every((part, i) => place.ids[i] === part)));
+    if (!same && !outer) continue;
+    reported.add(key);
+    add(
+      place.at,
+      same
+        ? `node "${place.ids.at(-1)}" (at "${id}") has the same place as another node: rename one of them`
+        : `node id "${place.ids.at(-1)}" reads as a node inside "${outer!.ids.join('.')}" (ids are joined with "." in traces and state ids): rename one of them`,
+      { node: place.ids.at(-1)! },
+    );
+  }
 }

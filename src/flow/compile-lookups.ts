@@ -5,8 +5,8 @@ import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js
 import type { AnswerValue, FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { acceptedValues } from './extraction.js';
-import { placesOf } from './places.js';
+import { acceptedValues, offeredQuestions } from './extraction.js';
+import { escapeStateKey, placesOf } from './places.js';
 import { answerKey, type ActionNode, type EdgeOutcome, type FlowDocument, type QuestionNode } from './schema.js';
 
 /**
@@ -49,12 +49,14 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
   const question = (id: string) => {
     const p = places.get(id);
     if (p?.node.kind === 'question') return p.node;
-    const q = graph.question(id);
+    // A main-flow node id or an answer key; else a question's node id in a subgraph (its key may differ: `q.size` keyed `size`).
+    const q = graph.question(id) ?? graph.questions.find((n) => n.id === id);
     if (!q) throw new Error(`flow "${doc.id}" has no question "${id}"`);
     return q;
   };
   const keyOf = (id: string) => answerKey(question(id));
-  const ref = (path: string[], nodeId: string) => `#${[doc.id, ...path, nodeId].join('.')}`;
+  // A state target: the machine's id, then each node id on the way with its dots escaped (`#flow.sg\.led.q\.size`).
+  const ref = (path: string[], nodeId: string) => `#${[doc.id, ...[...path, nodeId].map(escapeStateKey)].join('.')}`;
   const constraints = doc.constraints ?? [];
   const enforced = constraints.filter((c) => c.fallback !== undefined);
 
@@ -91,7 +93,9 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
         text: String(event.text),
         key,
         allowModel: false,
-        questions: [{ key, prompt: q.prompt, categories: q.answer.categories, ...(q.answer.synonyms && { synonyms: q.answer.synonyms }) }],
+        // Later questions too (where a model may read them): words that answer one of them are
+        // not an answer to this one. A category's label is one more way of saying it.
+        questions: offeredQuestions(graph, at),
       });
       byPlace.set(at, output);
     }
@@ -143,6 +147,14 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     return values;
   };
 
+  /** A text read as an answer to `q`, as the question reads it when it asks (offline; with its validators): the value, or undefined. */
+  const readAs = (q: QuestionNode, text: string, context: FlowContext): AnswerValue | undefined => {
+    const event = { type: 'user.text', text };
+    if (q.answer.type === 'category') return matched(event, q.id)?.value;
+    const read = typed(context, event, q.id);
+    return read?.kind === 'valid' ? read.value : undefined;
+  };
+
   return {
     places,
     routes,
@@ -163,5 +175,6 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     isLastAttempt,
     withoutAttempt,
     actionOutput,
+    readAs,
   };
 }

@@ -11,7 +11,8 @@ import { PATHS_ACTOR_ID, createRouting, sharedActions, sharedGuards } from './no
 import type { FlowOutput } from './nodes/terminal.js';
 import { parseFlowValue } from './parse.js';
 import { extractionInput } from './extraction.js';
-import { answersFrom, canBeAnsweredEarly, laterPlaces } from './places.js';
+import { inputAnswers } from './inputs.js';
+import { answersFrom, canBeAnsweredEarly, laterPlaces, nodesFrom } from './places.js';
 import type { FlowDocumentInput } from './schema.js';
 import type { FlowTraceEvent } from './trace.js';
 
@@ -88,6 +89,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     laterPlaces: (p) => laterPlaces(p, places),
     canBeAnsweredEarly: (p) => canBeAnsweredEarly(graph, p, places),
     answersFrom: (at) => answersFrom(graph, at),
+    nodesFrom: (at) => nodesFrom(graph, at),
     extractionInput: (place, context) => extractionInput(graph, place, context),
     scopeStates,
   };
@@ -127,6 +129,8 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     // Input is optional (`createActor(machine)`): `{ context }` gives the facts guards read.
     context: ({ input }) => ({
       ...initialFlowContext((input ?? {}) as FlowInput),
+      // Declared inputs the host gave as start facts are answers from the start (inputs.ts).
+      answers: inputAnswers(doc.inputs, ((input ?? {}) as FlowInput).context ?? {}, (options.today ?? (() => new Date()))()),
       ...(doc.paths && { path: { tentative: null, locked: null, votes: {} } }),
     }),
     ...(doc.paths && {

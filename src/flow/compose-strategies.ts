@@ -159,12 +159,14 @@ type AnswerField = KeysOfUnion<AnswerSpec>;
  * | `nodes.*.answer.categories`                   | `concat`   | packs add categories                                  |
  * | `nodes.*.answer.synonyms`                     | `deep`     | merged by category (ignoring case, as the matcher does) |
  * | `nodes.*.answer.synonyms.*`                   | `concat`   | each category's phrases are appended                  |
+ * | `nodes.*.answer.labels`                       | `deep`     | merged by category (ignoring case); a layer relabels  |
  * | `nodes.*.limitingValues`                      | `concat`   | an instance may stop on more values                   |
  * | `edges.*.*`                                   | `deep`     | edges are merged by `from` and outcome                |
  * | `edges.*.*.to`                                | `override` | a layer may redirect an edge                          |
  * | `nodes.*.key`                                 | `error`    | guards read it: it is the answer's identity           |
  * | `nodes.*.validators`, `constraints`           | `concat`   | a tenant may add rules, not drop the global ones      |
  * | `nodes.*.ui`, `params`, `assign`, `subgraphs`, `paths` | `deep` | merged key by key                               |
+ * | `inputs`                                      | `deep`     | merged by answer key                                  |
  * | anything else                                 | `override` |                                                       |
  *
  * `nodes` and `edges` themselves are always merged by key (their entries in
@@ -185,6 +187,7 @@ export const DEFAULT_STRATEGIES = {
   subgraphs: 'deep',
   constraints: 'concat',
   paths: 'deep',
+  inputs: 'deep',
   'nodes.*': 'deep',
   'nodes.*.id': 'error',
   'nodes.*.kind': 'error',
@@ -218,9 +221,13 @@ export const DEFAULT_STRATEGIES = {
   'nodes.*.answer.min': 'override',
   'nodes.*.answer.max': 'override',
   'nodes.*.answer.integer': 'override',
+  'nodes.*.answer.exact': 'override',
   'nodes.*.answer.unit': 'override',
   'nodes.*.answer.trueLabel': 'override',
   'nodes.*.answer.falseLabel': 'override',
+  'nodes.*.answer.labels': 'deep',
+  'nodes.*.answer.format': 'override',
+  'nodes.*.answer.country': 'override',
   'edges.*.*': 'deep',
   'edges.*.*.to': 'override',
 } as const satisfies Record<
@@ -238,7 +245,7 @@ export const DEFAULT_STRATEGIES = {
 export const FALLBACK_STRATEGY: MergeStrategy = 'override';
 
 /** Objects whose keys are categories: a key differing only in case is the same key. */
-export const KEYS_IGNORING_CASE: readonly string[] = ['nodes.*.answer.synonyms'];
+export const KEYS_IGNORING_CASE: readonly string[] = ['nodes.*.answer.synonyms', 'nodes.*.answer.labels'];
 
 /** The fields of a flow document as path templates (`*` for any id, category or outcome). */
 export const FIELD_TEMPLATES: readonly FieldPath[] = Object.keys(DEFAULT_STRATEGIES).map((key) => key.split('.'));

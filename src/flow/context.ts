@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** How a value was obtained: a button press, the offline matcher or parser, a model, or an action node. */
-export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action']);
+/** How a value was obtained: a button press, the offline matcher or parser, a model, an action node, or the host at start (a declared input). */
+export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action', 'host']);
 
 /** An answer's value: a category or text, a number, a yes/no. Dates are ISO strings (YYYY-MM-DD). */
 export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -19,6 +19,12 @@ export const FlowPathStateSchema = z.object({
   tentative: z.string().nullable(),
   locked: z.string().nullable(),
   votes: z.record(z.string(), z.number()),
+  /**
+   * The last message's vote: the path it pointed to (null: none) and what the
+   * policy made of it (`voted`, `abstained`, ...), so the reply can say what
+   * was understood. Absent in snapshots from before it was kept.
+   */
+  last: z.object({ path: z.string().nullable(), outcome: z.string() }).optional(),
 });
 
 /** The machine's context: plain JSON, so a snapshot persists as it is. */
@@ -30,7 +36,14 @@ export const FlowContextSchema = z.object({
   /** Set when the last turn could not be understood; the reply says so. */
   notice: z.enum(['not_understood']).nullable(),
   /** Why the last answer was refused (a validation message); the reply says it. */
-  invalid: z.object({ node: z.string(), message: z.string() }).nullable(),
+  invalid: z
+    .object({
+      node: z.string(),
+      message: z.string(),
+      /** What the answer may have meant, offered as buttons ("next friday": two dates). */
+      choices: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
+    })
+    .nullable(),
   /** Failed answers in a row, by the state id of the question (reset when it is answered). */
   attempts: z.record(z.string(), z.number().int()),
   /** The text being extracted, kept so an answer records what was said. */
@@ -43,6 +56,13 @@ export const FlowContextSchema = z.object({
   path: FlowPathStateSchema.nullable(),
   /** Why the last action failed, for the reply and traces. */
   actionError: z.object({ node: z.string(), message: z.string() }).nullable(),
+  /**
+   * A correction made at the summary, while the flow goes back through its
+   * questions: the answer being changed (`key`) and the message that changes
+   * it (null: ask it again). Every other answer the flow passes is kept.
+   * Absent in snapshots from before corrections existed: read as null.
+   */
+  correction: z.object({ key: z.string(), text: z.string().nullable() }).nullable().optional(),
 });
 
 /** A person's turn, as the machine receives it. */
@@ -68,6 +88,7 @@ export const initialFlowContext = (input: FlowInput = {}): FlowContext => ({
   attempts: {},
   pendingText: null,
   stoppedBy: null,
+  correction: null,
   host: input.context ?? {},
   path: null,
   actionError: null,

@@ -125,13 +125,14 @@ export function isDraftIr(value: unknown): boolean {
 type Json = Record<string, unknown>;
 
 /**
- * Upgrades the seed's draft IR: `type` becomes `kind`, ids lose their dots
- * (`q.intent` → `q_intent`: dots are XState's path separator), a question
- * without an answer spec takes free text, a terminal without an outcome
- * completes. Everything else is kept for the v1 checks to judge.
+ * Upgrades the seed's draft IR: `type` becomes `kind`, a question without an
+ * answer spec takes free text, a terminal without an outcome completes. Ids
+ * are kept as the author wrote them (`q.intent`, `sg.led`): every message,
+ * trace and drawing names them so. Everything else is kept for the v1
+ * checks to judge.
  */
 export function draftIrToFlow(value: Json): unknown {
-  const id = (s: unknown) => (typeof s === 'string' && s !== '__exit__' ? s.replaceAll('.', '_') : s);
+  const id = (s: unknown) => s;
   const node = (n: Json): Json => {
     const { type, id: nodeId, ref, ...rest } = n;
     const out: Json = { kind: type, id: id(nodeId), ...rest };

@@ -1,9 +1,14 @@
 import type { AnyEventObject } from 'xstate';
-import { ExtractionOutputSchema, type ExtractionInput } from '../extract/types.js';
+import { extractOffline } from '../extract/offline.js';
+import { ExtractionOutputSchema, type ExtractionInput, type ExtractionQuestion } from '../extract/types.js';
 import type { Answer, FlowContext } from './context.js';
 import { findCategory, type FlowGraph } from './graph.js';
 import { laterPlaces, placesOf, type Place } from './places.js';
+import { matcherSynonyms } from './fields.js';
 import { answerKey, type QuestionNode } from './schema.js';
+
+/** The synonyms field of an extraction question (a category's label is one more way of saying it): absent when there are none. */
+const withSynonyms = (synonyms: Record<string, string[]> | undefined) => (synonyms === undefined ? {} : { synonyms });
 
 /**
  * Extraction at a question: what the extractor is offered (that question and
@@ -21,28 +26,40 @@ function placeOfQuestion(graph: FlowGraph, place: string): Place {
 }
 
 /**
+ * The questions a message at `place` is read for: the current one and, where
+ * a model may be called, the category questions after it (unanswered ones
+ * only when `answers` is given), since a message may answer several.
+ */
+export function offeredQuestions(graph: FlowGraph, place: string, answers?: FlowContext['answers']): ExtractionQuestion[] {
+  const places = placesOf(graph);
+  const p = placeOfQuestion(graph, place);
+  const later = laterPlaces(p, places);
+  const candidates = allowsModel(graph, p) ? later : later.slice(0, 1);
+  const q = p.node as QuestionNode;
+  return candidates
+    .map((c) => c.node as QuestionNode)
+    .filter((c) => c === q || answers === undefined || answers[answerKey(c)] === undefined)
+    .flatMap((c) =>
+      c.answer.type === 'category'
+        ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...withSynonyms(matcherSynonyms(c.answer)) }]
+        : [],
+    );
+}
+
+/** The first question never calls a model (the seed's rule), nor reads later questions. */
+const allowsModel = (graph: FlowGraph, p: Place) => !(p.path.length === 0 && p.node.id === graph.start.id);
+
+/**
  * What the extractor is asked: the current question and, where a model may be
  * called, every later unanswered one, since a message may answer several.
  */
 export function extractionInput(graph: FlowGraph, place: string, context: FlowContext): ExtractionInput {
-  const places = placesOf(graph);
   const p = placeOfQuestion(graph, place);
-  const allowModel = !(p.path.length === 0 && p.node.id === graph.start.id);
-  const later = laterPlaces(p, places);
-  const candidates = allowModel ? later : later.slice(0, 1);
-  const q = p.node as QuestionNode;
   return {
     text: context.pendingText ?? '',
-    key: answerKey(q),
-    allowModel,
-    questions: candidates
-      .map((c) => c.node as QuestionNode)
-      .filter((c) => c === q || context.answers[answerKey(c)] === undefined)
-      .flatMap((c) =>
-        c.answer.type === 'category'
-          ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...(c.answer.synonyms !== undefined && { synonyms: c.answer.synonyms }) }]
-          : [],
-      ),
+    key: answerKey(p.node as QuestionNode),
+    allowModel: allowsModel(graph, p),
+    questions: offeredQuestions(graph, place, context.answers),
   };
 }
 
@@ -51,6 +68,9 @@ export function extractionInput(graph: FlowGraph, place: string, context: FlowCo
  * extractor was offered, unanswered, with a value that is one of their
  * categories (spelled as the flow spells it). Anything else is dropped: an
  * extractor, even a custom one, can never commit a value the flow forbids.
+ * Later questions the extractor gave nothing for take what the offline
+ * matcher is sure of in the same text (extractOffline), so that a message
+ * answering a later question is kept with no model too.
  */
 export function acceptedValues(
   graph: FlowGraph,
@@ -60,9 +80,11 @@ export function acceptedValues(
 ): Record<string, Omit<Answer, 'raw'>> {
   const parsed = ExtractionOutputSchema.safeParse((event as { output?: unknown }).output);
   if (!parsed.success) return {};
-  const offered = new Set(extractionInput(graph, place, context).questions.map((g) => g.key));
+  const input = extractionInput(graph, place, context);
+  const offered = new Set(input.questions.map((g) => g.key));
+  const offline = Object.entries(extractOffline(input).values).filter(([key]) => key !== input.key);
   const values: Record<string, Omit<Answer, 'raw'>> = {};
-  for (const [key, found] of Object.entries(parsed.data.values)) {
+  for (const [key, found] of [...offline, ...Object.entries(parsed.data.values)]) {
     const q = graph.question(key);
     if (!q || !offered.has(key)) continue;
     const value = findCategory(q, found.value);

@@ -1,5 +1,6 @@
 import type { AnswerValue, Answer } from './context.js';
 import type { FlowGraph } from './graph.js';
+import { categoryLabel } from './fields.js';
 import { answerKey, booleanLabels, type ConfirmationNode, type QuestionNode } from './schema.js';
 
 /** The seed's message when a turn could not be understood (case 3.1). */
@@ -13,14 +14,43 @@ export const NOT_UNDERSTOOD_MESSAGE =
 export const BUTTONS_ONLY_MESSAGE = 'Sorry, I still could not read your answer. Please choose one of the buttons below.';
 
 export const DEFAULT_CONFIRMATION_PROMPT = '**Please review the information above.**\n\nIs this correct?';
-export const DEFAULT_STOP_MESSAGE = 'Thank you. We cannot continue with this intake based on your answer.';
-export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been confirmed and handed off.';
-export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. This intake is complete.';
+/*
+ * What an end says when its terminal (or the question that stopped the flow)
+ * has no message of its own. An author should say what happened in the
+ * flow's words ("Your booking request is in"); these say only what is true
+ * of any flow, and never call it an intake.
+ */
+export const DEFAULT_STOP_MESSAGE = 'Thank you. We cannot go further based on that answer, so this conversation ends here.';
+export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been passed on to a person, who will take it from here.';
+export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. That is everything we needed.';
 export const DEFAULT_WORKING_MESSAGE = 'One moment…';
 export const SKIP_LABEL = 'Skip';
+/** At the summary, a message that is neither a confirmation nor a correction that can be read. */
+export const NOT_UNDERSTOOD_AT_SUMMARY =
+  "I'm not sure what to change. Please confirm, or tell me which answer is wrong and what it should be (for example \"the visit type is follow-up\"), or press Edit Answers.";
+/** Asked after "edit": one button per answer follows. */
+export const WHICH_ANSWER_MESSAGE = 'Which answer do you want to change?';
+export const BACK_TO_SUMMARY_LABEL = 'Back to the summary';
 
-/** An answer as a person reads it: a yes/no with the question's labels, a number with its unit. */
+/** The "Keep" button of a question asked again: it names the value kept. */
+export function keepLabel(question: QuestionNode, previous: Answer): string {
+  return `Keep: ${formatValue(question, previous.value)}`;
+}
+
+/** A button naming an answer (at "which answer do you want to change?"): its label (or prompt) and its value. */
+export function answerButtonLabel(question: QuestionNode, answer: Answer): string {
+  const name = (question.label ?? question.prompt).replace(/[\s:?]+$/, '');
+  return `${name}: ${formatValue(question, answer.value)}`;
+}
+
+/** Text a person wrote, made safe to put into a Markdown message inline: the marks that format or link are backslash-escaped. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]#<>~|]/g, (c) => `\\${c}`);
+}
+
+/** An answer as a person reads it: a category's label, a yes/no with the question's labels, a number with its unit. */
 export function formatValue(question: QuestionNode | undefined, value: AnswerValue): string {
+  if (typeof value === 'string' && question?.answer.type === 'category') return categoryLabel(question.answer, value);
   if (typeof value === 'boolean' && question?.answer.type === 'boolean') return value ? booleanLabels(question.answer).trueLabel : booleanLabels(question.answer).falseLabel;
   if (typeof value === 'number' && question?.answer.type === 'number' && question.answer.unit) return `${value} ${question.answer.unit}`;
   return String(value);
@@ -49,7 +79,10 @@ export function summaryMessage(
   for (const q of graph.questions) {
     const answer = answers[answerKey(q)];
     if (!answer) continue;
-    lines.push(`**${q.prompt}**`, `→ ${formatValue(q, answer.value)} (from: ${JSON.stringify(answer.raw)})`, '');
+    // A button pressed is quoted as it read (its label), not as the value it sent.
+    const said = answer.source === 'button' ? formatValue(q, answer.raw) : answer.raw;
+    // What the person typed is shown as typed: Markdown in it is escaped, never rendered.
+    lines.push(`**${q.prompt}**`, `→ ${escapeMarkdown(formatValue(q, answer.value))} (from: ${escapeMarkdown(JSON.stringify(said))})`, '');
   }
   lines.push('---', '', node.prompt ?? DEFAULT_CONFIRMATION_PROMPT);
   return lines.join('\n');

@@ -4,7 +4,11 @@ import { checkFlow, flowErrors, type FlowIssue } from './check.js';
 import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors.js';
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
 import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './convert.js';
+import { flowIssueWording } from './issue-wording.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
+
+/** Schema problems say which field and what to write there (issue-wording.ts). */
+const WORDING = { error: flowIssueWording };
 
 /** The largest document we read; flows are hand-written and small. */
 export const MAX_FLOW_TEXT_BYTES = 1_000_000;
@@ -22,8 +26,7 @@ export function parseFlowText(text: string, source = 'flow'): FlowDocument {
 /**
  * Everything `gateflow validate` reports: the errors that refuse the
  * document and the warnings that do not (dead ends, loops that may run with
- * no question, guards reading answers no question gives, subgraphs never
- * called), each with its place in the text.
+ * no question, subgraphs never called), each with its place in the text.
  */
 export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocument | null; problems: FlowDocumentProblem[] } {
   const refused = (error: unknown) => {
@@ -49,7 +52,7 @@ export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocumen
     }
   }
   // A flow document is checked once: its errors (which refuse it) first, then its warnings.
-  const parsed = FlowDocumentSchema.safeParse(value);
+  const parsed = FlowDocumentSchema.safeParse(value, WORDING);
   if (!parsed.success) return { flow: null, problems: zodIssues(parsed.error).map((i) => problemOf(i, locate)) };
   const issues = checkFlow(parsed.data);
   const errors = flowErrors(issues);
@@ -112,7 +115,7 @@ export function parseFlowValue(
 
   // Older formats are upgraded first; their own checks point into what the author wrote.
   if (isChecklist(value)) {
-    const parsed = ChecklistSchema.safeParse(value);
+    const parsed = ChecklistSchema.safeParse(value, WORDING);
     if (!parsed.success) return refuse(zodIssues(parsed.error));
     const issues = checkChecklist(parsed.data);
     if (issues.length > 0) return refuse(issues);
@@ -121,14 +124,14 @@ export function parseFlowValue(
   if (isDraftIr(value)) return parseConverted(draftIrToFlow(value as Record<string, unknown>), 'upgraded draft IR', source);
 
   if (isGateConfig(value)) {
-    const parsed = GateConfigSchema.safeParse(value);
+    const parsed = GateConfigSchema.safeParse(value, WORDING);
     if (!parsed.success) return refuse(zodIssues(parsed.error));
     const issues = checkGateConfig(parsed.data);
     if (issues.length > 0) return refuse(issues);
     return parseConverted(gateConfigToFlow(parsed.data), 'converted flow', source);
   }
 
-  const parsed = FlowDocumentSchema.safeParse(value);
+  const parsed = FlowDocumentSchema.safeParse(value, WORDING);
   if (!parsed.success) return refuse(zodIssues(parsed.error));
   const issues = flowErrors(checkFlow(parsed.data));
   if (issues.length > 0) return refuse(issues);
@@ -140,7 +143,7 @@ export function parseFlowValue(
  * place in the converted document (the author never wrote it: no line).
  */
 function parseConverted(doc: unknown, what: string, source: string): FlowDocument {
-  const parsed = FlowDocumentSchema.safeParse(doc);
+  const parsed = FlowDocumentSchema.safeParse(doc, WORDING);
   const issues = parsed.success ? flowErrors(checkFlow(parsed.data)) : zodIssues(parsed.error);
   if (issues.length > 0 || !parsed.success)
     throw new FlowDocumentError(

@@ -10,7 +10,11 @@ import { EXIT_TARGET, type Edge, type FlowNode } from './schema.js';
 
 /** A node where it sits in the compiled machine: main flow or inside subgraph calls. */
 export interface Place {
-  /** Node ids from the root, joined by "." (the state's id without the machine id). */
+  /**
+   * Node ids from the root, joined by "." as written (`led.court_size`,
+   * `sg.led.q.size`): what traces and messages name. A dotted id never
+   * reads as a place inside a subgraph call (check.ts), so this is unique.
+   */
   id: string;
   node: FlowNode;
   scope: ScopeGraph;
@@ -55,6 +59,12 @@ export function canBeAnsweredEarly(graph: FlowGraph, p: Place, places: Map<strin
 
 const placesByGraph = new WeakMap<FlowGraph, Map<string, Place>>();
 
+/** A node id as one key of an XState target path: its dots escaped (`q.intent` → `q\.intent`). */
+export const escapeStateKey = (id: string): string => id.replaceAll('.', '\\.');
+
+/** A place or target path written with escaped dots (`sg\.led.q\.size`) as a place id (`sg.led.q.size`). */
+export const unescapeStateKeys = (path: string): string => path.replace(/\\(.)/g, '$1');
+
 /** Every place of a flow, by place id: built once per graph. */
 export function placesOf(graph: FlowGraph): Map<string, Place> {
   let places = placesByGraph.get(graph);
@@ -69,12 +79,12 @@ export function placesOf(graph: FlowGraph): Map<string, Place> {
 export { isAtOrInside } from './nodes/shared.js';
 
 /**
- * The answer keys a flow may set again from the node at `place` (a main-flow
- * node id, or a path into subgraph calls): its questions' keys and its
- * actions' assigned keys, through every edge and into every subgraph called.
+ * The nodes a flow may pass through from the node at `place` (a main-flow
+ * node id, or a path into subgraph calls), that node included: through every
+ * edge, into every subgraph called, and on after each call returns.
  */
-export function answersFrom(graph: FlowGraph, place: string): string[] {
-  const keys = new Set<string>();
+export function nodesFrom(graph: FlowGraph, place: string): FlowNode[] {
+  const nodes: FlowNode[] = [];
   const seen = new Set<string>();
   const walk = (scope: ScopeGraph, starts: string[]) => {
     const queue = [...starts];
@@ -84,8 +94,7 @@ export function answersFrom(graph: FlowGraph, place: string): string[] {
       seen.add(`${scope.ref} ${id}`);
       const node = scope.node(id);
       if (!node) continue;
-      // A question's key, an action's assigned keys: whatever answers its kind sets.
-      for (const key of kindOf(node).answerKeys?.(node) ?? []) keys.add(key);
+      nodes.push(node);
       if (node.kind === 'subgraph') {
         const sub = graph.scope(node.ref);
         if (sub) walk(sub, [sub.entry.id]);
@@ -94,21 +103,31 @@ export function answersFrom(graph: FlowGraph, place: string): string[] {
     }
   };
   // The target may be inside subgraph calls: walk from it in its scope, then on from each caller.
-  const parts = place.split('.');
+  const target = placesOf(graph).get(unescapeStateKeys(place));
+  if (!target) return [];
   let scope = graph.main;
   const callers: { scope: ScopeGraph; id: string }[] = [];
-  for (const part of parts.slice(0, -1)) {
-    const node = scope.node(part);
+  for (const id of target.path) {
+    const node = scope.node(id);
     if (node?.kind !== 'subgraph') break;
-    callers.push({ scope, id: part });
+    callers.push({ scope, id });
     scope = graph.scope(node.ref) ?? scope;
   }
-  walk(scope, [parts.at(-1)!]);
+  walk(target.scope, [target.node.id]);
   // After the subgraph returns: what follows each call (not the call itself, entered before the target).
   for (const caller of callers.reverse())
     walk(
       caller.scope,
       caller.scope.edges.filter((e) => e.from === caller.id && e.to !== EXIT_TARGET).map((e) => e.to),
     );
-  return [...keys].sort();
+  return nodes;
+}
+
+/**
+ * The answer keys a flow may set again from the node at `place`: its
+ * questions' keys and its actions' assigned keys, on every node it may pass.
+ */
+export function answersFrom(graph: FlowGraph, place: string): string[] {
+  // A question's key, an action's assigned keys: whatever answers its kind sets.
+  return [...new Set(nodesFrom(graph, place).flatMap((node) => kindOf(node).answerKeys?.(node) ?? []))].sort();
 }

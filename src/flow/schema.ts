@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PathOptionsSchema, PathPolicySchema } from '../../machines/path-policy.js';
 import {
   AnswerKeySchema,
+  AnswerSpecSchema,
   EdgeOutcomeSchema,
   EXIT_TARGET,
   FlowIdSchema,
@@ -83,20 +84,25 @@ export const FlowNodeSchema = z.discriminatedUnion(
 // ---------------------------------------------------------------- edges
 
 export const EdgeSchema = z.strictObject({
-  from: NodeIdSchema,
-  to: z.union([NodeIdSchema, z.literal(EXIT_TARGET)]),
-  on: EdgeOutcomeSchema.optional(),
+  from: NodeIdSchema.meta({ description: 'The id of the node the edge leaves.', examples: ['ask_name'] }),
+  to: z
+    .union([NodeIdSchema, z.literal(EXIT_TARGET)])
+    .meta({ description: 'The id of the node the edge goes to; "__exit__" leaves a subgraph.', examples: ['review'] }),
+  on: EdgeOutcomeSchema.describe('The outcome the edge is taken on: "answered", "limiting" or "invalid" (a question), "confirmed" or "edit" (a confirmation), "done" or "error" (an action), "done" (a subgraph), "next" (a decision or path). Its node\'s first outcome when absent.').optional(),
   /** A CEL guard; edges leaving a node on one outcome are tried in the order written. */
-  guard: GuardTextSchema.optional(),
-  label: text.optional(),
+  guard: GuardTextSchema.meta({
+    description: 'A CEL guard over `answers`, `context` and `constraints`: edges leaving a node on one outcome are tried in the order written; the last is "else" (or has none).',
+    examples: ["answers.guests >= 50.0", 'else'],
+  }).optional(),
+  label: text.describe('A name for the edge in drawings.').optional(),
 });
 
 /** A reusable piece of flow, entered at `entry`, left through edges to `__exit__`. */
 export const SubgraphSchema = z.strictObject({
-  title: text.optional(),
-  entry: NodeIdSchema,
-  nodes: z.array(FlowNodeSchema).min(1, 'needs at least one node'),
-  edges: z.array(EdgeSchema),
+  title: text.describe('A name for the subgraph in drawings.').optional(),
+  entry: NodeIdSchema.meta({ description: 'The id of the node the subgraph starts at.', examples: ['venue'] }),
+  nodes: z.array(FlowNodeSchema).min(1, 'needs at least one node').describe('The subgraph\'s nodes (ids unique within it).'),
+  edges: z.array(EdgeSchema).describe('The subgraph\'s edges; an edge to "__exit__" returns to the node that called it.'),
 });
 
 // ---------------------------------------------------------------- flow-level rules
@@ -110,18 +116,18 @@ export const SubgraphSchema = z.strictObject({
  * `message`.
  */
 export const ConstraintSchema = z.strictObject({
-  name: AnswerKeySchema,
-  oneOf: z.array(AnswerKeySchema).min(2, 'needs at least two keys').optional(),
-  exclusive: z.boolean().default(false),
-  check: GuardTextSchema.optional(),
-  message: text,
-  fallback: NodeIdSchema.optional(),
+  name: AnswerKeySchema.meta({ description: 'The constraint\'s name: guards read it as constraints.<name>.', examples: ['contact_given'] }),
+  oneOf: z.array(AnswerKeySchema).min(2, 'needs at least two keys').meta({ description: 'Answer keys of which at least one must be answered.', examples: [['email', 'phone']] }).optional(),
+  exclusive: z.boolean().describe('true: once one of `oneOf` is answered, the others are not asked.').default(false),
+  check: GuardTextSchema.meta({ description: 'A CEL expression over `answers` and `context` that must hold.', examples: ['answers.guests <= 200.0'] }).optional(),
+  message: text.describe('What the person is told when the constraint fails.'),
+  fallback: NodeIdSchema.describe('With it the constraint is enforced: a review or successful end is not entered while it fails; the flow goes to this node (of the main flow).').optional(),
 });
 
 /** Paths chosen with hysteresis (machines/path-selection.ts): the options, and the policy's knobs (defaults per machines/path-policy.ts). */
 export const FlowPathsSchema = z.strictObject({
-  options: PathOptionsSchema.refine((o) => o.length >= 2, 'needs at least two paths'),
-  policy: PathPolicySchema.optional(),
+  options: PathOptionsSchema.refine((o) => o.length >= 2, 'needs at least two paths').describe('The paths a conversation may take (at least two).'),
+  policy: PathPolicySchema.describe('How votes lock a path; every knob has a default.').optional(),
 });
 
 /**
@@ -130,39 +136,52 @@ export const FlowPathsSchema = z.strictObject({
  * place. Answers to questions that no longer exist are dropped.
  */
 export const SnapshotMigrationSchema = z.strictObject({
-  from: FlowVersionSchema,
-  nodes: z.record(NodeIdSchema, NodeIdSchema).default({}),
+  from: FlowVersionSchema.describe('The earlier version whose snapshots this maps.'),
+  nodes: z.record(NodeIdSchema, NodeIdSchema).describe('Old node id → the node of this version that takes its place.').default({}),
 });
 
 export const FlowDocumentSchema = z.strictObject({
-  $schema: z.string().optional(),
+  $schema: z.string().describe('The JSON Schema this document follows (for editors): `gateflow schema` prints it.').optional(),
   /** The format of this document; v1 when absent. Older formats go through `migrateFlowDocument`. */
-  format: z.literal('gateflow/v1').optional(),
-  id: FlowIdSchema,
-  version: FlowVersionSchema,
-  title: text.optional(),
-  description: z.string().optional(),
+  format: z.literal('gateflow/v1').describe('The format of this document: "gateflow/v1" (the default).').optional(),
+  id: FlowIdSchema.meta({ description: 'The flow\'s id: lowercase letters, digits, "_" and "-".', examples: ['patient-intake'] }),
+  version: FlowVersionSchema.meta({ description: 'The flow\'s version: sessions are stored with it.', examples: ['1.0.0', 1] }),
+  title: text.describe('A name people see (the demo page lists flows by it).').optional(),
+  description: z.string().describe('What the flow is for, for authors.').optional(),
   /** The first node; the first node listed when absent. */
-  start: NodeIdSchema.optional(),
-  nodes: z.array(FlowNodeSchema).min(1, 'needs at least one node'),
-  edges: z.array(EdgeSchema),
-  subgraphs: z.record(NodeIdSchema, SubgraphSchema).optional(),
-  constraints: z.array(ConstraintSchema).optional(),
-  paths: FlowPathsSchema.optional(),
+  start: NodeIdSchema.describe('The id of the first node; the first node listed when absent.').optional(),
+  nodes: z.array(FlowNodeSchema).min(1, 'needs at least one node').describe('The nodes of the main flow, each with its `kind`.'),
+  edges: z.array(EdgeSchema).describe('Where each node goes: { from, to, on?, guard? }.'),
+  subgraphs: z.record(NodeIdSchema, SubgraphSchema).describe('Reusable pieces of flow by name, called by subgraph nodes.').optional(),
+  constraints: z.array(ConstraintSchema).describe('Rules over several answers, read by guards as constraints.<name>.').optional(),
+  paths: FlowPathsSchema.describe('Paths chosen with hysteresis, for path nodes (read by guards as context.path).').optional(),
   /**
    * Failed answers a question allows when it sets no `maxAttempts` of its own;
    * `DEFAULT_MAX_ATTEMPTS` (3) when absent. See the question's `maxAttempts`.
    */
-  maxAttempts: z.number().int().min(1).max(100).optional(),
+  maxAttempts: z.number().int().min(1).max(100).describe('Failed answers a question allows when it sets no maxAttempts of its own; 3 when absent.').optional(),
   /**
    * Where a question (or path node) goes when it gives up after its failed
    * answers and has no `invalid` edge. When absent and some question can give
    * up that way, the compiled flow ends in an implicit stop terminal,
    * `__unreadable__` (reason `stopped`).
    */
-  fallback: NodeIdSchema.optional(),
-  migrations: z.array(SnapshotMigrationSchema).optional(),
-  ui: UiHintsSchema.optional(),
+  fallback: NodeIdSchema.describe('Where a question that gives up goes when it has no `invalid` edge; a stop terminal when absent.').optional(),
+  migrations: z.array(SnapshotMigrationSchema).describe('How sessions saved with earlier versions continue on this one.').optional(),
+  ui: UiHintsSchema.describe('Hints for a visual editor and the drawings.').optional(),
+  /**
+   * Answers the host gives when a session starts, by answer key: a start
+   * fact of that name (`context`) that fits its answer type is stored as the
+   * answer before the first node. Guards may read only keys a question, an
+   * action or an input gives.
+   */
+  inputs: z
+    .record(AnswerKeySchema, AnswerSpecSchema)
+    .meta({
+      description: 'Answers the host gives at start, by answer key: a start fact of that name that fits the type is stored as the answer. Guards may read only keys a question, an action or an input gives.',
+      examples: [{ plan: { type: 'category', categories: ['basic', 'pro'] } }],
+    })
+    .optional(),
 });
 
 export type FlowNode = z.infer<typeof FlowNodeSchema>;

@@ -7,8 +7,9 @@ import type { EdgeOutcome, FlowNodeKind } from './schema.js';
  * path votes. `gateflow chat --trace` writes them as JSON lines; golden
  * traces in tests compare them.
  *
- * `node` is the node's place in the flow: its id, prefixed by the ids of the
- * subgraph nodes that called it (`led.court_size`).
+ * `node` is the node's place in the flow: its id as the author wrote it,
+ * prefixed by the ids of the subgraph nodes that called it (`led.court_size`;
+ * with dotted ids, `sg.led.q.court_size`). Never XState's escaped form.
  */
 export type FlowTraceEvent =
   | { type: 'node.enter'; node: string; kind: FlowNodeKind }

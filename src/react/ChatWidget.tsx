@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import type { InspectionEvent } from 'xstate';
 import { CHAT_WIDGET_CSS } from './chat-widget-css.js';
 import { Markdown } from './markdown.js';
+import { statelyInspector } from './stately-inspector.js';
 import type { Transport } from './transport.js';
 import { useConversation, type Conversation } from './use-conversation.js';
 import type { ChatReply } from '../../machines/chat-session.js';
@@ -15,16 +16,20 @@ export interface ChatWidgetProps {
   onSessionId?: (sessionId: string) => void;
   /**
    * Connect the widget's actors to the Stately inspector (`@statelyai/inspect`,
-   * which opens the hosted inspector), or pass your own `inspect` function.
+   * which opens the hosted inspector on stately.ai in a window; without a way
+   * there the widget says so instead), or pass your own `inspect` function.
    */
   inspect?: boolean | ((event: InspectionEvent) => void);
   title?: string;
   className?: string;
 }
 
+/** The value of a summary's confirm button (`{ "button": "confirm" }`). */
+const CONFIRM_VALUE = 'confirm';
+
 /** A chat widget for a gateflow conversation. Themable with `--gf-*` CSS variables. */
 export function ChatWidget(props: ChatWidgetProps) {
-  const inspect = useInspector(props.inspect);
+  const { inspect, note } = useInspector(props.inspect);
   const conversation = useConversation({
     transport: props.transport,
     flowId: props.flowId,
@@ -35,34 +40,73 @@ export function ChatWidget(props: ChatWidgetProps) {
   useEffect(() => {
     if (conversation.sessionId) onSessionId?.(conversation.sessionId);
   }, [conversation.sessionId, onSessionId]);
-  return <ChatView conversation={conversation} title={props.title} className={props.className} />;
+  return <ChatView conversation={conversation} title={props.title} className={props.className} note={note} />;
 }
 
 /** The widget's view of a conversation: usable with any `Conversation` (stories render it directly). */
-export function ChatView({ conversation, title, className }: { conversation: Conversation; title?: string | undefined; className?: string | undefined }) {
+export function ChatView({
+  conversation,
+  title,
+  className,
+  note,
+}: {
+  conversation: Conversation;
+  title?: string | undefined;
+  className?: string | undefined;
+  /** A line about the widget itself (e.g. that the inspector is off), shown under the header. */
+  note?: string | undefined;
+}) {
   const { status, reply, transcript, buttons, error } = conversation;
   const headingId = useId();
   const inputId = useId();
+  const askId = useId();
   const [draft, setDraft] = useState('');
-  const actions = useRef<HTMLDivElement>(null);
+  const [askingRestart, setAskingRestart] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const restartButton = useRef<HTMLButtonElement>(null);
+  const keepGoing = useRef<HTMLButtonElement>(null);
   const end = useRef<HTMLLIElement>(null);
-  const confirmation = reply?.buttonContext === 'gate_confirmation';
+  // The summary: the buttons to confirm or edit, the confirm one first and the one that sends.
+  // (Other replies of a confirmation step, such as "which answer?", are choices like any other.)
+  const confirmation = reply?.buttonContext === 'gate_confirmation' && (reply.buttons ?? []).some((b) => b.value === CONFIRM_VALUE);
   const finished = status === 'finished';
+  // What the person wrote, shown as written wherever a reply repeats it.
+  const typed = useMemo(() => transcript.filter((e) => e.role === 'user').map((e) => e.text), [transcript]);
 
-  // Focus follows the conversation: the first choice when there are buttons, else the text box.
+  // The newest message in view; the focus where the person is. A pressed
+  // choice disappears while its turn is sent, which leaves the focus nowhere:
+  // it goes to the text box, never to a button, so typing goes on where it
+  // was and Enter sends the text instead of pressing a choice someone did not
+  // pick. A focus the person put anywhere else stays there.
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
     if (status !== 'idle') return;
-    const first = actions.current?.querySelector<HTMLButtonElement>('button');
-    (first ?? input.current)?.focus();
+    const active = document.activeElement;
+    if (active === null || active === document.body) input.current?.focus({ preventScroll: true });
   }, [status, transcript.length]);
+
+  useEffect(() => {
+    if (askingRestart) keepGoing.current?.focus();
+  }, [askingRestart]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Not now (a reply is pending, or there is nothing to send): the draft is kept as typed.
     if (status !== 'idle' || draft.trim() === '') return;
     conversation.sendText(draft);
     setDraft('');
+  };
+
+  const restartNow = () => {
+    setAskingRestart(false);
+    setDraft('');
+    conversation.restart();
+  };
+  // Only a conversation with answers in it and not finished has something to lose.
+  const startOver = () => (!finished && typed.length > 0 ? setAskingRestart(true) : restartNow());
+  const keep = () => {
+    setAskingRestart(false);
+    restartButton.current?.focus();
   };
 
   return (
@@ -72,10 +116,42 @@ export function ChatView({ conversation, title, className }: { conversation: Con
       </style>
       <header className="gf-header">
         <h2 id={headingId}>{title ?? 'Intake'}</h2>
-        <button type="button" className="gf-restart" onClick={conversation.restart} disabled={status === 'starting'}>
+        <button
+          ref={restartButton}
+          type="button"
+          className="gf-restart"
+          onClick={startOver}
+          disabled={status === 'starting'}
+          aria-expanded={askingRestart}
+        >
           Start over
         </button>
       </header>
+
+      {askingRestart && (
+        <div
+          className="gf-ask"
+          role="alertdialog"
+          aria-labelledby={askId}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') keep();
+          }}
+        >
+          <p id={askId}>Start over? The answers given in this conversation will be discarded.</p>
+          <button type="button" onClick={restartNow}>
+            Discard and start over
+          </button>
+          <button ref={keepGoing} type="button" onClick={keep}>
+            Keep going
+          </button>
+        </div>
+      )}
+
+      {note && (
+        <p className="gf-note" role="status">
+          {note}
+        </p>
+      )}
 
       <ol className="gf-transcript" aria-live="polite" aria-relevant="additions" aria-label="Conversation">
         {transcript.map((entry, i) => {
@@ -84,7 +160,8 @@ export function ChatView({ conversation, title, className }: { conversation: Con
           return (
             <li key={entry.id} className={`gf-message gf-${entry.role}${summary ? ' gf-summary' : ''}`}>
               <span className="gf-visually-hidden">{entry.role === 'user' ? 'You: ' : 'Assistant: '}</span>
-              {entry.role === 'assistant' ? <Markdown text={entry.text} /> : <p>{entry.text}</p>}
+              {/* The person's text is shown as typed: never read as Markdown. */}
+              {entry.role === 'assistant' ? <Markdown text={entry.text} literal={typed} /> : <p>{entry.text}</p>}
             </li>
           );
         })}
@@ -121,9 +198,9 @@ export function ChatView({ conversation, title, className }: { conversation: Con
       )}
 
       {buttons && buttons.length > 0 && (
-        <div ref={actions} className={`gf-buttons${confirmation ? ' gf-confirmation' : ''}`} role="group" aria-label={confirmation ? 'Confirm or edit' : 'Choices'}>
-          {buttons.map((button) => (
-            <button key={button.value} type="button" onClick={() => conversation.press(button)}>
+        <div className={`gf-buttons${confirmation ? ' gf-confirmation' : ''}`} role="group" aria-label={confirmation ? 'Confirm or edit' : 'Choices'}>
+          {buttons.map((button, i) => (
+            <button key={button.value} type="button" className={confirmation && i === 0 ? 'gf-primary' : undefined} onClick={() => conversation.press(button)}>
               {button.label}
             </button>
           ))}
@@ -131,6 +208,7 @@ export function ChatView({ conversation, title, className }: { conversation: Con
       )}
 
       {!finished && (
+        // Stays enabled while a reply is pending: what is typed meanwhile is kept, and sent once the reply is in.
         <form className="gf-input" onSubmit={submit}>
           <label htmlFor={inputId} className="gf-visually-hidden">
             Your answer
@@ -140,45 +218,37 @@ export function ChatView({ conversation, title, className }: { conversation: Con
             id={inputId}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
-            placeholder={confirmation ? 'Or say what to change…' : 'Type your answer…'}
+            placeholder={confirmation ? 'Or type what to change, then press Enter…' : 'Type your answer…'}
             autoComplete="off"
-            disabled={status !== 'idle'}
+            enterKeyHint="send"
             maxLength={4000}
           />
-          <button type="submit" disabled={status !== 'idle' || draft.trim() === ''}>
-            Send
-          </button>
+          {/* At the summary the confirm button is the one that sends: no second "Send" beside it (Enter sends the text). */}
+          {!confirmation && (
+            <button type="submit" className="gf-primary" disabled={status !== 'idle' || draft.trim() === ''}>
+              Send
+            </button>
+          )}
         </form>
       )}
     </section>
   );
 }
 
-/** The inspect function to use: none, the caller's own, or the Stately inspector's. */
-function useInspector(option: ChatWidgetProps['inspect']): ((event: InspectionEvent) => void) | undefined {
-  if (typeof option === 'function') return option;
-  return option === true && typeof window !== 'undefined' ? statelyInspector() : undefined;
+/** The inspect function to use (none, the caller's own, or the Stately inspector's) and what to say when the inspector cannot run. */
+function useInspector(option: ChatWidgetProps['inspect']): { inspect?: (event: InspectionEvent) => void; note?: string } {
+  const inspector = option === true && typeof window !== 'undefined' ? statelyInspector() : undefined;
+  const state = useSyncExternalStore(
+    inspector?.subscribe ?? noSubscription,
+    () => inspector?.state(),
+    () => undefined,
+  );
+  if (typeof option === 'function') return { inspect: option };
+  if (!inspector) return {};
+  return { inspect: inspector.inspect, ...(state?.status === 'unavailable' && { note: state.reason }) };
 }
 
-let shared: ((event: InspectionEvent) => void) | undefined;
-
-/**
- * One Stately inspector client for the page, shared by every widget and made
- * on first use (it opens the hosted inspector in a window; render code that
- * runs twice, as StrictMode does, must not open it twice).
- */
-function statelyInspector(): (event: InspectionEvent) => void {
-  if (shared) return shared;
-  const queue: InspectionEvent[] = [];
-  let forward: ((event: InspectionEvent) => void) | undefined;
-  void import('@statelyai/inspect').then(({ createBrowserInspector }) => {
-    const browser = createBrowserInspector();
-    forward = (event) => browser.inspect.next?.(event);
-    queue.splice(0).forEach(forward);
-  });
-  shared = (event) => (forward ? forward(event) : void queue.push(event));
-  return shared;
-}
+const noSubscription = () => () => {};
 
 /** The line under a finished conversation: what the runtime knows (the message says it in the workflow's words). */
 function finishedLine(reply: ChatReply): string {

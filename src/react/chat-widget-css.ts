@@ -12,6 +12,9 @@ export const CHAT_WIDGET_CSS = `
   --gf-border: #d5d9e2;
   --gf-accent: #2457d6;
   --gf-accent-fg: #ffffff;
+  /* Hover colours keep the text at a contrast ratio of at least 4.5:1. */
+  --gf-accent-hover: #1a3f9e;
+  --gf-hover-bg: #e8eefc;
   --gf-user-bg: #e8eefc;
   --gf-assistant-bg: #f4f5f8;
   --gf-error-bg: #fdecec;
@@ -35,10 +38,12 @@ export const CHAT_WIDGET_CSS = `
 .gf-chat *, .gf-chat *::before, .gf-chat *::after { box-sizing: inherit; }
 .gf-header { display: flex; align-items: center; justify-content: space-between; gap: var(--gf-gap); }
 .gf-header h2 { font-size: 1.1rem; margin: 0; }
-.gf-transcript { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; max-height: 28rem; overflow-y: auto; }
+/* Positioned: the visually hidden labels of scrolled-out messages stay inside it instead of stretching the page. */
+.gf-transcript { position: relative; list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; max-height: 28rem; overflow-y: auto; }
 .gf-message { border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; max-width: 90%; }
 .gf-message p, .gf-message h3 { margin: 0.25rem 0; }
 .gf-message h3 { font-size: 1rem; }
+.gf-user p { white-space: pre-wrap; overflow-wrap: anywhere; }
 .gf-message hr { border: 0; border-top: 1px solid var(--gf-border); }
 .gf-assistant { background: var(--gf-assistant-bg); align-self: flex-start; }
 .gf-user { background: var(--gf-user-bg); align-self: flex-end; }
@@ -55,11 +60,15 @@ export const CHAT_WIDGET_CSS = `
 .gf-finished.gf-stopped_limiting_value, .gf-finished.gf-stopped { background: var(--gf-assistant-bg); color: var(--gf-fg); }
 .gf-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .gf-chat button { font: inherit; border-radius: 999px; border: 1px solid var(--gf-accent); background: var(--gf-bg); color: var(--gf-accent); padding: 0.4rem 0.9rem; cursor: pointer; }
-.gf-chat button:hover:not(:disabled) { background: var(--gf-user-bg); }
+.gf-chat button.gf-primary { background: var(--gf-accent); color: var(--gf-accent-fg); }
+.gf-chat button:hover:not(:disabled) { background: var(--gf-hover-bg); }
+.gf-chat button.gf-primary:hover:not(:disabled) { background: var(--gf-accent-hover); border-color: var(--gf-accent-hover); color: var(--gf-accent-fg); }
 .gf-chat button:focus-visible, .gf-chat input:focus-visible { outline: 3px solid var(--gf-accent); outline-offset: 2px; }
 .gf-chat button:disabled { opacity: 0.5; cursor: not-allowed; }
-.gf-confirmation button:first-child, .gf-input button[type="submit"] { background: var(--gf-accent); color: var(--gf-accent-fg); }
 .gf-input { display: flex; gap: 0.5rem; }
 .gf-input input { flex: 1; font: inherit; padding: 0.45rem 0.75rem; border: 1px solid var(--gf-border); border-radius: 999px; color: var(--gf-fg); background: var(--gf-bg); }
+.gf-ask { background: var(--gf-assistant-bg); border: 1px solid var(--gf-border); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
+.gf-ask p { margin: 0; flex-basis: 100%; }
+.gf-note { color: var(--gf-muted); margin: 0; font-size: 0.9rem; }
 .gf-visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 `;

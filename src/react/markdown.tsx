@@ -1,11 +1,23 @@
 import { Fragment, type ReactNode } from 'react';
 
+/** ASCII punctuation: what a backslash escapes in Markdown (`\*` is a literal star). */
+const ESCAPABLE = /[!-/:-@[-`{-~]/;
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
+
+/** `text` with every Markdown punctuation character escaped: it renders exactly as written. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
 /**
- * The little Markdown replies use (headings, bold, rules, line breaks), as
- * React elements. Text is never parsed as HTML.
+ * The little Markdown replies use (headings, bold, rules, line breaks, and
+ * backslash escapes), as React elements. Text is never parsed as HTML.
+ *
+ * `literal` lists what the person wrote: a reply that repeats it (a summary
+ * quoting an answer, "(from: "**hi**")") shows it as typed, never as Markdown.
  */
-export function Markdown({ text }: { text: string }) {
-  const blocks = text.split(/\n{2,}/);
+export function Markdown({ text, literal = [] }: { text: string; literal?: readonly string[] }) {
+  const blocks = keepLiteral(text, literal).split(/\n{2,}/);
   return (
     <>
       {blocks.map((block, i) => {
@@ -28,8 +40,40 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
-function inline(text: string): ReactNode[] {
-  return text.split(/(\*\*[^*]+\*\*)/g).map((part, i) =>
-    part.startsWith('**') && part.endsWith('**') && part.length > 4 ? <strong key={i}>{part.slice(2, -2)}</strong> : part,
-  );
+/**
+ * Escapes every occurrence of the person's own texts that carry Markdown
+ * syntax and some words (a lone "#" or "**" would unmake every heading), the
+ * longest first, so a text inside a longer one is not escaped twice.
+ * Texts already escaped by the reply are not found again, so nothing is
+ * escaped twice.
+ */
+function keepLiteral(text: string, literal: readonly string[]): string {
+  const marked = [...new Set(literal.flatMap((t) => [t, t.trim()]))]
+    .filter((t) => /[*#\\]/.test(t) && /[\p{L}\p{N}]/u.test(t))
+    .sort((a, b) => b.length - a.length);
+  if (marked.length === 0) return text;
+  const pattern = new RegExp(marked.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return text.replace(pattern, escapeMarkdown);
 }
+
+/** Bold runs between unescaped `**` pairs; escapes resolved to the characters they stand for. */
+function inline(text: string): ReactNode[] {
+  const marks: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\' && ESCAPABLE.test(text[i + 1] ?? '')) i++;
+    else if (text.startsWith('**', i)) marks.push(i++);
+  }
+  const nodes: ReactNode[] = [];
+  let at = 0;
+  for (let m = 0; m + 1 < marks.length; m += 2) {
+    const open = marks[m]!;
+    const close = marks[m + 1]!;
+    if (close === open + 2) continue;
+    nodes.push(unescape(text.slice(at, open)), <strong key={open}>{unescape(text.slice(open + 2, close))}</strong>);
+    at = close + 2;
+  }
+  nodes.push(unescape(text.slice(at)));
+  return nodes.filter((node) => node !== '');
+}
+
+const unescape = (text: string) => text.replace(ESCAPED, '$1');

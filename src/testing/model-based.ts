@@ -196,7 +196,10 @@ function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
     .filter(([place, n]) => facts.maxAttempts.has(place) && n > 0)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([place, n]) => `${place}:${Math.min(n, facts.maxAttempts.get(place)!)}`);
-  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null]);
+  // A correction from the summary: which answer is being changed, and which previous answers it may keep.
+  const { correction, previousAnswers } = snapshot.context;
+  const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).length] : null;
+  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting]);
 }
 
 function describeEvent(event: FlowTestEvent): string {
@@ -375,9 +378,14 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
     slot.pending = undefined;
     const actor = createActor(machine, {
       inspect: (event: InspectionEvent) => {
-        // Only the flow's own steps: invoked actors report theirs too.
-        if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
-        for (const t of (event as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) taken.add(t);
+        // Only the flow's own steps (invoked actors report theirs too): the root, the one without a parent.
+        // Not `actorRef !== actor`: the initial state's eventless steps are reported while `actor` is still being created.
+        if (event.type !== '@xstate.microstep' || (event.actorRef as unknown as { _parent?: unknown })._parent !== undefined) return;
+        // A transition taken means its source was active, even a transient one never seen at rest (an initial `entering`).
+        for (const t of (event as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
+          taken.add(t);
+          seenStates.add(t.source.id);
+        }
         for (const id of activeIds(machine.id, (event.snapshot as unknown as TestSnapshot).value)) seenStates.add(id);
       },
     });

@@ -37,6 +37,7 @@ const STORIES = {
   stopped: 'chatwidget--stopped-by-limiting-value',
   handedOff: 'chatwidget--handed-off',
   serverError: 'chatwidget--server-error',
+  startOverAsks: 'chatwidget--start-over-asks',
   interactive: 'chatwidget--interactive',
 } as const;
 
@@ -282,11 +283,13 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
     expect(await buttonLabels(page, 'Choices')).toEqual(['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency']);
   });
 
-  it('ExtractionInProgress shows the thinking indicator, no buttons and a disabled input', async () => {
+  it('ExtractionInProgress shows the thinking indicator, no buttons, Send disabled and the text typed meanwhile kept', async () => {
     const { page } = await visit(STORIES.extractionInProgress);
     await visible(page, page.getByRole('status').filter({ hasText: 'Thinking…' }), 'the thinking indicator');
     expect(await page.getByRole('group', { name: 'Choices' }).count()).toBe(0);
-    expect(await page.getByLabel('Your answer').isDisabled()).toBe(true);
+    expect(await page.getByLabel('Your answer').isDisabled()).toBe(false);
+    expect(await page.getByLabel('Your answer').inputValue()).toBe('an adult');
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
   });
 
   it('ExtractionFailed shows the "having trouble understanding" reply and the buttons again', async () => {
@@ -299,6 +302,15 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
     const { page } = await visit(STORIES.summary);
     await visible(page, page.locator('.gf-summary').getByRole('heading', { name: 'Summary of Collected Information' }), 'the summary card');
     expect(await buttonLabels(page, 'Confirm or edit')).toEqual(['Looks Good', 'Edit Answers']);
+    expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
+  });
+
+  it('StartOverAsks shows the question with Keep going and Discard, the conversation still there', async () => {
+    const { page } = await visit(STORIES.startOverAsks);
+    const ask = page.getByRole('alertdialog');
+    await visible(page, ask, 'the start-over question');
+    expect(await ask.getByRole('button').allTextContents()).toEqual(['Discard and start over', 'Keep going']);
+    expect(await page.locator('.gf-message').count()).toBe(5);
   });
 
   it('StoppedByLimitingValue shows the stop message and the intake ended', async () => {

@@ -32,6 +32,7 @@ import {
   type SessionState,
 } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { assistantCount, settled } from '../helpers/widget-page.js';
 import { exampleFlows } from '../helpers/http.js';
 import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type Responder } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
@@ -131,7 +132,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   }
 
   /** A new browser context (no localStorage shared with other tests) on the demo page. */
-  async function openDemo(baseUrl: string, query = `?flow=${FLOW_ID}`, initScript?: string): Promise<Opened> {
+  async function openDemo(baseUrl: string, query = `?flow=${FLOW_ID}`, initScript?: string, options: { statelyReachable?: boolean } = {}): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
     contexts.add(context);
     context.setDefaultTimeout(WAIT);
@@ -144,6 +145,8 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       (route) => {
         const url = route.request().url();
         opened.offsite.push(url);
+        // No internet, as far as stately.ai goes: the request fails as it does offline.
+        if (/stately\.ai/.test(url) && options.statelyReachable === false) return route.abort('internetdisconnected');
         if (/stately\.ai/.test(url)) return route.fulfill({ status: 200, contentType: 'text/html', body: FAKE_INSPECTOR });
         return route.fulfill({ status: 404, body: '' });
       },
@@ -289,17 +292,23 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     }
   });
 
-  it('edits after the summary: answers again with one change, confirms, and the handoff carries the change', { timeout: TEST_TIMEOUT }, async () => {
+  it('edits after the summary: picks the answer to change, changes it, confirms, and the handoff carries the change', { timeout: TEST_TIMEOUT }, async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email']) await press(page, label);
     await w.root.locator('.gf-summary').waitFor();
 
+    // "Edit" asks which answer, one button per answer: a choice like any other, not a second summary.
     await press(page, 'Edit Answers');
-    expect(await lastAssistant(page)).toMatch(QUESTION[G1]);
-    expect(await lastAssistant(page)).toContain('(Your previous answer: Yes)');
+    expect(await lastAssistant(page)).toMatch(/Which answer do you want to change\?/);
     expect(await w.root.locator('.gf-summary').count()).toBe(0);
-    for (const label of ['Yes', 'No', 'Telehealth', 'Adult', 'Email']) await press(page, label);
+    expect(await w.choices.count()).toBe(1);
+    expect(await w.send.count()).toBe(1);
+    await pressMatching(page, /^Visit type:/);
+    expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
+    expect(await lastAssistant(page)).toContain('(Your previous answer: Follow-up)');
+    expect(await buttonNames(w.choices)).toEqual(expect.arrayContaining([expect.stringMatching(/^Keep/), 'Telehealth']));
+    await press(page, 'Telehealth');
     const card = await w.root.locator('.gf-summary').innerText();
     expect(card).toContain('Visit type: Telehealth');
     expect(card).not.toContain('Follow-up');
@@ -320,7 +329,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
         [G5]: { value: 'Email' },
       },
     });
-    expect(session.history).toHaveLength(1 + 5 + 1 + 5 + 1);
+    expect(session.history).toHaveLength(1 + 5 + 1 + 1 + 1 + 1);
     expectDistinctTurnIds(session);
     expect(errors).toEqual([]);
   });
@@ -341,7 +350,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(await transcriptTexts(page)).toEqual(before);
     expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
     expect(await buttonNames(w.choices)).toEqual(['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency']);
-    expect(await focused(page)).toEqual({ text: 'New patient', group: 'Choices', first: true });
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
     // Resumed with GET, not started again.
     expect(api.filter((r) => r.startsWith('POST /api/flows/'))).toHaveLength(1);
     expect(api).toContain(`GET /api/sessions/${sessionId}`);
@@ -370,10 +379,10 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     await w.alert.waitFor();
     expect(await w.alert.innerText()).toMatch(/Something went wrong: cannot reach the server/);
     expect(await buttonNames(w.alert)).toEqual(['Retry']);
-    // The person's answer stays in the transcript; nothing else can be sent meanwhile.
+    // The person's answer stays in the transcript; nothing else can be sent meanwhile (what is typed is kept).
     expect((await userMessages(page)).at(-1)).toBe('Follow-up');
     expect(await w.root.getByRole('group').count()).toBe(0);
-    expect(await w.input.isDisabled()).toBe(true);
+    expect(await w.send.isDisabled()).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'widget-05-error-retry.png'), fullPage: true });
 
     server = await spawnServe(dataDir, server.port);
@@ -464,8 +473,12 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       await w.input.press('Enter');
       await w.thinking.waitFor({ timeout: 1000 });
       expect(await w.thinking.innerText()).toContain('Thinking…');
-      expect(await w.input.isDisabled()).toBe(true);
+      expect(await w.send.isDisabled()).toBe(true);
       expect(await w.root.getByRole('group').count()).toBe(0);
+      // The person types on while the reply is pending: the text box keeps the focus and the text, Enter sends nothing yet.
+      expect(await focused(page)).toEqual({ label: 'Your answer' });
+      await page.keyboard.type('a follow up');
+      await page.keyboard.press('Enter');
       await page.screenshot({ path: join(SCREENSHOTS, 'widget-06-thinking.png'), fullPage: true });
       // Still thinking a second later: the indicator lasts as long as the model does.
       await page.waitForTimeout(Math.max(0, 1000 - (Date.now() - sent)));
@@ -476,14 +489,23 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       expect(await w.thinking.count()).toBe(0);
       expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
       expect(model.requests).toHaveLength(1);
-      const session = await fetchSession(server.url, await sessionIdOf(page));
+      const sessionId = await sessionIdOf(page);
+      const session = await fetchSession(server.url, sessionId);
       expect(session.reply.answers[G2]).toEqual({ value: 'Partial', confidence: 0.9, source: 'llm', raw: HARD_TEXT });
+      expect(session.history).toHaveLength(3);
+      // What was typed meanwhile is still there, with the focus; Enter now sends it.
+      expect(await w.input.inputValue()).toBe('a follow up');
+      expect(await focused(page)).toEqual({ label: 'Your answer' });
+      await page.keyboard.press('Enter');
+      await settled(page, 4);
+      expect(await lastAssistant(page)).toMatch(QUESTION[G4]);
+      expect((await fetchSession(server.url, sessionId)).reply.answers[G3]).toMatchObject({ value: 'Follow-up', source: 'match', raw: 'a follow up' });
       expect(errors).toEqual([]);
     });
   });
 
-  it('accessibility: named controls, keyboard only, focus on the first choice after a reply', { timeout: TEST_TIMEOUT }, async () => {
-    const { page, errors } = await openDemo(shared.url);
+  it('accessibility: named controls, keyboard only, the focus stays in the text box after every reply', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors, api } = await openDemo(shared.url);
     const w = widget(page);
     expect(await w.transcript.getAttribute('aria-live')).toBe('polite');
 
@@ -499,43 +521,62 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       ]),
     );
 
-    // The opening reply put focus on its first choice.
-    expect(await focused(page)).toEqual({ text: 'Yes', group: 'Choices', first: true });
-    // Gate 1 by keyboard: Tab to "No", Shift+Tab back to "Yes", Enter.
-    await page.keyboard.press('Tab');
-    expect((await focused(page)).text).toBe('No');
+    // The opening reply left the focus in the text box, not on a choice.
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
+    // The choices are in the tab order: Shift+Tab from the text box reaches the last one, then the first.
     await page.keyboard.press('Shift+Tab');
-    expect((await focused(page)).text).toBe('Yes');
+    expect(await focused(page)).toEqual({ text: 'No', group: 'Choices', first: false });
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toEqual({ text: 'Yes', group: 'Choices', first: true });
+    // Gate 1 by keyboard: Enter on "Yes".
     await page.keyboard.press('Enter');
     await settled(page, 2);
     expect(await lastAssistant(page)).toMatch(QUESTION[G2]);
-    // After the reply, focus is on the first choice again.
-    expect(await focused(page)).toEqual({ text: 'Yes', group: 'Choices', first: true });
+    // The pressed choice is gone: the focus is back in the text box, not on the next question's first choice.
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
 
-    // Gate 2: Tab to "No", Space.
-    await page.keyboard.press('Tab');
+    // Gate 2: Shift+Tab twice to "No", Space.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
     expect((await focused(page)).text).toBe('No');
     await page.keyboard.press('Space');
     await settled(page, 3);
-    expect(await focused(page)).toEqual({ text: 'New patient', group: 'Choices', first: true });
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
 
-    // Gate 3: Tab past the five choices to the text box, type, Enter.
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
-    expect((await focused(page)).label).toBe('Your answer');
+    // Gates 3 and 4 typed without touching the focus. "minor" + Enter must answer Minor, never
+    // press the first choice (Adult): the case seen with the old focus on the first button.
     await page.keyboard.type('a follow up');
     await page.keyboard.press('Enter');
     await settled(page, 4);
-    expect(await focused(page)).toEqual({ text: 'Adult', group: 'Choices', first: true });
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
+    await page.keyboard.type('minor');
     await page.keyboard.press('Enter');
     await settled(page, 5);
-    await page.keyboard.press('Space');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G5]);
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
+    // Gate 5: Shift+Tab past "Patient portal", "Text message" and "Email" to "Phone", Enter.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
+    expect((await focused(page)).text).toBe('Phone');
+    await page.keyboard.press('Enter');
     await settled(page, 6);
 
-    // The summary: focus on "Looks Good", every control named.
-    expect(await focused(page)).toEqual({ text: 'Looks Good', group: 'Confirm or edit', first: true });
+    // The summary: the focus in the text box, which has no Send button of its own; Enter on an empty box sends nothing.
+    await w.root.locator('.gf-summary').waitFor();
+    expect(await focused(page)).toEqual({ label: 'Your answer' });
+    expect(await w.send.count()).toBe(0);
+    const turns = api.filter((r) => r.endsWith('/turns')).length;
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    expect(api.filter((r) => r.endsWith('/turns'))).toHaveLength(turns);
+    expect(await w.root.locator('.gf-summary').count()).toBe(1);
     const atSummary = await accessibleControls(page);
     expect(atSummary.filter((c) => c.name === '')).toEqual([]);
     expect(atSummary).toEqual(expect.arrayContaining([{ role: 'button', name: 'Looks Good' }, { role: 'button', name: 'Edit Answers' }]));
+    // Shift+Tab to "Edit Answers", again to "Looks Good", Enter.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toEqual({ text: 'Edit Answers', group: 'Confirm or edit', first: false });
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toEqual({ text: 'Looks Good', group: 'Confirm or edit', first: true });
     await page.keyboard.press('Enter');
     await w.finished.waitFor();
     const session = await fetchSession(shared.url, await sessionIdOf(page));
@@ -543,9 +584,214 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       [G1]: { value: 'Yes', source: 'button' },
       [G2]: { value: 'No', source: 'button' },
       [G3]: { value: 'Follow-up', source: 'match' },
-      [G4]: { value: 'Adult', source: 'button' },
+      [G4]: { value: 'Minor', source: 'match', raw: 'minor' },
       [G5]: { value: 'Phone', source: 'button' },
     });
+    expect(errors).toEqual([]);
+  });
+
+  it('hover colours: every enabled button keeps its text at a contrast ratio of at least 4.5:1 when hovered', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    const checked: string[] = [];
+    const low: string[] = [];
+    /** Hovers every enabled button of the widget and measures its text against what is behind it. */
+    const measureAll = async (where: string) => {
+      for (const button of await w.root.getByRole('button').all()) {
+        if (await button.isDisabled()) continue;
+        await button.hover();
+        const { name, ratio } = await hoveredContrast(button);
+        checked.push(`${where}: ${name}`);
+        if (ratio < 4.5) low.push(`${where}: "${name}" ${ratio.toFixed(2)}:1`);
+        await page.mouse.move(0, 0);
+      }
+    };
+    await w.input.fill('something');
+    await measureAll('first question');
+    await w.input.fill('');
+    for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email']) await press(page, label);
+    await w.root.locator('.gf-summary').waitFor();
+    const summaryButton = w.confirm.getByRole('button', { name: 'Looks Good' });
+    await summaryButton.hover();
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-08-summary-hover.png'), fullPage: true });
+    await measureAll('summary');
+    await w.root.getByRole('button', { name: 'Start over' }).click();
+    await measureAll('start over?');
+    expect(checked).toEqual(
+      expect.arrayContaining(['first question: Send', 'first question: Yes', 'summary: Looks Good', 'summary: Edit Answers', 'start over?: Keep going']),
+    );
+    expect(low).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('no growing blank scroll area: the page ends with the widget and the conversation with its last message', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    const measured: { doc: number; pageEnd: number; blank: number }[] = [];
+    // At every gate twice something it cannot read, then the answer: enough turns for the transcript to scroll.
+    for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email']) {
+      for (const text of ['what do you mean?', 'hmm, not sure']) {
+        await type(page, text);
+        measured.push(await blankSpace(page));
+      }
+      await press(page, label);
+      measured.push(await blankSpace(page));
+    }
+    await w.root.locator('.gf-summary').waitFor();
+    expect(await w.transcript.evaluate((t) => t.scrollHeight > t.clientHeight)).toBe(true);
+    for (const [i, m] of measured.entries()) {
+      // The document is no taller than its content (the widget and the page's margin), or the window.
+      expect(m.doc, `after turn ${i + 1}: ${JSON.stringify(m)}`).toBeLessThanOrEqual(m.pageEnd + 1);
+      // Inside the transcript: no more below the last message than the list's gap.
+      expect(m.blank, `after turn ${i + 1}: ${JSON.stringify(m)}`).toBeLessThanOrEqual(16);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-09-long-conversation.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('one Send button on the summary: the confirm button (contact-request names it "Send"), none beside the text box', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url, '?flow=contact-request');
+    const chat = page.locator('.gf-chat');
+    for (const text of ['Jane Doe', 'jane.doe@example.com']) {
+      const n = await assistantCount(page);
+      await chat.getByRole('textbox', { name: 'Your answer' }).fill(text);
+      await chat.getByRole('textbox', { name: 'Your answer' }).press('Enter');
+      await settled(page, n + 1);
+    }
+    await chat.locator('.gf-summary').waitFor();
+    const sends = chat.getByRole('button', { name: /send/i });
+    expect(await sends.allInnerTexts()).toEqual(['Send']);
+    expect(await sends.first().evaluate((b) => b.closest('[role="group"]')?.getAttribute('aria-label'))).toBe('Confirm or edit');
+    expect(await chat.locator('form button').count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-10-summary-one-send.png'), fullPage: true });
+    await sends.first().click();
+    await chat.getByRole('status').filter({ hasText: /^Finished/ }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the selected flow in the URL: set when none is given, changed with the flow, kept by a reload', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url, '');
+    const select = page.locator('main select');
+    const first = await select.inputValue();
+    expect(first).not.toBe('');
+    expect(new URL(page.url()).searchParams.get('flow')).toBe(first);
+
+    await select.selectOption('led-sales');
+    await page.getByRole('region', { name: 'LED lighting sales' }).waitFor();
+    await settled(page, 1);
+    expect(new URL(page.url()).searchParams.get('flow')).toBe('led-sales');
+    await page.reload();
+    await settled(page, 1);
+    expect(await select.inputValue()).toBe('led-sales');
+    expect(await page.getByRole('region', { name: 'LED lighting sales' }).count()).toBe(1);
+
+    // Another choice, with other parameters in the address: they are kept.
+    await page.goto(`${shared.url}/?flow=event-booking&x=1`);
+    await settled(page, 1);
+    await select.selectOption('clinic-callback');
+    await page.getByRole('region', { name: 'Clinic callback request' }).waitFor();
+    const url = new URL(page.url());
+    expect([url.searchParams.get('flow'), url.searchParams.get('x')]).toEqual(['clinic-callback', '1']);
+
+    // A flow that does not exist: said, and the first flow shown (and put in the address).
+    await page.goto(`${shared.url}/?flow=no-such-flow`);
+    await settled(page, 1);
+    expect(await page.getByRole('status').filter({ hasText: 'There is no flow named “no-such-flow”' }).count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('flow')).toBe(first);
+    expect(errors).toEqual([]);
+  });
+
+  it('"Start over" asks before discarding: Keep going (or Escape) keeps the conversation, Discard begins a new one', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors, api } = await openDemo(shared.url);
+    const w = widget(page);
+    await press(page, 'Yes');
+    await press(page, 'No');
+    const sessionId = await sessionIdOf(page);
+    const before = await transcriptTexts(page);
+    const startOver = w.root.getByRole('button', { name: 'Start over' });
+
+    await startOver.click();
+    const ask = w.root.getByRole('alertdialog');
+    expect(await ask.innerText()).toContain('Start over? The answers given in this conversation will be discarded.');
+    expect(await focused(page)).toMatchObject({ text: 'Keep going' });
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-07-start-over.png'), fullPage: true });
+    await ask.getByRole('button', { name: 'Keep going' }).click();
+    expect(await ask.count()).toBe(0);
+    expect(await transcriptTexts(page)).toEqual(before);
+    expect(await sessionIdOf(page)).toBe(sessionId);
+
+    // Escape is Keep going too.
+    await startOver.click();
+    await page.keyboard.press('Escape');
+    expect(await ask.count()).toBe(0);
+    expect(await focused(page)).toMatchObject({ text: 'Start over' });
+    expect(await transcriptTexts(page)).toEqual(before);
+    expect(api.filter((r) => r.startsWith('POST /api/flows/'))).toHaveLength(1);
+    // The conversation goes on where it was.
+    await press(page, 'Follow-up');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G4]);
+
+    await startOver.click();
+    await ask.getByRole('button', { name: 'Discard and start over' }).click();
+    await settled(page, 1);
+    expect(await lastAssistant(page)).toMatch(QUESTION[G1]);
+    expect(await userMessages(page)).toEqual([]);
+    expect(await sessionIdOf(page)).not.toBe(sessionId);
+    expect(api.filter((r) => r.startsWith('POST /api/flows/'))).toHaveLength(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows what the person typed as plain text, never as Markdown, also where a reply repeats it', { timeout: TEST_TIMEOUT }, async () => {
+    const { page, errors } = await openDemo(shared.url);
+    const w = widget(page);
+    await press(page, 'Yes');
+    await type(page, '# x');
+    await press(page, 'No');
+    await type(page, '**follow up**');
+    expect(await lastAssistant(page)).toMatch(QUESTION[G4]);
+    for (const label of ['Adult', 'Email']) await press(page, label);
+    await w.root.locator('.gf-summary').waitFor();
+
+    expect(await userMessages(page)).toEqual(['Yes', '# x', 'No', '**follow up**', 'Adult', 'Email']);
+    expect(await w.root.locator('.gf-user :is(strong, h3, hr)').count()).toBe(0);
+    // The summary quotes the answer as typed; the reply's own Markdown is still rendered.
+    const summary = w.root.locator('.gf-summary');
+    expect(await summary.innerText()).toContain('(from: "**follow up**")');
+    expect(await summary.locator('strong').allInnerTexts()).not.toContain('follow up');
+    expect(await summary.getByRole('heading', { name: 'Summary of Collected Information' }).count()).toBe(1);
+    expect(await summary.locator('strong').allInnerTexts()).toEqual(expect.arrayContaining(['Your Answers:']));
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-11-plain-user-text.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('?inspect offline (navigator.onLine false): says the inspector needs stately.ai, opens no window, and the widget works', { timeout: TEST_TIMEOUT }, async () => {
+    const offline = `Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false });\n${COUNT_WINDOW_OPEN}`;
+    const { page, errors, popups, offsite } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, offline);
+    const w = widget(page);
+    const note = w.root.getByRole('status').filter({ hasText: 'stately.ai' });
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/Inspection is off: the Stately inspector runs on stately\.ai, which cannot be reached/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-12-inspect-offline.png'), fullPage: true });
+    for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email', 'Looks Good']) await press(page, label);
+    await w.finished.waitFor();
+    expect(popups).toHaveLength(0);
+    expect(offsite).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('?inspect when stately.ai does not answer: the window is closed again and the widget says why', { timeout: 40_000 }, async () => {
+    const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false });
+    const w = widget(page);
+    await expect.poll(() => popups.length).toBe(1);
+    await page.bringToFront();
+    await press(page, 'Yes');
+    const note = w.root.getByRole('status').filter({ hasText: 'stately.ai' });
+    await note.waitFor({ timeout: 15_000 });
+    expect(await note.innerText()).toMatch(/Inspection is off: the Stately inspector runs on stately\.ai, which did not answer/);
+    await expect.poll(() => popups[0]!.isClosed()).toBe(true);
+    for (const label of ['No', 'Follow-up', 'Adult', 'Email', 'Looks Good']) await press(page, label);
+    await w.finished.waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -616,6 +862,7 @@ function widget(page: Page) {
     choices: root.getByRole('group', { name: 'Choices' }),
     confirm: root.getByRole('group', { name: 'Confirm or edit' }),
     input: root.getByRole('textbox', { name: 'Your answer' }),
+    send: root.getByRole('button', { name: 'Send', exact: true }),
     thinking: root.getByRole('status').filter({ hasText: 'Thinking…' }),
     alert: root.getByRole('alert'),
     finished: root.getByRole('status').filter({ hasText: /^(Finished|Cancelled|Stopped)/ }),
@@ -623,25 +870,18 @@ function widget(page: Page) {
 }
 type Widget = ReturnType<typeof widget>;
 
-/** Waits until the widget is idle or finished with `assistant` assistant messages. */
-async function settled(page: Page, assistant: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => {
-      const chat = document.querySelector('.gf-chat');
-      const status = chat?.getAttribute('data-status');
-      return (status === 'idle' || status === 'finished') && chat!.querySelectorAll('.gf-message.gf-assistant:not(.gf-thinking)').length === n;
-    },
-    assistant,
-    { timeout: WAIT, polling: 50 },
-  );
-}
-
-const assistantCount = (page: Page) => page.locator('.gf-chat .gf-message.gf-assistant:not(.gf-thinking)').count();
 
 /** Clicks a choice (or confirm/edit) button and waits for the reply. */
 async function press(page: Page, label: string): Promise<void> {
   const n = await assistantCount(page);
   await widget(page).root.getByRole('group').getByRole('button', { name: label, exact: true }).click();
+  await settled(page, n + 1);
+}
+
+/** Clicks the choice whose name matches, and waits for the reply. */
+async function pressMatching(page: Page, name: RegExp): Promise<void> {
+  const n = await assistantCount(page);
+  await widget(page).root.getByRole('group').getByRole('button', { name }).click();
   await settled(page, n + 1);
 }
 
@@ -717,4 +957,48 @@ function answering(given: Record<string, { value: string; confidence: number }>)
     for (const key of keys) answers[key] = given[key] ?? { value: 'unknown', confidence: 0.9 };
     return respond.json({ answers })(request, res);
   };
+}
+
+/** WCAG's relative luminance of an sRGB colour. */
+function luminance([r, g, b]: number[]): number {
+  const [R, G, B] = [r!, g!, b!].map((c) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
+}
+
+/** A hovered button's name, and the contrast of its computed text colour with the colour behind it (its own background over its ancestors'). */
+async function hoveredContrast(button: Locator): Promise<{ name: string; ratio: number }> {
+  const { name, fg, bg } = await button.evaluate((el) => {
+    const parse = (c: string) => {
+      const m = /rgba?\(([^)]+)\)/.exec(c);
+      if (!m) throw new Error(`unexpected colour ${c}`);
+      const [r, g, b, a = 1] = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [r!, g!, b!, a] as [number, number, number, number];
+    };
+    // The backgrounds from the button up to the root, composited top-down onto white.
+    const layers: [number, number, number, number][] = [];
+    for (let node: Element | null = el; node; node = node.parentElement) layers.push(parse(getComputedStyle(node).backgroundColor));
+    let bg: number[] = [255, 255, 255];
+    for (const [r, g, b, a] of layers.reverse()) bg = [r * a + bg[0]! * (1 - a), g * a + bg[1]! * (1 - a), b * a + bg[2]! * (1 - a)];
+    const [r, g, b, a] = parse(getComputedStyle(el).color);
+    const fg = [r * a + bg[0]! * (1 - a), g * a + bg[1]! * (1 - a), b * a + bg[2]! * (1 - a)];
+    return { name: el.textContent?.trim() ?? '', fg, bg };
+  });
+  const [hi, lo] = [luminance(fg), luminance(bg)].sort((x, y) => y - x);
+  return { name, ratio: (hi! + 0.05) / (lo! + 0.05) };
+}
+
+/** How far the document and the transcript reach below their content. */
+function blankSpace(page: Page): Promise<{ doc: number; pageEnd: number; blank: number }> {
+  return page.evaluate(() => {
+    const main = document.querySelector('main')!;
+    const pageEnd = Math.max(innerHeight, Math.ceil(main.getBoundingClientRect().bottom + scrollY + parseFloat(getComputedStyle(main).marginBottom)));
+    const list = document.querySelector('.gf-transcript')!;
+    const messages = list.querySelectorAll('.gf-message');
+    const last = messages[messages.length - 1]!;
+    const contentEnd = last.getBoundingClientRect().bottom - list.getBoundingClientRect().top + list.scrollTop;
+    return { doc: document.documentElement.scrollHeight, pageEnd, blank: Math.round(list.scrollHeight - contentEnd) };
+  });
 }

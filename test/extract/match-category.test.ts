@@ -88,3 +88,137 @@ describe('matchCategory', () => {
     expect(value('🤷', yesNo)).toBe('abstain:empty');
   });
 });
+
+// ---------------------------------------------------------------- issue 11: never commit what the person did not say
+
+const insurance: MatchableQuestion = {
+  categories: ['Yes', 'No', 'Partial'],
+  synonyms: { Yes: ['lapsed', 'gaps in coverage', 'insured'], No: ['always covered'], Partial: ['one gap', 'a short lapse', 'once'] },
+};
+const callback: MatchableQuestion = {
+  categories: ['Billing', 'Prescription refill', 'Scheduling'],
+  synonyms: { Billing: ['bill', 'invoice'], 'Prescription refill': ['refill'], Scheduling: ['appointment'] },
+};
+const visitWithPrompt: MatchableQuestion = { ...visit, prompt: 'What kind of visit is this?' };
+const ageRanges: MatchableQuestion = {
+  categories: ['Adult', 'Minor'],
+  synonyms: { Adult: ['18+', 'over 18', '18 or older', 'grown'], Minor: ['under 18', 'child'] },
+};
+
+describe('matchCategory: stray words and corrections', () => {
+  it('does not take a "no" that takes back something said about another question', () => {
+    expect(value('its a followup, well actually no shes a new patient', insurance)).toBe('abstain:no_match');
+    expect(value("it's for a recheck. wait, no, she's new here", insurance)).toBe('abstain:no_match');
+    // The "no" that corrects an answer to this question is the answer.
+    expect(value('yes... actually no', yesNo)).toBe('No');
+    expect(value('Yes. Wait, no, that was her sister.', insurance)).toBe('No');
+  });
+
+  it('reads markers in a row as one correction', () => {
+    expect(value('no wait, sorry, yes we have it', yesNo)).toBe('Yes');
+    expect(value('Follow-up. well, actually, new patient', visit)).toBe('New patient');
+    // Two separate corrections: unsure.
+    expect(value('No wait yes, there were gaps. Actually no.', insurance)).toBe('abstain:uncertain');
+  });
+
+  it('reads a "no" standing alone as a correction where "no" is no answer', () => {
+    expect(value('adult? no, minor', age)).toBe('Minor');
+    expect(value('no emergency, just a follow up', visit)).toBe('Follow-up');
+  });
+
+  it('abstains when a later clause keeps only part of the answer', () => {
+    expect(value('He had gaps in coverage, but only one and it was short', insurance)).toBe('abstain:uncertain');
+    expect(value('landline only', { categories: ['Phone', 'Email'], synonyms: { Phone: ['landline'] } })).toBe('Phone');
+  });
+});
+
+describe('matchCategory: what must abstain', () => {
+  it('abstains on what held at another time', () => {
+    expect(value('we used to be insured', insurance)).toBe('abstain:uncertain');
+    expect(value('not anymore', insurance)).toBe('abstain:uncertain');
+    expect(value('he is no longer insured', insurance)).toBe('abstain:uncertain');
+    expect(value('yes, lapsed, not any more though', insurance)).toBe('abstain:uncertain');
+    // "anymore" in a clause of its own says nothing of the answer.
+    expect(value("video please, I can't drive anymore", visit)).toBe('Telehealth');
+    expect(value('video anymore', visit)).toBe('abstain:uncertain');
+  });
+
+  it('abstains on a typo as close to two categories', () => {
+    const parking: MatchableQuestion = { categories: ['Parking', 'Packing'] };
+    expect(value('parcking', parking)).toBe('abstain:ambiguous');
+    expect(value('parkng', parking)).toBe('Parking');
+  });
+
+  it('abstains on a category word that only describes another thing', () => {
+    expect(value('I called about the follow-up form', visitWithPrompt)).toBe('abstain:no_match');
+    expect(value('it is about my emergency contact', visitWithPrompt)).toBe('abstain:no_match');
+    // The question's own noun, a word of the same category, or a person: still the answer.
+    expect(value('a video visit', visitWithPrompt)).toBe('Telehealth');
+    expect(value('just a routine checkup', visitWithPrompt)).toBe('Follow-up');
+    expect(value("I'm a grown man lol", ageRanges)).toBe('Adult');
+    expect(value('the follow-up', visitWithPrompt)).toBe('Follow-up');
+  });
+});
+
+describe('matchCategory: clear answers read', () => {
+  it('reads a clear answer in the flow\'s words followed by "?"', () => {
+    expect(value('about my bill?', callback)).toBe('Billing');
+    expect(value('a refill?', callback)).toBe('Prescription refill');
+    expect(matchCategory('follow up?', visit)).toEqual({ status: 'match', value: 'Follow-up', confidence: 0.85 });
+    // A question asked, or a bare yes with a rising voice ("yes? what?"), is not.
+    expect(value('is it about my bill?', callback)).toBe('abstain:question');
+    expect(value('does a refill count?', callback)).toBe('abstain:question');
+    expect(value('yes?', yesNo)).toBe('abstain:question');
+    expect(value('not the bill?', callback)).toMatch(/^abstain:/);
+    // Taken back at once: no answer.
+    expect(value('urgent? not really', visit)).toBe('abstain:ambiguous');
+  });
+
+  it('reads a listed phrase after a soft hedge on its count', () => {
+    expect(value('maybe one gap last yr', insurance)).toBe('Partial');
+    expect(value('probably once', insurance)).toBe('Partial');
+    expect(value('maybe a short lapse', insurance)).toBe('abstain:uncertain');
+    expect(value('maybe lapsed', insurance)).toBe('abstain:uncertain');
+  });
+
+  it('reads a stated age as the category whose range holds it', () => {
+    expect(value('shes 12', ageRanges)).toBe('Minor');
+    expect(value("he's 17", ageRanges)).toBe('Minor');
+    expect(value('she is 18', ageRanges)).toBe('Adult');
+    expect(value('I am 82 years old', ageRanges)).toBe('Adult');
+    expect(value('my 15yo', ageRanges)).toBe('Minor');
+    expect(value('he is small boy, 7 years', ageRanges)).toBe('Minor');
+    expect(value('newborn, 3 weeks old', { ...ageRanges, synonyms: { ...ageRanges.synonyms, Minor: ['under 18', 'newborn'] } })).toBe('Minor');
+    expect(value('42', ageRanges)).toBe('Adult');
+    // Turning 18 next month: 17 now.
+    expect(value('she turns 18 next month', ageRanges)).toBe('Minor');
+    expect(value("he's 17, turns 18 next month", ageRanges)).toBe('Minor');
+    expect(value('just turned 18 last week', ageRanges)).toBe('Adult');
+    expect(value('Adult. Oh wait, it is for my grandson, he is 12', ageRanges)).toBe('Minor');
+    expect(value('not a minor, he is 19', ageRanges)).toBe('Adult');
+  });
+
+  it('never reads a number in passing, a negated one, or one no range holds', () => {
+    expect(value('room 12', ageRanges)).toBe('abstain:no_match');
+    expect(value("she's 28 weeks pregnant", ageRanges)).toBe('abstain:no_match');
+    expect(value('she is 5 foot tall', ageRanges)).toBe('abstain:no_match');
+    expect(value('she has had asthma for 10 years', ageRanges)).toBe('abstain:no_match');
+    expect(value('not 17', ageRanges)).toBe('abstain:no_match');
+    expect(value('adult, he is 12', ageRanges)).toBe('abstain:ambiguous');
+    expect(value('he is 17 or 19', ageRanges)).toBe('abstain:uncertain');
+    // No ranges: a number means nothing. "over 18" / "under 18" leave 18 itself out.
+    expect(value("he's 17", age)).toBe('abstain:no_match');
+    expect(value('she is 18', { categories: ['Adult', 'Minor'], synonyms: { Adult: ['over 18'], Minor: ['under 18'] } })).toBe('abstain:ambiguous');
+  });
+});
+
+describe('matchCategory: whom the message is about', () => {
+  it('reads only what is said of the one the question is about', () => {
+    expect(value('my mom is 82 but the patient is my son', ageRanges)).toBe('abstain:no_match');
+    expect(value("I'm 45, calling for my son", ageRanges)).toBe('abstain:no_match');
+    expect(value('I am an adult, the patient is 12', ageRanges)).toBe('Minor');
+    expect(value('patient is 18 today, is birthday', ageRanges)).toBe('Adult');
+    // An age said of the past is not the age now.
+    expect(value('she was 17 when she first came', ageRanges)).toBe('abstain:no_match');
+  });
+});

@@ -358,7 +358,7 @@ describe('model extraction through a conversation', () => {
     const reply = await conversation.send({ text: 'purple elephants dance on the roof' });
 
     expect(model.doGenerateCalls).toHaveLength(0);
-    expect(reply.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(reply.buttons).toEqual(buttonsOf(G1));
     expect(reply.buttons).toEqual([
       { label: 'Yes', value: 'Yes' },
@@ -504,7 +504,7 @@ describe('model extraction through a conversation', () => {
     const failed = await conversation.send({ text: 'Her coverage story is complicated' });
 
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(failed.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(failed.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(failed.buttons).toEqual(buttonsOf(G2));
     expect(failed.buttons).toEqual(first.buttons);
     expect(failed.answers).toEqual(first.answers);
@@ -530,7 +530,7 @@ describe('model extraction through a conversation', () => {
     const failed = await conversation.send({ text: 'Her coverage story is complicated' });
 
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(failed.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(failed.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(failed.buttons).toEqual(buttonsOf(G2));
     expect(Object.keys(failed.answers)).toEqual([G1]);
 

@@ -266,7 +266,7 @@ describe.each(FAILURES)('model failure: $name', ({ responder, reason, timeoutMs 
 
     expect(Date.now() - started).toBeLessThan(3000);
     expect(server.requests).toHaveLength(1);
-    expect(reply.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(reply.buttons).toEqual(buttonsOf(G2));
     expect(reply.buttonContext).toBe('gate_question');
     expect(reply.state).toEqual({ [G2]: 'asking' });
@@ -298,7 +298,7 @@ describe('a slow server', () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(3000);
-    expect(slow.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(slow.message).toContain(NOT_UNDERSTOOD_MESSAGE);
 
     const next = await conversation.send({ text: 'it is a long story' });
     expect(server.requests).toHaveLength(2);
@@ -334,7 +334,7 @@ describe('timeoutMs under garbage collection', () => {
 
     expect(server.requests).toHaveLength(1);
     expect(elapsed).toBeLessThan(2000);
-    expect(reply.message).toBe(NOT_UNDERSTOOD_MESSAGE);
+    expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(reply.answers).toEqual({ [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' } });
     conversation.stop();
   }, 10_000);

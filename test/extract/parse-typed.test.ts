@@ -182,7 +182,6 @@ describe('parseTypedAnswer: number', () => {
     ['probably 40', /not sure/],
     ['not sure, 40', /not sure/],
     ['not 40', /not sure/],
-    ['40 or so', /not sure/],
     ['40?', /question/],
     ['A4', /could not read a number/],
     ['COVID-19', /could not read a number/],
@@ -191,6 +190,41 @@ describe('parseTypedAnswer: number', () => {
     ['12345678901234567890', /too long/],
     ['9007199254740993', /too long/],
   ])('refuses %j', (...c) => refuses('number', c));
+});
+
+describe('parseTypedAnswer: approximate numbers and units', () => {
+  it.each<Accepted>([
+    ['about 60 or so', 60, 0.9],
+    ['60 or so', 60, 0.9],
+    ['~60', 60, 0.9],
+    ['roughly 60 give or take', 60, 0.9],
+    ['60, more or less', 60, 0.9],
+  ])('%j → %j where the question needs no exact number', (...c) => accepts('number', c));
+
+  it('refuses an approximate number where the question needs the exact one, and still refuses hedges, limits and two numbers', () => {
+    refuses('number', ['about 60', /exact number/], { exact: true });
+    refuses('number', ['60 or so', /exact number/], { exact: true });
+    refuses('number', ['60ish', /exact number/], { exact: true });
+    accepts('number', ['60', 60, 1], { exact: true });
+    refuses('number', ['maybe 60 or so', /not sure/]);
+    refuses('number', ['about 60 or more', /limit/]);
+    refuses('number', ['about 60 or 70', /more than one number/]);
+  });
+
+  it.each<Accepted>([
+    ['about 650 m2', 650, 0.9],
+    ['650m2', 650, 1],
+    ['650 m²', 650, 1],
+    ['650 sq m', 650, 1],
+    ['650 square metres', 650, 1],
+  ])('%j → %j for a question in m²', (...c) => accepts('number', c, { unit: 'm²' }));
+
+  it('reads only the question\'s own unit', () => {
+    accepts('number', ['40 watts', 40, 1], { unit: 'W' });
+    accepts('number', ['40W', 40, 1], { unit: 'W' });
+    refuses('number', ['about 650 m2', /number/]);
+    refuses('number', ['650 m2', /number/], { unit: 'W' });
+  });
 });
 
 describe('parseTypedAnswer: boolean', () => {
@@ -381,6 +415,30 @@ describe('parseTypedAnswer: date (today is Saturday 2026-11-21)', () => {
     ['soon', /could not read a date/],
     ['whenever', /could not read a date/],
   ])('refuses %j', (...c) => refuses('date', c));
+
+  it('asks back about "next friday" said while this week\'s Friday is still ahead, with both dates', () => {
+    const tuesday = new Date('2026-11-24T09:00:00Z');
+    expect(parseTypedAnswer('date', 'next friday', { today: tuesday })).toEqual({
+      ok: false,
+      message: 'Did you mean Friday 27 November or Friday 4 December? Please choose one, or write the date like 2026-12-01.',
+      candidates: [
+        { value: '2026-11-27', label: 'Friday 27 November' },
+        { value: '2026-12-04', label: 'Friday 4 December' },
+      ],
+    });
+    // Across a year end the year is said.
+    expect(parseTypedAnswer('date', 'next thursday', { today: new Date('2026-12-29T09:00:00Z') })).toMatchObject({
+      candidates: [{ value: '2026-12-31' }, { value: '2027-01-07', label: 'Thursday 7 January 2027' }],
+    });
+    // A date picked from them reads as itself.
+    expect(parseTypedAnswer('date', '2026-12-04', { today: tuesday })).toMatchObject({ ok: true, value: '2026-12-04' });
+    // "This friday" and "friday" are this week's; on a Saturday "next friday" is the coming one (above).
+    expect(parseTypedAnswer('date', 'this friday', { today: tuesday })).toMatchObject({ ok: true, value: '2026-11-27' });
+    expect(parseTypedAnswer('date', 'friday', { today: tuesday })).toMatchObject({ ok: true, value: '2026-11-27' });
+    // With another date, or a hedge, it is refused as before, with nothing to pick.
+    expect(parseTypedAnswer('date', 'next friday or tomorrow', { today: tuesday })).toMatchObject({ ok: false, message: expect.stringMatching(/more than one date/) });
+    expect(parseTypedAnswer('date', 'maybe next friday', { today: tuesday })).not.toHaveProperty('candidates');
+  });
 
   it('reads relative dates from the given today, across month and year ends', () => {
     const newYearsEve = new Date('2026-12-31T23:59:59Z');

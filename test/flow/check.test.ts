@@ -69,10 +69,42 @@ describe('missing references', () => {
     expect(issues(d)).toEqual([error(['edges', 2, 'from'], 'no node has the id "ghost"')]);
   });
 
-  it('an edge to a node that does not exist', () => {
+  it('an edge to a node that does not exist (where it meant to lead is unknown: nothing is called unreachable)', () => {
     const d = base();
     d.edges[1]!.to = 'ghost';
     expect(issues(d)).toEqual([error(['edges', 1, 'to'], 'no node has the id "ghost"')]);
+  });
+
+  it('a node left unconnected is unreachable, even when its own edges are missing too', () => {
+    const d = base();
+    d.nodes.push({ kind: 'question', id: 'later', prompt: 'Later?', answer: { type: 'string' } });
+    expect(issues(d)).toEqual([
+      error(['nodes', 3], 'question "later" has no "answered" edge to continue on', { node: 'later' }),
+      error(['nodes', 3], 'node "later" is unreachable: no edge leads to it from the start "a"', { node: 'later' }),
+    ]);
+  });
+
+  it('a misspelt edge target: "did you mean", and the node it meant is not also unreachable', () => {
+    const d = base();
+    d.edges[1]!.to = 'edn';
+    expect(issues(d)).toEqual([error(['edges', 1, 'to'], 'no node has the id "edn" (did you mean "end"?)')]);
+  });
+
+  it('a misspelt start, subgraph entry, ref and fallback: "did you mean"', () => {
+    const d = withSubgraph();
+    d.start = 'A';
+    d.fallback = 'ennd';
+    d.subgraphs!.sub!.entry = 'xx';
+    const call = d.nodes.find((n) => n.kind === 'subgraph')!;
+    if (call.kind === 'subgraph') call.ref = 'sbu';
+    expect(issues(d).map((i) => [i.path.join('/'), i.message])).toEqual(
+      expect.arrayContaining([
+        ['start', 'no node has the id "A" (did you mean "a"?)'],
+        ['subgraphs/sub/entry', 'no node has the id "xx" (did you mean "x"?)'],
+        ['nodes/1/ref', 'no subgraph is named "sbu" (did you mean "sub"?)'],
+        ['fallback', 'no node of the main flow has the id "ennd" (did you mean "end"?)'],
+      ]),
+    );
   });
 
   it('a start that does not exist', () => {
@@ -121,7 +153,7 @@ describe('reachability and loops', () => {
   it('a node never reached', () => {
     const d = base();
     d.nodes.push({ kind: 'terminal', id: 'orphan', outcome: 'stopped' });
-    expect(issues(d)).toEqual([error(['nodes', 3], 'node "orphan" is never reached from "a"', { node: 'orphan' })]);
+    expect(issues(d)).toEqual([error(['nodes', 3], 'node "orphan" is unreachable: no edge leads to it from the start "a"', { node: 'orphan' })]);
   });
 
   it('a node never reached inside a subgraph', () => {
@@ -129,7 +161,7 @@ describe('reachability and loops', () => {
     s.nodes.push({ kind: 'question', id: 'lost', prompt: 'Lost?', answer: { type: 'string' } });
     s.edges.push({ from: 'lost', to: '__exit__' });
     expect(issues(withSubgraph(s))).toEqual([
-      error(['subgraphs', 'sub', 'nodes', 1], 'node "lost" is never reached from "x"', { node: 'lost' }),
+      error(['subgraphs', 'sub', 'nodes', 1], 'node "lost" is unreachable: no edge leads to it from the entry "x"', { node: 'lost' }),
     ]);
   });
 
@@ -142,7 +174,7 @@ describe('reachability and loops', () => {
     const c = base();
     c.nodes.push({ kind: 'question', id: 'again', prompt: 'Again?', answer: { type: 'string' } });
     c.edges.push({ from: 'again', to: 'end' });
-    expect(issues(c)).toEqual([error(['nodes', 3], 'node "again" is never reached from "a"', { node: 'again' })]);
+    expect(issues(c)).toEqual([error(['nodes', 3], 'node "again" is unreachable: no edge leads to it from the start "a"', { node: 'again' })]);
     c.constraints = [{ name: 'either', oneOf: ['a', 'n'], message: 'One of them.', fallback: 'again' }];
     expect(issues(c)).toEqual([]);
   });
@@ -281,10 +313,6 @@ describe('guards', () => {
         node: 'a',
         guard: { source: 'answers.x ==', position: 12 },
       }),
-      warning(['edges', 0, 'guard'], 'guard at character 0: no question or action gives "answers.x"', {
-        node: 'a',
-        guard: { source: 'answers.x ==', position: 0 },
-      }),
     ]);
   });
 
@@ -305,10 +333,10 @@ describe('guards', () => {
     ]);
   });
 
-  it('answers.<unknown key> is a warning, at its position', () => {
+  it('answers.<unknown key> is an error, at its position', () => {
     const source = "answers.a == 'Yes' && answers.typo == 'x'";
     expect(issues(guarded(source))).toEqual([
-      warning(['edges', 0, 'guard'], 'guard at character 22: no question or action gives "answers.typo"', {
+      error(['edges', 0, 'guard'], 'guard at character 22: no question or action gives "answers.typo" (an answer the host gives at start is declared in "inputs")', {
         node: 'a',
         guard: { source, position: 22 },
       }),
@@ -347,7 +375,7 @@ describe('guards', () => {
   it('context.path in a flow without paths', () => {
     const source = "context.path.locked == 'home'";
     expect(issues(guarded(source))).toEqual([
-      error(['edges', 0, 'guard'], 'guard reads context.path, but the flow has no paths', { node: 'a', guard: { source } }),
+      error(['edges', 0, 'guard'], 'guard at character 0: reads context.path, but the flow has no paths', { node: 'a', guard: { source, position: 0 } }),
     ]);
   });
 
@@ -358,6 +386,8 @@ describe('guards', () => {
     const found = issues(d);
     expect(found.map((i) => [i.path, i.node, i.guard?.source])).toEqual([
       [['nodes', 1, 'when'], 'n', 'answers.a +'],
+      // `value` alone is the number being checked, not true or false.
+      [['nodes', 1, 'validators', 0, 'check'], 'n', 'value'],
       // Guard texts are trimmed by the schema.
       [['nodes', 1, 'validators', 1, 'check'], 'n', 'value >'],
     ]);
@@ -447,12 +477,12 @@ describe('nodes and their edges', () => {
 });
 
 describe('warnings and errors', () => {
-  /** Only warnings: an unknown answer key, a dead end, a subgraph never called. */
+  /** Only warnings: dead ends, a loop that may ask nothing, a subgraph never called. */
   function onlyWarnings() {
     const d = base();
     d.nodes.push({ kind: 'question', id: 'm', prompt: 'And?', answer: { type: 'number' } });
     d.edges = [
-      { from: 'a', to: 'n', guard: "answers.typo == 'Yes'" },
+      { from: 'a', to: 'n', guard: "answers.a == 'Yes'" },
       { from: 'a', to: 'end', guard: 'else' },
       { from: 'n', to: 'm' },
       { from: 'm', to: 'n' },
@@ -464,7 +494,7 @@ describe('warnings and errors', () => {
   it('warnings alone do not refuse a document', () => {
     const d = onlyWarnings();
     const found = issues(d);
-    expect(found.map((i) => i.severity)).toEqual(['warning', 'warning', 'warning', 'warning']);
+    expect(found.map((i) => i.severity)).toEqual(['warning', 'warning', 'warning']);
     expect(flowErrors(found)).toEqual([]);
     const parsed = parseFlowValue(d, 'warned.json');
     expect(parsed.id).toBe('checked');

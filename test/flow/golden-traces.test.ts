@@ -175,7 +175,7 @@ describe('golden traces: led-sales (subgraphs, action, decision)', () => {
     expect(guardsAt(trace, 'order_size')).toEqual([
       {
         type: 'guard.evaluated', node: 'order_size', outcome: 'next', target: 'review',
-        guards: [{ guard: 'answers.quote_total > 20000.0 || answers.fixtures > 40', result: false }, { guard: 'else', result: true }],
+        guards: [{ guard: 'answers.fixtures > 40.0 || answers.quote_total > 20000.0', result: false }, { guard: 'else', result: true }],
       },
     ]);
     expect(trace.final.output).toEqual({ outcome: 'completed', terminal: 'quote_sent', stoppedBy: null });
@@ -204,7 +204,8 @@ describe('golden traces: led-sales (subgraphs, action, decision)', () => {
       ['led.court_size', 1, 'The number must be at least 50 m².'],
       ['led.court_size', 2, 'I could not find a number in your answer.'],
       ['led.wattage', 1, 'Please answer with a whole number.'],
-      ['led.wattage', 2, 'That is more light than a court of this size needs: at most five watts per square metre per fixture.'],
+      // (The author's text: `{answers.court_size}` is filled in when the reply shows it.)
+      ['led.wattage', 2, 'That is more light than a court of {answers.court_size} needs: each fixture may have at most 5 W per square metre of court.'],
     ]);
     expect(committed(trace)).toMatchObject({ court_size: 100, wattage: 450 });
     // An action's values are stored as answers (source "action") and named by action.done, not answer.committed.
@@ -212,29 +213,46 @@ describe('golden traces: led-sales (subgraphs, action, decision)', () => {
     expect(valueOf(trace)).toMatchObject({ quote_total: 24500, fixtures: 12 });
     // The first guard holds on the total alone.
     expect(guardsAt(trace, 'order_size').map((e) => [e.guards, e.target])).toEqual([
-      [[{ guard: 'answers.quote_total > 20000.0 || answers.fixtures > 40', result: true }], 'specialist'],
+      [[{ guard: 'answers.fixtures > 40.0 || answers.quote_total > 20000.0', result: true }], 'specialist'],
     ]);
     expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'specialist', stoppedBy: null });
     await golden(trace);
   });
 
-  it('a warehouse skips the court size; the wattage gives up after three failures, and the failed price lookup hands off', async () => {
+  it('a warehouse skips the court size; the wattage gives up after three failures, the email is still asked, and the failed price lookup hands off', async () => {
     const trace = await runScript(
       flow,
       'warehouse-lookup-fails',
-      [text('we need a quote for new lights'), text('our warehouse'), text('10'), text('maybe 300?'), text('3000')],
+      [text('we need a quote for new lights'), text('our warehouse'), text('10'), text('maybe 300?'), text('3000'), text('ops@depot.example')],
       { priceLookup: priceLookup({ error: 'pricing service unavailable (503)' }) },
     );
     wellFormed(trace);
     expect(ofType(trace, 'answer.skipped')).toEqual([{ type: 'answer.skipped', node: 'led.court_size', key: 'court_size', reason: 'not_applicable' }]);
     expect(ofType(trace, 'validation.failed').map((e) => `${e.attempt}/${e.maxAttempts}`)).toEqual(['1/3', '2/3', '3/3']);
-    // The invalid edge leaves the subgraph without the contact details; the action still runs, and fails.
-    expect(guardsAt(trace, 'led.wattage').map((e) => [e.outcome, e.target])).toEqual([['invalid', 'led.__exit__']]);
-    expect(entered(trace)).not.toContain('led.contact');
+    // The invalid edge goes on to the contact details (the specialist writes to them); the action still runs, and fails.
+    expect(guardsAt(trace, 'led.wattage').map((e) => [e.outcome, e.target])).toEqual([['invalid', 'led.contact']]);
     expect(ofType(trace, 'action.failed')).toEqual([
       { type: 'action.failed', node: 'quote', actor: 'priceLookup', message: 'pricing service unavailable (503)' },
     ]);
-    expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'specialist', stoppedBy: null });
+    expect(valueOf(trace)).toEqual({ intention: 'buy_led', venue: 'warehouse', quote_email: 'ops@depot.example' });
+    expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'project_specialist', stoppedBy: null });
+    await golden(trace);
+  });
+
+  it('support calls back: the callback subflow asks whom and which number first, and refuses a number too short for its country', async () => {
+    const trace = await runScript(flow, 'support-callback', [
+      button('support'),
+      text("hi, I'm sam lee"), // the name without the greeting
+      text('+44 20 7946'), // too short for a UK number
+      text('+44 20 7946 0958'),
+    ]);
+    wellFormed(trace);
+    expect(entered(trace)).toEqual(['intent', 'callback', 'callback.caller_name', 'callback.callback_phone', 'support_desk']);
+    expect(ofType(trace, 'validation.failed').map((e) => [e.node, e.message])).toEqual([
+      ['callback.callback_phone', 'That number has 6 digits after +44, but a UK phone number has 9 to 10. Please check it.'],
+    ]);
+    expect(valueOf(trace)).toEqual({ intention: 'support', caller_name: 'Sam Lee', callback_phone: '+442079460958' });
+    expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'support_desk', stoppedBy: null });
     await golden(trace);
   });
 });
@@ -284,6 +302,23 @@ describe('golden traces: contact-request (exclusive one-of, enforced constraint)
     await golden(trace);
   });
 
+  it('a greeting is not part of the name; a phone number given where the email is asked answers the phone question', async () => {
+    const trace = await runScript(flow, 'phone-at-email', [text("hi, I'm jane doe"), text('you can call me on 555 010 2233'), button('confirm')]);
+    wellFormed(trace);
+    expect(ofType(trace, 'answer.committed').map((e) => [e.node, e.key, e.value])).toEqual([
+      ['name', 'name', 'Jane Doe'],
+      ['email', 'phone', '+15550102233'],
+    ]);
+    // The email question is passed by (its group has an answer), and so is the phone question (answered already).
+    expect(ofType(trace, 'answer.skipped').map((e) => [e.node, e.reason])).toEqual([
+      ['email', 'exclusive'],
+      ['phone', 'answered'],
+    ]);
+    expect(entered(trace)).toEqual(['name', 'email', 'phone', 'review', 'sent']);
+    expect(trace.final.output).toEqual({ outcome: 'completed', terminal: 'sent', stoppedBy: null });
+    await golden(trace);
+  });
+
   // Regression (found writing these traces, fixed): editing clears only the
   // answers the flow asks again from the edit edge's target; the name stays.
   it('editing from the review keeps the name, which is not asked again', async () => {
@@ -305,24 +340,24 @@ describe('golden traces: event-booking (validated numbers and dates, retries, fa
   const flow = load('event-booking');
 
   it('a big event is asked about catering and booked', async () => {
-    const trace = await runScript(flow, 'big-event-booked', [text('80'), text('tomorrow'), button('Yes please'), button('Book it')]);
+    const trace = await runScript(flow, 'big-event-booked', [text('80'), text('tomorrow'), button('Yes please'), text('host@example.com'), button('Book it')]);
     wellFormed(trace);
-    expect(committed(trace)).toEqual({ guests: 80, event_date: '2026-11-22', catering: true });
+    expect(committed(trace)).toEqual({ guests: 80, event_date: '2026-11-22', catering: true, email: 'host@example.com' });
     expect(guardsAt(trace, 'size').map((e) => e.target)).toEqual(['catering']);
     expect(trace.final.output).toEqual({ outcome: 'completed', terminal: 'booked', stoppedBy: null });
     await golden(trace);
   });
 
-  it('refused answers say why; an edit starts over; the small event skips catering', async () => {
+  it('refused answers say why; a correction naming an answer asks it again and keeps the rest; the small event skips catering', async () => {
     const trace = await runScript(flow, 'small-event-retries-and-edit', [
       text('13'), // the validator
       text('12'),
       text('2026-11-20'), // before today
       text('2031-01-01'), // after max
       text('2026-12-24'),
-      text('wait, the number of guests is wrong'), // not a confirmation: edit
-      text('14'),
-      text('2026-12-24'),
+      text('host@example.com'),
+      text('wait, the number of guests is wrong'), // names the guests, gives no new value: asked again
+      text('14'), // the date and the email are kept: the summary again
       button('confirm'),
     ]);
     wellFormed(trace);
@@ -331,19 +366,20 @@ describe('golden traces: event-booking (validated numbers and dates, retries, fa
       ['event_date', 1, 'The date must be on or after 2026-11-21.'],
       ['event_date', 2, 'The date must be on or before 2030-12-31.'],
     ]);
-    expect(guardsAt(trace, 'size').map((e) => e.target)).toEqual(['review', 'review']);
+    expect(guardsAt(trace, 'size').map((e) => e.target)).toEqual(['email', 'email']);
     expect(entered(trace).filter((n) => n === 'guests')).toHaveLength(2);
-    expect(valueOf(trace)).toEqual({ guests: 14, event_date: '2026-12-24' });
+    expect(valueOf(trace)).toEqual({ guests: 14, event_date: '2026-12-24', email: 'host@example.com' });
     await golden(trace);
   });
 
-  it('three refused guest counts take the flow fallback to a planner', async () => {
-    const trace = await runScript(flow, 'guests-fallback', [text('0'), text('600'), text('about 40 or so')]);
+  it('three refused guest counts take the flow fallback: a phone number for the planner who will call', async () => {
+    const trace = await runScript(flow, 'guests-fallback', [text('0'), text('600'), text('no idea yet'), text('+1 555 010 2233')]);
     wellFormed(trace);
-    expect(ofType(trace, 'validation.failed').map((e) => `${e.attempt}/${e.maxAttempts}`)).toEqual(['1/3', '2/3', '3/3']);
-    // No invalid edge: straight to the fallback, no guard group evaluated.
-    expect(ofType(trace, 'guard.evaluated')).toEqual([]);
-    expect(entered(trace)).toEqual(['guests', 'planner']);
+    expect(ofType(trace, 'validation.failed').map((e) => `${e.node} ${e.attempt}/${e.maxAttempts}`)).toEqual(['guests 1/3', 'guests 2/3', 'guests 3/3']);
+    // No invalid edge: straight to the fallback, no guard group evaluated there.
+    expect(guardsAt(trace, 'guests')).toEqual([]);
+    expect(entered(trace)).toEqual(['guests', 'planner_phone', 'planner']);
+    expect(valueOf(trace)).toEqual({ planner_phone: '+15550102233' });
     expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'planner', stoppedBy: null });
     await golden(trace);
   });
@@ -365,6 +401,7 @@ describe('golden traces: lighting-consult (path selection with hysteresis, real 
       text('plus the garden'),
       text('it is also for my padel club'), // after the lock, at the rooms question
       text('4'),
+      text('me@home.example'), // the ideas are emailed: the address first
     ]);
     wellFormed(trace);
     expect(votes(trace)).toEqual([
@@ -377,8 +414,9 @@ describe('golden traces: lighting-consult (path selection with hysteresis, real 
       // The stray sports message at the rooms question: ignored, the votes stay as they were at the lock.
       // (The last turn's vote arrives after the flow has ended: not traced.)
       [null, 'after_lock', 'home', 'home'],
+      [null, 'after_lock', 'home', 'home'],
     ]);
-    const [atLock, after] = ofType(trace, 'path.vote').slice(-2);
+    const [atLock, after] = ofType(trace, 'path.vote').slice(5, 7);
     expect(after!.votes).toEqual(atLock!.votes);
     expect(atLock!.votes).toEqual({ home: 3.5, sports: 0.1875 });
     expect(guardsAt(trace, 'project').map((e) => e.target)).toEqual(['rooms']);
@@ -393,9 +431,11 @@ describe('golden traces: lighting-consult (path selection with hysteresis, real 
       text('and a small football pitch'),
       text('30'),
       text('450'),
+      text('Sam Lee'), // the team will call: whom, and where
+      text('+44 20 7946 0958'),
     ]);
     wellFormed(trace);
-    expect(votes(trace).map((v) => v[1])).toEqual(['voted', 'voted', 'locked', 'after_lock']);
+    expect(votes(trace).map((v) => v[1])).toEqual(['voted', 'voted', 'locked', 'after_lock', 'after_lock', 'after_lock']);
     expect(guardsAt(trace, 'project')).toEqual([
       {
         type: 'guard.evaluated', node: 'project', outcome: 'next', target: 'area',
@@ -407,27 +447,41 @@ describe('golden traces: lighting-consult (path selection with hysteresis, real 
     await golden(trace);
   });
 
-  it('eight messages with no lock hand off to an advisor; a path button is a vote but not an attempt', async () => {
+  it('eight messages with no lock hand off to an advisor, who calls: the callback subflow asks whom and where', async () => {
     const trace = await runScript(flow, 'undecided-advisor', [
       text('hello'),
       text('not sure yet'),
-      button('Home lighting'),
       text('maybe the court, maybe the house'),
       text('what do you offer?'),
       text('hmm'),
       text('let me think'),
       text('ok'),
       text('still thinking'),
+      text('my name is Ana de la Cruz'),
+      text('+34 912 345 678'),
     ]);
     wellFormed(trace);
     expect(ofType(trace, 'path.vote').filter((v) => v.locked !== null)).toEqual([]);
-    // The button is turn 3, a sure vote; the eighth text (ninth turn) is the last attempt,
-    // taken once its vote is back and has locked nothing.
-    expect(ofType(trace, 'path.vote')[2]).toMatchObject({ turn: 3, path: 'home', confidence: 1, outcome: 'voted', tentative: 'home' });
-    expect(ofType(trace, 'path.vote').map((v) => v.outcome).filter((o) => o === 'abstained')).toHaveLength(8);
-    expect(trace.steps.at(-1)!.events.map((e) => e.type)).toEqual(['node.exit', 'path.vote', 'guard.evaluated', 'node.enter', 'node.exit']);
-    expect(entered(trace)).toEqual(['project', 'advisor']);
+    // The eighth text is the last attempt, taken once its vote is back and has locked nothing.
+    expect(ofType(trace, 'path.vote').map((v) => v.outcome).slice(0, 8)).toEqual(Array(8).fill('abstained'));
+    expect(trace.steps[8]!.events.map((e) => e.type)).toEqual(['node.exit', 'path.vote', 'guard.evaluated', 'node.enter', 'node.enter']);
+    expect(entered(trace)).toEqual(['project', 'advisor_call', 'advisor_call.name', 'advisor_call.phone', 'advisor']);
+    expect(valueOf(trace)).toEqual({ name: 'Ana de la Cruz', phone: '+34912345678' });
     expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'advisor', stoppedBy: null });
+    await golden(trace);
+  });
+
+  it('a path button is an explicit choice: it locks at once, whatever the votes so far', async () => {
+    const trace = await runScript(flow, 'button-locks', [text('lights for a tennis court'), button('home'), text('3')]);
+    wellFormed(trace);
+    expect(votes(trace)).toEqual([
+      ['sports', 'voted', 'sports', null],
+      ['home', 'locked', 'home', 'home'],
+      [null, 'after_lock', 'home', 'home'],
+    ]);
+    expect(ofType(trace, 'path.vote')[1]).toMatchObject({ turn: 2, confidence: 1, rationale: 'chosen home: an explicit choice locks at once' });
+    expect(guardsAt(trace, 'project').map((e) => e.target)).toEqual(['rooms']);
+    expect(entered(trace)).toEqual(['project', 'rooms', 'email']);
     await golden(trace);
   });
 
@@ -491,7 +545,7 @@ describe('golden traces: patient-intake (gate config)', () => {
     await golden(trace);
   });
 
-  it('text that matches nothing is asked again; "Edit Answers" starts over from the first gate', async () => {
+  it('text that matches nothing is asked again; "Edit Answers" asks which answer, and only that one is asked again', async () => {
     const trace = await runScript(flow, 'not-understood-and-edit', [
       text('the weather is nice'), // the first gate: matcher only
       button('Yes'),
@@ -501,13 +555,16 @@ describe('golden traces: patient-intake (gate config)', () => {
       button('Adult'),
       button('Email'),
       button('Edit Answers'),
+      button('1_patient_info_availability'),
       button('Yes'),
     ]);
     wellFormed(trace);
     // Not understood leaves no trace event: the turn shows only in the state.
     expect(trace.steps[1]!.events).toEqual([]);
+    // Gate 1 asked again; the later gates are passed, their answers kept; the summary again.
     expect(entered(trace).filter((n) => n === '1_patient_info_availability')).toHaveLength(2);
-    expect(valueOf(trace)).toEqual({ '1_patient_info_availability': 'Yes' });
+    expect(trace.steps.at(-1)!.state).toEqual({ confirmation: 'reviewing' });
+    expect(committed(trace)).toMatchObject({ '2_insurance_history': 'Partial', '3_visit_type': 'New patient', '4_patient_age_group': 'Adult', '5_preferred_contact': 'Email' });
     await golden(trace);
   });
 });
@@ -518,9 +575,18 @@ describe('golden traces: clinic-callback (flow document with a limiting value)',
   const flow = load('clinic-callback');
 
   it('a refill callback is queued', async () => {
-    const trace = await runScript(flow, 'queued', [text('I need a prescription refill'), button('No'), text('as soon as possible'), button('Send request')]);
+    const trace = await runScript(flow, 'queued', [
+      text('I need a prescription refill'),
+      button('No'),
+      text('as soon as possible'),
+      text('this is jane doe'),
+      text('(555) 010-2233'),
+      button('Send request'),
+    ]);
     wellFormed(trace);
-    expect(valueOf(trace)).toEqual({ callback_reason: 'Prescription refill', symptoms_worse: 'No', callback_window: 'Today' });
+    expect(valueOf(trace)).toEqual({
+      callback_reason: 'Prescription refill', symptoms_worse: 'No', callback_window: 'Today', patient_name: 'Jane Doe', callback_phone: '+15550102233',
+    });
     expect(trace.final.output).toEqual({ outcome: 'handoff', terminal: 'queued', stoppedBy: null });
     await golden(trace);
   });

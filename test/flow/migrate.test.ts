@@ -31,7 +31,7 @@ describe('the seed\'s flat checklist (v0) converts to v1', () => {
     actor.send({ type: 'user.button', value: 'skip' });
     actor.send({ type: 'user.text', text: 'ada@example.com' });
     // `team` depends on `company`, which was skipped: straight to the review.
-    expect(actor.getSnapshot().value).toBe('review');
+    expect(actor.getSnapshot().value).toEqual({ review: 'reviewing' });
     expect(Object.keys(actor.getSnapshot().context.answers)).toEqual(['name', 'email']);
   });
 
@@ -93,14 +93,14 @@ describe("the seed's draft IR converts to v1", () => {
     },
   };
 
-  it('renames type to kind and dotted ids, and the result runs through the subgraph', () => {
+  it('renames type to kind, keeps the dotted ids, and the result runs through the subgraph', () => {
     const flow = parseFlowValue(draft, 'draft.json');
     expect(flow.id).toBe('flow-sales');
-    expect(flow.nodes.map((n) => `${n.kind}:${n.id}`)).toEqual(['decision:n_start', 'question:q_intent', 'subgraph:sg_led', 'terminal:n_done']);
-    expect(Object.keys(flow.subgraphs!)).toEqual(['subgraph_led_path']);
+    expect(flow.nodes.map((n) => `${n.kind}:${n.id}`)).toEqual(['decision:n.start', 'question:q.intent', 'subgraph:sg.led', 'terminal:n.done']);
+    expect(Object.keys(flow.subgraphs!)).toEqual(['subgraph.led_path']);
     const actor = createActor(compileFlow(flow)).start();
     actor.send({ type: 'user.text', text: 'buy_led' });
-    expect(actor.getSnapshot().value).toEqual({ sg_led: { q_court_size: 'asking' } });
+    expect(actor.getSnapshot().value).toEqual({ 'sg.led': { 'q.court_size': 'asking' } });
     actor.send({ type: 'user.text', text: 'a big one' });
     actor.send({ type: 'user.text', text: '400 watts' });
     expect(actor.getSnapshot().status).toBe('done');
@@ -109,6 +109,6 @@ describe("the seed's draft IR converts to v1", () => {
 
   it("reports what the seed's snippet leaves out: the subgraph node's way on", () => {
     const snippet = { ...draft, edges: draft.edges.slice(0, 3) };
-    expect(() => parseFlowValue(snippet, 'snippet.json')).toThrow(/upgraded draft IR: \/nodes\/2: subgraph "sg_led" has no "done" edge/);
+    expect(() => parseFlowValue(snippet, 'snippet.json')).toThrow(/upgraded draft IR: \/nodes\/2: subgraph "sg\.led" has no "done" edge/);
   });
 });

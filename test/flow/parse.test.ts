@@ -218,8 +218,9 @@ describe('general flow documents that are refused', () => {
   const doc = (nodes: unknown[], edges: unknown[]) => JSON.stringify({ id: 'general', version: '2', nodes, edges }, null, 2);
 
   it('an edge to a missing node', () => {
-    const text = doc([question('a'), end], [{ from: 'a', to: 'nowhere', on: 'answered' }]);
-    expectOneProblem(text, { pointer: '/edges/0/to', ...at(text, '"to"'), message: /no node has the id "nowhere"/ });
+    // Misspelt: the node it meant is named, and not reported unreachable as well.
+    const text = doc([question('a'), end], [{ from: 'a', to: 'ned', on: 'answered' }]);
+    expectOneProblem(text, { pointer: '/edges/0/to', ...at(text, '"to"'), message: /^no node has the id "ned" \(did you mean "end"\?\)$/ });
   });
 
   it('a duplicate node id', () => {
@@ -234,7 +235,7 @@ describe('general flow documents that are refused', () => {
     ]);
     // The node is reported where it starts: the "{" before its "kind".
     const kind = at(text, '"kind": "question"', 2);
-    expectOneProblem(text, { pointer: '/nodes/1', line: kind.line - 1, column: 5, message: /node "b" is never reached from "a"/ });
+    expectOneProblem(text, { pointer: '/nodes/1', line: kind.line - 1, column: 5, message: /^node "b" is unreachable: no edge leads to it from the start "a"$/ });
   });
 
   it('a loop of answered edges', () => {

@@ -29,7 +29,7 @@ import { flowGraph, type FlowGraph } from '../../src/flow/graph.js';
 import { MAX_FLOW_TEXT_BYTES, parseFlowText, parseFlowValue } from '../../src/flow/parse.js';
 import { answerKey, booleanLabels, type FlowDocument, type FlowNode } from '../../src/flow/schema.js';
 import { startConversation, type Conversation } from '../../src/flow/conversation.js';
-import { ConversationFinishedError, InvalidTurnError } from '../../src/runtime/errors.js';
+import { ConversationFinishedError, InvalidButtonError, InvalidTurnError } from '../../src/runtime/errors.js';
 import { ReplySchema, type Reply } from '../../src/flow/reply.js';
 import { parseTurn } from '../../src/workflow/turn.js';
 
@@ -760,7 +760,12 @@ async function playTurns(flow: FlowDocument, graph: FlowGraph, plan: LookupPlan,
       } catch (error) {
         if (error instanceof InvalidTurnError) expect(valid, `InvalidTurnError for a valid turn ${short(turn)}`).toBe(false);
         else if (error instanceof ConversationFinishedError) expect(wasDone, 'ConversationFinishedError before the end').toBe(true);
-        else throw error;
+        else if (error instanceof InvalidButtonError) {
+          // Refused only when the button is not one the current reply offers (by value or label, any case).
+          const pressed = (turn as { button: string }).button.trim().toLowerCase();
+          const offered = (conversation.reply().buttons ?? []).flatMap((b) => [b.value.toLowerCase(), b.label.toLowerCase()]);
+          expect(offered, `InvalidButtonError for an offered button ${short(turn)}`).not.toContain(pressed);
+        } else throw error;
       }
       if (reply) {
         expect(valid).toBe(true);

@@ -31,6 +31,7 @@ import {
   SEED_GATE_CONFIG,
   STOPPED,
   TROUBLE,
+  troubleAt,
   UNSURE_TEXT,
   answering,
   countingModel,
@@ -125,7 +126,7 @@ function expectConfirmation(reply: Reply, answers: Answers, questions: Record<st
     ...SEED_IDS,
     flowId: reply.flowId,
     flowVersion: reply.flowVersion,
-    state: 'confirmation',
+    state: { confirmation: 'reviewing' },
     status: 'active',
     message: seedSummary(
       statement,
@@ -210,20 +211,26 @@ describe('the compiled seed machine', () => {
     expect(stateNode(machine, 'handoff').type).toBe('final');
     expect(stateNode(machine, 'stopped').type).toBe('final');
     expect(stateNode(machine, 'unreadable').type).toBe('final');
-    expect(stateNode(machine, 'confirmation').type).toBe('atomic');
+    // The summary, and the question "which answer do you want to change?".
+    expect(stateNode(machine, 'confirmation').type).toBe('compound');
+    expect(Object.keys(stateNode(machine, 'confirmation').states)).toEqual(['reviewing', 'choosing']);
   });
 
   it('gives gates 2+ the substates asking, buttonsOnly and extracting (busy, invoking "extract" by name); gate 1 only asking and buttonsOnly', () => {
     // The seed's rule: gate 1 never calls a model, so its state has nothing to invoke.
-    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['asking', 'buttonsOnly']);
-    expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['asking', 'buttonsOnly', 'extracting']);
+    // `entering` (transient): a correction from the summary passes a question whose answer it keeps.
+    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['entering', 'asking', 'buttonsOnly']);
+    expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['entering', 'asking', 'buttonsOnly', 'extracting']);
     const extracting = stateNode(machine, GATE_2, 'extracting');
     expect([...extracting.tags]).toContain('busy');
     expect(extracting.invoke.map((i) => ({ id: i.id, src: i.src }))).toEqual([{ id: 'extract', src: 'extract' }]);
   });
 
   it('reads gate text with the offline matcher in named guards: limiting first, then category, then the model', () => {
+    // "Keep" first: only when the question is asked again in a correction.
+    const keep = (place: string, next: string) => ({ guard: { type: 'keepsPrevious', params: { place } }, target: [`seed-gates.${next}`] });
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.text')).toEqual([
+      keep(GATE_1, GATE_2),
       { guard: { type: 'textIsLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
       { guard: { type: 'textMatches', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
       // The failed answer that uses up the budget offers the buttons alone; earlier ones ask again.
@@ -231,13 +238,16 @@ describe('the compiled seed machine', () => {
       { guard: null, target: null },
     ]);
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.text')).toEqual([
+      keep(GATE_2, 'confirmation'),
       { guard: { type: 'textMatches', params: { place: GATE_2 } }, target: ['seed-gates.confirmation'] },
       { guard: null, target: [`seed-gates.${GATE_2}.extracting`] },
     ]);
   });
 
   it('checks a gate 1 button with named, parameterized guards: limiting first, then category', () => {
+    const keep = (place: string, next: string) => ({ guard: { type: 'keepsPrevious', params: { place } }, target: [`seed-gates.${next}`] });
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.button')).toEqual([
+      keep(GATE_1, GATE_2),
       { guard: { type: 'buttonIsLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
       { guard: { type: 'buttonIsCategory', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
       { guard: { type: 'isLastAttempt', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
@@ -245,22 +255,32 @@ describe('the compiled seed machine', () => {
     ]);
     // Gate 2 of the seed has no limiting values: no limiting guard, straight to the confirmation.
     expect(transitions(stateNode(machine, GATE_2, 'asking'), 'user.button')).toEqual([
+      keep(GATE_2, 'confirmation'),
       { guard: { type: 'buttonIsCategory', params: { place: GATE_2 } }, target: ['seed-gates.confirmation'] },
       { guard: { type: 'isLastAttempt', params: { place: GATE_2 } }, target: [`seed-gates.${GATE_2}.buttonsOnly`] },
       { guard: null, target: null },
     ]);
   });
 
-  it('confirms or edits with guards naming the confirmation node', () => {
-    const confirmation = stateNode(machine, 'confirmation');
-    expect(transitions(confirmation, 'user.button')).toEqual([
-      { guard: { type: 'buttonIsConfirm', params: { node: 'confirmation' } }, target: ['seed-gates.handoff'] },
-      { guard: { type: 'buttonIsEdit', params: { node: 'confirmation' } }, target: [`seed-gates.${GATE_1}`] },
+  it('confirms, corrects or asks which answer with guards naming the confirmation node', () => {
+    const params = { node: 'confirmation', keys: [GATE_1, GATE_2] };
+    const reviewing = stateNode(machine, 'confirmation', 'reviewing');
+    expect(transitions(reviewing, 'user.button')).toEqual([
+      { guard: { type: 'buttonIsConfirm', params }, target: ['seed-gates.handoff'] },
+      { guard: { type: 'buttonIsEdit', params }, target: ['seed-gates.confirmation.choosing'] },
       { guard: null, target: null },
     ]);
-    expect(transitions(confirmation, 'user.text')).toEqual([
-      { guard: { type: 'textConfirms', params: { node: 'confirmation' } }, target: ['seed-gates.handoff'] },
-      { guard: null, target: [`seed-gates.${GATE_1}`] },
+    expect(transitions(reviewing, 'user.text')).toEqual([
+      { guard: { type: 'textConfirms', params }, target: ['seed-gates.handoff'] },
+      { guard: { type: 'textCorrects', params }, target: [`seed-gates.${GATE_1}`] },
+      { guard: { type: 'textAsksWhich', params }, target: ['seed-gates.confirmation.choosing'] },
+      { guard: null, target: null },
+    ]);
+    const choosing = stateNode(machine, 'confirmation', 'choosing');
+    expect(transitions(choosing, 'user.button')).toEqual([
+      { guard: { type: 'buttonChoosesAnswer', params }, target: [`seed-gates.${GATE_1}`] },
+      { guard: { type: 'buttonIsBack' }, target: ['seed-gates.confirmation.reviewing'] },
+      { guard: null, target: null },
     ]);
   });
 });
@@ -278,7 +298,7 @@ describe('Step 1: Set Current Gate', () => {
   describe('1.2 awaiting confirmation', () => {
     it('1.2 all gates answered: the conversation waits at the confirmation, not complete', async () => {
       const replies = await seedRun(AT_SUMMARY);
-      expect(replies[2]!.state).toBe('confirmation');
+      expect(replies[2]!.state).toEqual({ confirmation: 'reviewing' });
       expect(replies[2]!.completion).toEqual(AWAITING_CONFIRMATION);
     });
 
@@ -300,6 +320,13 @@ describe('Step 1: Set Current Gate', () => {
       expectHandoff(replies[3]!, SUMMARY_ANSWERS);
     });
 
+    // Issue 11 replaces the seed's "any text that is not a confirmation is an edit, from the first gate":
+    // a wish to edit asks which answer, a correction changes one answer, anything else is asked about again.
+    const WHICH_ANSWER_BUTTONS = [
+      { label: `${GATE_1_QUESTION.replace(/\?$/, '')}: Yes`, value: GATE_1 },
+      { label: `${GATE_2_QUESTION.replace(/\?$/, '')}: No`, value: GATE_2 },
+      { label: 'Back to the summary', value: 'back' },
+    ];
     it.each([
       ['button', { button: 'edit' }],
       ['button label', { button: 'Edit Answers' }],
@@ -307,34 +334,38 @@ describe('Step 1: Set Current Gate', () => {
       ['text "That\'s wrong"', { text: "That's wrong" }],
       ['text "change"', { text: 'change' }],
       ['text "no"', { text: 'no' }],
+    ])('1.2.2 user edits (%s) → asked which answer to change, one button per answer, nothing reset', async (_how, turn) => {
+      const replies = await seedRun([...AT_SUMMARY, turn]);
+      expect(replies[3]).toMatchObject({
+        state: { confirmation: 'choosing' },
+        message: 'Which answer do you want to change?',
+        buttons: WHICH_ANSWER_BUTTONS,
+        answers: SUMMARY_ANSWERS,
+      });
+    });
+
+    it.each([
       ['any non-confirmation text', { text: 'what about the weather tomorrow' }],
       ['a question back', { text: 'Is this right?' }],
-    ])('1.2.2 user edits (%s) → back to the first gate, answers reset', async (_how, turn) => {
+    ])('1.2.2 %s is not taken as an edit: the summary is asked about again, nothing changed', async (_how, turn) => {
       const replies = await seedRun([...AT_SUMMARY, turn]);
-      const reply = replies[3]!;
-      expect(reply).toEqual({ ...askingGate1({}), message: reply.message });
-      // The question is asked again; what was answered before may be shown.
-      expect(reply.message.startsWith(GATE_1_QUESTION)).toBe(true);
-      expect(reply.message).not.toBe(TROUBLE);
+      expect(replies[3]).toMatchObject({ state: { confirmation: 'reviewing' }, buttons: CONFIRMATION_BUTTONS, answers: SUMMARY_ANSWERS });
+      expect(replies[3]!.message).toMatch(/^I'm not sure what to change\./);
     });
 
-    it('1.2.2 user edits (button, "That\'s wrong", any non-confirmation text)', async () => {
-      for (const turn of [{ button: 'edit' }, { text: "That's wrong" }, { text: 'hmm, let me think about it' }]) {
-        const replies = await seedRun([...AT_SUMMARY, turn]);
-        expect(replies[3]!.state).toEqual({ [GATE_1]: 'asking' });
-        expect(replies[3]!.buttons).toEqual(GATE_1_BUTTONS);
-        expect(replies[3]!.buttonContext).toBe('gate_question');
-        expect(replies[3]!.completion).toEqual(AWAITING_ANSWER);
-        expect(replies[3]!.artifacts).toEqual([]);
-      }
-    });
-
-    it('1.2.2 after an edit, the edited gates are asked in order and the summary is shown again', async () => {
-      const replies = await seedRun([...AT_SUMMARY, { text: 'change' }, { button: 'Yes' }, { button: 'Partial' }]);
+    it('1.2.2 after choosing an answer, it alone is asked again (its previous value as Keep) and the summary is shown again', async () => {
+      const replies = await seedRun([...AT_SUMMARY, { text: 'change' }, { button: GATE_2 }, { button: 'Partial' }]);
       expect(replies[4]!.state).toEqual({ [GATE_2]: 'asking' });
       expect(replies[4]!.message.startsWith(GATE_2_QUESTION)).toBe(true);
+      expect(replies[4]!.buttons).toEqual([{ label: 'Keep: No', value: 'keep' }, ...GATE_2_BUTTONS]);
       expect(replies[4]!.answers).toEqual({ [GATE_1]: byButton('Yes') });
       expectConfirmation(replies[5]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS);
+    });
+
+    it('1.2.2 a correction at the summary changes that answer and keeps the other', async () => {
+      const replies = await seedRun([...AT_SUMMARY, { text: 'the insurance history is partial' }]);
+      expect(replies[3]).toMatchObject({ state: { confirmation: 'reviewing' } });
+      expect(replies[3]!.answers).toEqual({ [GATE_1]: byButton('Yes'), [GATE_2]: { value: 'Partial', confidence: expect.any(Number), source: 'match', raw: 'the insurance history is partial' } });
     });
 
     it('1.2 a button that is neither confirm nor edit is refused as an invalid button and keeps the summary', async () => {
@@ -343,7 +374,7 @@ describe('Step 1: Set Current Gate', () => {
       const summary = conversation.reply();
       await expect(conversation.send({ button: 'maybe' })).rejects.toBeInstanceOf(InvalidButtonError);
       expect(conversation.reply()).toEqual(summary);
-      expect(summary).toMatchObject({ state: 'confirmation', buttons: CONFIRMATION_BUTTONS, answers: SUMMARY_ANSWERS, completion: AWAITING_CONFIRMATION });
+      expect(summary).toMatchObject({ state: { confirmation: 'reviewing' }, buttons: CONFIRMATION_BUTTONS, answers: SUMMARY_ANSWERS, completion: AWAITING_CONFIRMATION });
       conversation.stop();
     });
   });
@@ -358,7 +389,7 @@ describe('Step 1: Set Current Gate', () => {
     const resumed = restoreConversation(flow, stored);
     expect(resumed.sessionId).toBe(SESSION);
     expect(resumed.reply()).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }));
-    expect(await resumed.send({ button: 'No' })).toMatchObject({ state: 'confirmation', answers: SUMMARY_ANSWERS });
+    expect(await resumed.send({ button: 'No' })).toMatchObject({ state: { confirmation: 'reviewing' }, answers: SUMMARY_ANSWERS });
     resumed.stop();
   });
 
@@ -385,8 +416,8 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       model,
     );
     // Text the matcher cannot read is not sent to the model on gate 1.
-    expect(replies[1]).toEqual(askingGate1({}, TROUBLE));
-    expect(replies[2]).toEqual(askingGate1({}, TROUBLE));
+    expect(replies[1]).toEqual(askingGate1({}, troubleAt(GATE_1_QUESTION)));
+    expect(replies[2]).toEqual(askingGate1({}, troubleAt(GATE_1_QUESTION)));
     // A direct, case-insensitive match: confidence 1.0.
     expect(replies[3]).toEqual(askingGate2({ [GATE_1]: byMatch('Yes', 1, 'YES') }));
     expect(model.calls).toBe(0);
@@ -402,7 +433,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       sessionId: SESSION,
       extract: () => extract,
     });
-    expect(replies[1]!.message).toBe(TROUBLE);
+    expect(replies[1]!.message).toContain(TROUBLE);
     expect(replies[1]!.state).toEqual({ [GATE_1]: 'asking' });
     // Only gate 2 reaches the extractor, offered gate 2 alone (the last gate).
     expect(inputs.map((i) => ({ gate: i.key, allowModel: i.allowModel, keys: i.questions.map((g) => g.key) }))).toEqual([
@@ -475,7 +506,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     it('2.2 direct match is case-insensitive and keeps the flow\'s spelling', async () => {
       const replies = await seedRun([{ button: 'Yes' }, { button: 'pArTiAl' }]);
       expect(replies[2]!.answers).toEqual({ [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial', 'pArTiAl') });
-      expect(replies[2]!.state).toBe('confirmation');
+      expect(replies[2]!.state).toEqual({ confirmation: 'reviewing' });
     });
 
     it('2.2 a limiting value on gate 2 stops with gate 2\'s stop message', async () => {
@@ -494,6 +525,8 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     it('2.2 the limiting guard comes before the category guard on every gate with limiting values', () => {
       const machine = compileFlow(patientIntakeFlow());
       expect(transitions(stateNode(machine, '3_visit_type', 'asking'), 'user.button').map((t) => t.guard)).toEqual([
+        // "Keep", only when asked again in a correction, comes first: a kept answer was never limiting.
+        { type: 'keepsPrevious', params: { place: '3_visit_type' } },
         { type: 'buttonIsLimiting', params: { place: '3_visit_type' } },
         { type: 'buttonIsCategory', params: { place: '3_visit_type' } },
         { type: 'isLastAttempt', params: { place: '3_visit_type' } },
@@ -635,7 +668,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     it.each(failures)('2.4 extraction failure: %s → trouble message, same gate, nothing committed', async (_why, steps) => {
       const model = countingModel(steps);
       const replies = await seedRun([{ button: 'Yes' }, { text: 'the weather is nice today' }], model);
-      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, TROUBLE));
+      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, troubleAt(GATE_2_QUESTION)));
       expect(model.calls).toBe(1);
     });
 
@@ -647,13 +680,13 @@ describe('Step 2: Determine Pass/Fail Status', () => {
         sessionId: SESSION,
         extract: () => extract,
       });
-      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, TROUBLE));
-      expect(replies[3]!.state).toBe('confirmation');
+      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, troubleAt(GATE_2_QUESTION)));
+      expect(replies[3]!.state).toEqual({ confirmation: 'reviewing' });
     });
 
     it('2.4 extraction failure without any model configured (offline matcher abstains)', async () => {
       const replies = await seedRun([{ button: 'Yes' }, { text: 'the weather is nice today' }]);
-      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, TROUBLE));
+      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, troubleAt(GATE_2_QUESTION)));
     });
   });
 });
@@ -664,7 +697,7 @@ describe('Step 3: Set Next Question', () => {
   it('3.1 extraction failed: the trouble message, exactly', async () => {
     const replies = await seedRun([{ text: 'purple' }]);
     expect(replies[1]!.message).toBe(
-      "I'm having trouble understanding your response. Could you please rephrase or select one of the options?",
+      "I'm having trouble understanding your response. Could you please rephrase or select one of the options?\n\n" + GATE_1_QUESTION,
     );
     // "select one of the options": the options are still offered.
     expect(replies[1]!.buttons).toEqual(GATE_1_BUTTONS);
@@ -741,7 +774,7 @@ describe('Step 4: Establish Buttons & Update Status', () => {
       { label: 'Yes, send it', value: 'confirm' },
       { label: 'Fix', value: 'edit' },
     ]);
-    expect(replies[3]!.state).toEqual({ [GATE_1]: 'asking' });
+    expect(replies[3]!.state).toEqual({ confirmation: 'choosing' });
   });
 
   it('4.2 next gate has expected categories: its categories as buttons, gate_question', async () => {
@@ -799,16 +832,12 @@ describe('Complete Flow Examples', () => {
   it('Example 3: Edit After Confirmation', async () => {
     const { replies } = await runSeedScript(example('Example 3'));
     expectConfirmation(replies[2]!, SUMMARY_ANSWERS, SEED_QUESTIONS);
-    // "Edit" → reset, current gate = gate 1.
-    expect(replies[3]!.state).toEqual({ [GATE_1]: 'asking' });
-    expect(replies[3]!.answers).toEqual({});
-    expect(replies[3]!.buttons).toEqual(GATE_1_BUTTONS);
-    // "Yes" typed on gate 1 → direct match → next gate question and its buttons.
-    expect(replies[4]).toEqual({
-      ...askingGate2({ [GATE_1]: byMatch('Yes', 1, 'Yes') }),
-      message: replies[4]!.message,
-    });
-    expect(replies[4]!.message.startsWith(GATE_2_QUESTION)).toBe(true);
+    // "Edit" → which answer? Gate 1, answered again in words; gate 2 is kept and the summary is back.
+    expect(replies[3]!.state).toEqual({ confirmation: 'choosing' });
+    expect(replies[4]!.state).toEqual({ [GATE_1]: 'asking' });
+    expect(replies[4]!.answers).toEqual({});
+    expect(replies[4]!.buttons).toEqual([{ label: 'Keep: Yes', value: 'keep' }, ...GATE_1_BUTTONS]);
+    expectConfirmation(replies[5]!, { [GATE_1]: byMatch('Yes', 1, 'Yes'), [GATE_2]: byButton('No') }, SEED_QUESTIONS);
   });
 
   it('Example 4: Text Input (Not Button Click)', async () => {
@@ -876,13 +905,13 @@ describe('Testing Scenarios', () => {
 
   it(scenario(8).name, async () => {
     const { replies } = await runSeedScript(scenario(8));
-    expect(replies[3]).toEqual({ ...askingGate1({}), message: replies[3]!.message });
-    expect(replies[3]!.message.startsWith(GATE_1_QUESTION)).toBe(true);
+    // Issue 11: "edit" asks which answer to change (nothing is reset until one is chosen).
+    expect(replies[3]).toMatchObject({ state: { confirmation: 'choosing' }, answers: SUMMARY_ANSWERS });
   });
 
   it(scenario(9).name, async () => {
     const { replies, model } = await runSeedScript(scenario(9));
-    expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, TROUBLE));
+    expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, troubleAt(GATE_2_QUESTION)));
     // Retry with a button: accepted, summary shown.
     expectConfirmation(replies[3]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS);
     expect(model?.calls).toBe(1);
@@ -891,9 +920,9 @@ describe('Testing Scenarios', () => {
   it(scenario(10).name, async () => {
     const { replies } = await runSeedScript(scenario(10));
     expectConfirmation(replies[2]!, SUMMARY_ANSWERS, SEED_QUESTIONS);
-    expect(replies[3]!.state).toEqual({ [GATE_1]: 'asking' });
-    expect(replies[3]!.answers).toEqual({});
+    expect(replies[3]!.state).toEqual({ confirmation: 'choosing' });
     expect(replies[4]!.state).toEqual({ [GATE_2]: 'asking' });
+    expect(replies[4]!.answers).toEqual({ [GATE_1]: byButton('Yes') });
     const edited = { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') };
     expectConfirmation(replies[5]!, edited, SEED_QUESTIONS);
     expectHandoff(replies[6]!, edited);

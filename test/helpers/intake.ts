@@ -30,6 +30,9 @@ export const GATE_1_STOP = 'We cannot continue without patient information. Plea
 export const TROUBLE =
   "I'm having trouble understanding your response. Could you please rephrase or select one of the options?";
 
+/** Not understood at a question: the seed's text, then the question asked again in full. */
+export const troubleAt = (question: string) => `${TROUBLE}\n\n${question}`;
+
 /** The seed's confirmation buttons (case 4.1). */
 export const CONFIRMATION_BUTTONS = [
   { label: 'Looks Good', value: 'confirm' },
@@ -258,7 +261,8 @@ export const EXAMPLE_SCRIPTS: Script[] = [
   {
     name: 'Example 3: Edit After Confirmation',
     flow: () => seedFlow(),
-    turns: [{ button: 'Yes' }, { button: 'No' }, { text: 'Edit' }, { text: 'Yes' }],
+    // "Edit" asks which answer; the person picks gate 1 and answers it again in words.
+    turns: [{ button: 'Yes' }, { button: 'No' }, { text: 'Edit' }, { button: GATE_1 }, { text: 'Yes' }],
   },
   {
     name: 'Example 4: Text Input',
@@ -308,7 +312,7 @@ export const SCENARIO_SCRIPTS: Script[] = [
       { button: 'Yes' },
       { button: 'No' },
       { text: "That's wrong" },
-      { button: 'Yes' },
+      { button: GATE_2 },
       { button: 'Partial' },
       { button: 'confirm' },
     ],

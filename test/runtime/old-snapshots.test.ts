@@ -10,8 +10,8 @@ describe('snapshots saved before the context had its v1 fields', () => {
     const first = startConversation(flow);
     await first.send({ button: 'Yes' });
     const saved = JSON.parse(JSON.stringify(first.persist()));
-    // What an earlier gateflow stored: the context without invalid, attempts, host, path, actionError.
-    for (const field of ['invalid', 'attempts', 'host', 'path', 'actionError']) delete saved.snapshot.context[field];
+    // What an earlier gateflow stored: the context without invalid, attempts, host, path, actionError, correction.
+    for (const field of ['invalid', 'attempts', 'host', 'path', 'actionError', 'correction']) delete saved.snapshot.context[field];
     expect(Object.keys(saved.snapshot.context).sort()).toEqual(['answers', 'notice', 'pendingText', 'previousAnswers', 'stoppedBy']);
 
     const again = restoreConversation(flow, saved);
@@ -19,6 +19,6 @@ describe('snapshots saved before the context had its v1 fields', () => {
     expect(reply.state).toEqual({ '3_visit_type': 'asking' });
     expect(reply.answers['2_insurance_history']).toMatchObject({ value: 'No' });
     const context = (again.persist().snapshot as unknown as { context: Record<string, unknown> }).context;
-    expect(context).toMatchObject({ invalid: null, attempts: {}, host: {}, path: null, actionError: null });
+    expect(context).toMatchObject({ invalid: null, attempts: {}, host: {}, path: null, actionError: null, correction: null });
   });
 });

@@ -140,7 +140,7 @@ describe('turns', () => {
     ]);
 
     const second = await runtime.turn(sessionId, { text: 'no', turnId: 'second' });
-    expect(second).toMatchObject({ state: 'confirmation', buttonContext: 'gate_confirmation', completion: AWAITING_CONFIRMATION });
+    expect(second).toMatchObject({ state: { confirmation: 'reviewing' }, buttonContext: 'gate_confirmation', completion: AWAITING_CONFIRMATION });
     expect((await store.load(sessionId))!.session.version).toBe(3);
 
     const view = await runtime.session(sessionId);
@@ -171,7 +171,7 @@ describe('turns', () => {
 
     // Later turns do not change what a replay answers.
     const second = await runtime.turn(sessionId, { button: 'Partial', turnId: 't2' });
-    expect(second.state).toBe('confirmation');
+    expect(second.state).toEqual({ confirmation: 'reviewing' });
     expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' })).toEqual(first);
 
     // Another runtime on the same store (a restarted process) answers the same.
@@ -273,7 +273,7 @@ describe('owners', () => {
       ],
       nextAfter: null,
     });
-    expect((await runtime.turn(sessionId, { button: 'No' }, { owner: 'alice' })).state).toBe('confirmation');
+    expect((await runtime.turn(sessionId, { button: 'No' }, { owner: 'alice' })).state).toEqual({ confirmation: 'reviewing' });
   });
 });
 
@@ -313,7 +313,7 @@ async function sessionsOnV1() {
   const atConfirmation = (await runtime.start('versioned')).sessionId;
   await runtime.turn(atConfirmation, { button: 'No' });
   const confirming = await runtime.turn(atConfirmation, { button: 'Partial' });
-  expect(confirming.state).toBe('confirmation');
+  expect(confirming.state).toEqual({ confirmation: 'reviewing' });
   return { store, atFirst, atSecond, atConfirmation };
 }
 
@@ -326,7 +326,7 @@ describe('flow versions', () => {
     const reply = await runtime.turn(atSecond, { button: 'No' });
     expect(reply).toMatchObject({
       flowVersion: 1,
-      state: 'confirmation',
+      state: { confirmation: 'reviewing' },
       answers: { [OLD]: { value: 'Yes' }, [SECOND]: { value: 'No' } },
     });
     expect((await store.load(atSecond))!.session.flowVersion).toBe(1);
@@ -343,7 +343,7 @@ describe('flow versions', () => {
     // Past the renamed gate: the answer is carried under its new name.
     const second = await runtime.turn(atSecond, { button: 'No' });
     expect(second.flowVersion).toBe(2);
-    expect(second.state).toBe('confirmation');
+    expect(second.state).toEqual({ confirmation: 'reviewing' });
     expect(second.answers).toEqual({
       [NEW]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' },
       [SECOND]: { value: 'No', confidence: 1, source: 'button', raw: 'No' },
@@ -369,7 +369,8 @@ describe('flow versions', () => {
     );
 
     // A migrated session then continues as any v2 session (here: a second turn, no migration needed).
-    expect((await runtime.turn(atSecond, { button: 'edit' })).state).toEqual({ [NEW]: 'asking' });
+    expect((await runtime.turn(atSecond, { button: 'edit' })).state).toEqual({ confirmation: 'choosing' });
+    expect((await runtime.turn(atSecond, { button: NEW })).state).toEqual({ [NEW]: 'asking' });
   });
 
   it('refuses an old session with IncompatibleSnapshotError when no migration is declared, leaving it intact', async () => {
@@ -387,7 +388,7 @@ describe('flow versions', () => {
     }
     // Still the v1 session it was: a runtime that has v1 again continues it.
     const back = createFlowRuntime({ flows: [v1()], store });
-    expect(await back.turn(atSecond, { button: 'Yes' })).toMatchObject({ flowVersion: 1, state: 'confirmation' });
+    expect(await back.turn(atSecond, { button: 'Yes' })).toMatchObject({ flowVersion: 1, state: { confirmation: 'reviewing' } });
     expect(await back.turn(atFirst, { button: 'Yes' })).toMatchObject({ flowVersion: 1, state: { [SECOND]: 'asking' } });
   });
 
@@ -418,7 +419,7 @@ describe('flow versions', () => {
     // A session past that gate is carried over; the answer to the dropped gate is dropped.
     const reply = await runtime.turn(atSecond, { button: 'No' });
     expect(reply.flowVersion).toBe('3.0.0');
-    expect(reply.state).toBe('confirmation');
+    expect(reply.state).toEqual({ confirmation: 'reviewing' });
     expect(Object.keys(reply.answers)).toEqual([SECOND]);
   });
 });
@@ -474,7 +475,7 @@ describe('conflicts', () => {
     const reply = await runtime.turn(sessionId, { button: 'No', turnId: 'mine' });
     expect(counts).toEqual({ loads: 2, commits: 2, conflicts: 1 });
     expect(reply).toMatchObject({
-      state: 'confirmation',
+      state: { confirmation: 'reviewing' },
       answers: { [GATE_1]: { value: 'Yes' }, [GATE_2]: { value: 'No' } },
       completion: AWAITING_CONFIRMATION,
     });
@@ -497,7 +498,7 @@ describe('conflicts', () => {
     sessionId = (await runtime.start('seed-gates')).sessionId;
     const reply = await runtime.turn(sessionId, { button: 'No', turnId: 'mine' });
     expect(counts.conflicts).toBe(1);
-    expect(reply).toMatchObject({ state: 'confirmation', answers: { [GATE_1]: { value: 'Yes' }, [GATE_2]: { value: 'No' } } });
+    expect(reply).toMatchObject({ state: { confirmation: 'reviewing' }, answers: { [GATE_1]: { value: 'Yes' }, [GATE_2]: { value: 'No' } } });
     // And the next turn starts from what was stored, not from an actor that saw only "No".
     expect((await runtime.turn(sessionId, { button: 'confirm' })).completion).toEqual(HANDED_OFF);
     expect((await inner.history(sessionId)).map((e) => e.turnId)).toEqual([null, 'rival', 'mine', null]);
@@ -509,13 +510,13 @@ describe('conflicts', () => {
     const b = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await a.start('seed-gates');
     expect((await a.turn(sessionId, { button: 'Yes' })).state).toEqual({ [GATE_2]: 'asking' });
-    expect((await b.turn(sessionId, { button: 'No' })).state).toBe('confirmation');
+    expect((await b.turn(sessionId, { button: 'No' })).state).toEqual({ confirmation: 'reviewing' });
     // a last saw gate 2 asked; it must not answer gate 2 again with "Partial".
     const edited = await a.turn(sessionId, { button: 'edit' });
-    expect(edited.state).toEqual({ [GATE_1]: 'asking' });
-    expect((await b.turn(sessionId, { button: 'Yes' })).state).toEqual({ [GATE_2]: 'asking' });
+    expect(edited.state).toEqual({ confirmation: 'choosing' });
+    expect((await b.turn(sessionId, { button: GATE_2 })).state).toEqual({ [GATE_2]: 'asking' });
     const summary = await a.turn(sessionId, { button: 'Partial' });
-    expect(summary).toMatchObject({ state: 'confirmation', answers: { [GATE_1]: { value: 'Yes' }, [GATE_2]: { value: 'Partial' } } });
+    expect(summary).toMatchObject({ state: { confirmation: 'reviewing' }, answers: { [GATE_1]: { value: 'Yes' }, [GATE_2]: { value: 'Partial' } } });
     expect((await b.turn(sessionId, { button: 'confirm' })).completion).toEqual(HANDED_OFF);
     expect(await store.history(sessionId)).toHaveLength(7);
   });
@@ -602,7 +603,7 @@ describe('conflicts', () => {
 describe('actors kept between turns', () => {
   it('give the same replies and store the same snapshots as restoring every turn, whatever the capacity', async () => {
     const script: Turn[][] = [
-      [{ button: 'Yes' }, { text: 'hmm' }, { text: 'partial' }, { button: 'edit' }, { button: 'Yes' }, { button: 'No' }, { button: 'confirm' }],
+      [{ button: 'Yes' }, { text: 'hmm' }, { text: 'partial' }, { button: 'edit' }, { button: GATE_2 }, { button: 'No' }, { button: 'confirm' }],
       [{ text: 'yes we have it' }, { button: 'No' }, { text: 'looks good' }],
       [{ button: 'No' }],
     ];
@@ -662,7 +663,7 @@ describe('turns sent at once', () => {
     // Serialized in this process: no turn raced another one and had to be applied again.
     expect({ commits, conflicts }).toEqual({ commits: 50, conflicts: 0 });
     for (const reply of replies) {
-      expect(reply).toMatchObject({ sessionId, state: { [GATE_1]: 'asking' }, message: TROUBLE, answers: {} });
+      expect(reply).toMatchObject({ sessionId, state: { [GATE_1]: 'asking' }, message: expect.stringContaining(TROUBLE), answers: {} });
     }
     const history = await store.history(sessionId);
     expect(history).toHaveLength(51);
@@ -761,7 +762,7 @@ describe('a full intake on PGlite', () => {
         '4_patient_age_group': 'Adult',
         '5_preferred_contact': 'Email',
       });
-      expect(replies[3]!.message).toBe(TROUBLE);
+      expect(replies[3]!.message).toContain(TROUBLE);
       for (const reply of replies) expect(ReplySchema.safeParse(reply).success).toBe(true);
 
       const view = await runtime.session(sessionId, { owner: 'carol' });
@@ -815,7 +816,7 @@ describe('a model given to the runtime', () => {
     });
     const runtime = createFlowRuntime({ flows: [seedFlow()], store: createMemoryStore(), model });
     const { sessionId } = await runtime.start(seedFlow().id);
-    expect((await runtime.turn(sessionId, { text: 'hmm, hard to say' })).message).toBe(TROUBLE); // gate 1: no model
+    expect((await runtime.turn(sessionId, { text: 'hmm, hard to say' })).message).toContain(TROUBLE); // gate 1: no model
     await runtime.turn(sessionId, { button: 'Yes' });
     const reply = await runtime.turn(sessionId, { text: 'her coverage story is complicated' });
     expect(calls).toBe(1);
@@ -825,36 +826,36 @@ describe('a model given to the runtime', () => {
 });
 
 describe('bounds and untrusted strings', () => {
-  // Yes, No, then edit at the summary and round again: a session that never ends by itself.
-  const loop = ['Yes', 'No', 'edit'];
+  // Yes, No, then "edit" and "back" at the summary, again and again: a session that never ends by itself.
+  const loopAt = (i: number) => (i < 2 ? ['Yes', 'No'][i]! : i % 2 === 0 ? 'edit' : 'back');
 
   it('refuses the turn after maxTurnsPerSession with TurnLimitError, writing nothing; replays still answer', async () => {
     const store = createMemoryStore();
     const runtime = createFlowRuntime({ flows: [seedFlow()], store, maxTurnsPerSession: 5 });
     const { sessionId } = await runtime.start('seed-gates');
     const replies: Reply[] = [];
-    for (let i = 0; i < 5; i++) replies.push(await runtime.turn(sessionId, { button: loop[i % 3]!, turnId: `t${i}` }));
+    for (let i = 0; i < 5; i++) replies.push(await runtime.turn(sessionId, { button: loopAt(i), turnId: `t${i}` }));
     const before = await stored(store, sessionId);
-    const error = await rejection(runtime.turn(sessionId, { button: loop[5 % 3]! }));
+    const error = await rejection(runtime.turn(sessionId, { button: loopAt(5) }));
     expect(error).toBeInstanceOf(TurnLimitError);
     expect(error.message).toMatch(/has taken 5 turns, the most a session may take/);
     expect(await stored(store, sessionId)).toEqual(before);
-    expect(await runtime.turn(sessionId, { button: 'Yes', turnId: 't3' })).toEqual(replies[3]);
+    expect(await runtime.turn(sessionId, { button: loopAt(3), turnId: 't3' })).toEqual(replies[3]);
   });
 
   it('the default cap is 500 turns', async () => {
     const store = createMemoryStore();
     const runtime = createFlowRuntime({ flows: [seedFlow()], store });
     const { sessionId } = await runtime.start('seed-gates');
-    for (let i = 0; i < 500; i++) await runtime.turn(sessionId, { button: loop[i % 3]! });
-    await expect(runtime.turn(sessionId, { button: loop[500 % 3]! })).rejects.toBeInstanceOf(TurnLimitError);
+    for (let i = 0; i < 500; i++) await runtime.turn(sessionId, { button: loopAt(i) });
+    await expect(runtime.turn(sessionId, { button: loopAt(500) })).rejects.toBeInstanceOf(TurnLimitError);
     expect(await store.history(sessionId)).toHaveLength(501);
   });
 
   it('reads the history page by page: after and limit, nextAfter until the end, the current reply on every page', async () => {
     const { runtime } = memoryRuntime();
     const { sessionId } = await runtime.start('seed-gates');
-    for (let i = 0; i < 9; i++) await runtime.turn(sessionId, { button: loop[i % 3]! });
+    for (let i = 0; i < 9; i++) await runtime.turn(sessionId, { button: loopAt(i) });
     const current = (await runtime.session(sessionId, {}, { after: 9, limit: 1 })).history[0]!.reply;
     const seqs: number[][] = [];
     let after = 0;

@@ -226,8 +226,9 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       /** Every turn that got a 200, with the reply it got. */
       const acked = new Map<string, Reply>();
       const rounds = 3;
-      // Buttons that go round the intake and back (edit at the summary): the session never ends, and no answer fails.
-      const cycle = ['Yes', 'No', 'New patient', 'Adult', 'Email', 'edit'];
+      // Buttons through the intake, then "edit" and "back" at the summary again and again: the session never ends, and no answer fails.
+      const answers = ['Yes', 'No', 'New patient', 'Adult', 'Email'];
+      const buttonAt = (n: number) => (n < answers.length ? answers[n]! : (n - answers.length) % 2 === 0 ? 'edit' : 'back');
       let sent = 0;
 
       for (let round = 0; round < rounds; round++) {
@@ -235,7 +236,7 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
         let inFlight: Turn | undefined;
         const stream = (async () => {
           for (let i = 0; !killed; i++) {
-            const t: Turn = { button: cycle[sent++ % cycle.length]!, turnId: `r${round}-${i}` };
+            const t: Turn = { button: buttonAt(sent++), turnId: `r${round}-${i}` };
             inFlight = t;
             try {
               const { status, json } = await call<Reply>(server, 'POST', `/api/sessions/${sessionId}/turns`, t);

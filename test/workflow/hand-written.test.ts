@@ -104,12 +104,12 @@ describe('a hand-written workflow', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'test/fixtures/greeting-workflow.ts', '--json'], {
       cwd: root,
       env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-      input: '{"text":"Lin"}\n{"button":"maybe"}\n{"button":"yes"}\n{"button":"yes"}\n',
+      input: '{"text":"Lin"}\n{"button":"maybe"}\n{"button":"yes"}\n',
       encoding: 'utf8',
     });
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => l.state ?? (l.error as { code: string }).code)).toEqual(['askingName', 'confirming', 'invalid_button', 'greeted', 'session_finished']);
+    expect(lines.map((l) => l.state ?? (l.error as { code: string }).code)).toEqual(['askingName', 'confirming', 'invalid_button', 'greeted']);
     expect(lines[3]).toMatchObject({ status: 'done', message: 'Hello, Lin!' });
   });
 

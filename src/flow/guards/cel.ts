@@ -1,4 +1,4 @@
-import { Environment, type TypeCheckResult } from '@marcbachmann/cel-js';
+import { Environment, type ASTNode, type TypeCheckResult } from '@marcbachmann/cel-js';
 
 /**
  * Guards written in CEL (the Common Expression Language) over `answers` and
@@ -79,6 +79,15 @@ export function checkGuard(source: string, kind: GuardKind = 'guard'): GuardProb
   if (result.type !== 'bool' && result.type !== 'dyn')
     return [{ code: 'not_boolean', message: `a guard must be true or false, this is ${result.type}`, position: 0 }];
   return [];
+}
+
+/**
+ * The syntax tree of a guard (cel-js's AST, with each node's character
+ * range), for checks CEL cannot make alone (guards/types.ts). Throws on a
+ * guard that does not parse.
+ */
+export function guardAst(source: string, kind: GuardKind = 'guard'): ASTNode {
+  return environments[kind].parse(source).ast;
 }
 
 /** Checks and parses a guard once; throws {@link GuardCompileError} when it is refused. */

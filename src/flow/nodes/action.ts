@@ -12,16 +12,19 @@ import { aroundEach, numbersOf, stringsOf, type ActionDoneEvent, type ActionErro
  * `error` edge.
  */
 export const ActionNodeSchema = z.strictObject({
-  kind: z.literal('action'),
+  kind: z.literal('action').describe('"action": runs an actor the host registered; leaves on `done` or `error`.'),
   ...nodeFields,
   /** The actor's name in the registry given to `compileFlow(doc, { actors })`. */
-  actor: AnswerKeySchema,
+  actor: AnswerKeySchema.meta({ description: 'The name the host registered the actor under (compileFlow(doc, { actors })).', examples: ['priceLookup'] }),
   /** Fixed input for the actor, passed beside the answers. */
-  params: z.record(z.string(), z.json()).optional(),
+  params: z.record(z.string(), z.json()).describe('Fixed input for the actor, passed beside the answers.').optional(),
   /** Answer key → field of the actor's output (dotted path; `""` for the whole output). */
-  assign: z.record(AnswerKeySchema, z.string()).optional(),
+  assign: z
+    .record(AnswerKeySchema, z.string())
+    .meta({ description: 'Answers to store from the actor\'s output: answer key → field of the output (a dotted path; "" for the whole output).', examples: [{ quote_total: 'total' }] })
+    .optional(),
   /** The message shown while the action runs. */
-  message: text.optional(),
+  message: text.describe('The message shown while the action runs.').optional(),
 });
 
 export type ActionNode = z.infer<typeof ActionNodeSchema>;

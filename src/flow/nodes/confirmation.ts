@@ -1,17 +1,21 @@
 import { z } from 'zod';
-import { classifyConfirmation } from '../../extract/match-confirmation.js';
-import { nodeFields, text } from '../fields.js';
-import type { NodeKind, Transition } from './kind.js';
+import { asksToEdit, classifyConfirmation } from '../../extract/match-confirmation.js';
+import type { FlowContext } from '../context.js';
+import { nameWords, readCorrection, type CorrectableAnswer, type CorrectionReading } from '../correction.js';
+import type { FlowLookups } from '../compile-lookups.js';
+import type { FlowGraph } from '../graph.js';
+import { answerKey, booleanLabels, nodeFields, text } from '../fields.js';
+import type { CompileContext, FlowMachineEvent, NodeKind, Transition } from './kind.js';
 import { flowAssign } from './shared.js';
-import { UNKNOWN_BUTTON, button, text as textEvent } from './test-events.js';
+import { UNKNOWN_BUTTON, button, text as textEvent, type FlowTestEvent } from './test-events.js';
 
 /** A review of the answers: confirmed, or sent back to edit them. */
 export const ConfirmationNodeSchema = z.strictObject({
-  kind: z.literal('confirmation'),
+  kind: z.literal('confirmation').describe('"confirmation": the summary of the answers, confirmed or corrected.'),
   ...nodeFields,
-  prompt: text.optional(),
-  confirmLabel: text.default('Looks Good'),
-  editLabel: text.default('Edit Answers'),
+  prompt: text.describe('The question under the summary; "Is this correct?" when absent.').optional(),
+  confirmLabel: text.describe('The confirm button; "Looks Good" when absent.').default('Looks Good'),
+  editLabel: text.describe('The edit button; "Edit Answers" when absent.').default('Edit Answers'),
 });
 
 export type ConfirmationNode = z.infer<typeof ConfirmationNodeSchema>;
@@ -24,11 +28,39 @@ function buttonMeans(node: ConfirmationNode, pressed: string): 'confirm' | 'edit
   return null;
 }
 
+/** The button that goes back from "which answer?" to the summary. */
+export const BACK_TO_SUMMARY = 'back';
+const REVIEWING = 'reviewing';
+const CHOOSING = 'choosing';
+
+/** The answers a confirmation lets the person change: the questions its edit edge leads back through, that have an answer. */
+function correctable(graph: FlowGraph, keys: readonly string[], context: FlowContext, lookups: Pick<FlowLookups, 'readAs'>): CorrectableAnswer[] {
+  return keys.flatMap((key) => {
+    const q = graph.question(key);
+    const answer = context.answers[key];
+    if (!q || !answer) return [];
+    const yesNo =
+      q.answer.type === 'boolean' ||
+      (q.answer.type === 'category' && q.answer.categories.every((c) => ['yes', 'no'].includes(c.trim().toLowerCase())));
+    // Free text cannot be told apart from the sentence around it ("the city is wrong"): named, it is asked again.
+    const read = q.answer.type === 'string' ? () => undefined : (text: string) => lookups.readAs(q, text, context);
+    return [{ key, names: [q.label ?? '', key, q.id], value: answer.value, yesNo, read }];
+  });
+}
+
 /**
- * A confirmation: shows the summary with a confirm and an edit button. A
- * confirmation (button or text) leaves on `confirmed`; the edit button, or any
- * text that is not a confirmation (the seed's rule), leaves on `edit`, keeping
- * aside the answers the flow will ask again.
+ * A confirmation: shows the summary with a confirm and an edit button.
+ *
+ * - A confirmation (button or text) leaves on `confirmed`.
+ * - A message that names an answer and gives it a new value ("make it 14
+ *   guests") changes that answer: the flow goes back along the `edit` edge,
+ *   keeps every answer it passes, answers the named question with the message
+ *   (read, validated and checked for limiting values as when it was asked)
+ *   and comes back here. Naming an answer without a readable value asks that
+ *   question again (its previous value offered as "Keep").
+ * - "Edit" (button or words) asks which answer to change (`choosing`), one
+ *   button per answer.
+ * - Anything else is not understood: the summary is asked about again.
  */
 export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
   kind: 'confirmation',
@@ -39,60 +71,135 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     c.need('edit', 'to go back to');
   },
 
-  guards: ({ lookups: { place, pressed } }) => ({
-    buttonIsConfirm: ({ event }, params: { node: string }) => {
-      const value = pressed(event);
-      return value !== null && buttonMeans(place(params.node).node as ConfirmationNode, value) === 'confirm';
-    },
-    buttonIsEdit: ({ event }, params: { node: string }) => {
-      const value = pressed(event);
-      return value !== null && buttonMeans(place(params.node).node as ConfirmationNode, value) === 'edit';
-    },
-    textConfirms: ({ event }, params: { node: string }) =>
-      event.type === 'user.text' && classifyConfirmation(event.text, place(params.node).node as ConfirmationNode) === 'confirm',
-  }),
+  guards: ({ graph, lookups }) => {
+    const { place, pressed } = lookups;
+    const node = (id: string) => place(id).node as ConfirmationNode;
+    // One reading per event and confirmation (several guards ask).
+    const readings = new WeakMap<FlowMachineEvent, CorrectionReading>();
+    const reading = (context: FlowContext, event: FlowMachineEvent, params: { node: string; keys: string[] }): CorrectionReading => {
+      let found = readings.get(event);
+      if (!found) {
+        const text = event.type === 'user.text' ? event.text : '';
+        found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, node(params.node)));
+        readings.set(event, found);
+      }
+      return found;
+    };
+    return {
+      buttonIsConfirm: ({ event }, params: { node: string }) => {
+        const value = pressed(event);
+        return value !== null && buttonMeans(node(params.node), value) === 'confirm';
+      },
+      buttonIsEdit: ({ event }, params: { node: string }) => {
+        const value = pressed(event);
+        return value !== null && buttonMeans(node(params.node), value) === 'edit';
+      },
+      textConfirms: ({ event }, params: { node: string }) => event.type === 'user.text' && classifyConfirmation(event.text, node(params.node)) === 'confirm',
+      /** The message changes one named answer, or names one to ask again. */
+      textCorrects: ({ context, event }, params: { node: string; keys: string[] }) =>
+        event.type === 'user.text' && reading(context, event, params).kind === 'change',
+      /** The message asks to change something without saying which answer (or names several). */
+      textAsksWhich: ({ context, event }, params: { node: string; keys: string[] }) =>
+        event.type === 'user.text' && reading(context, event, params).kind === 'choose',
+      /** A button naming one of the answers that can be changed. */
+      buttonChoosesAnswer: ({ context, event }, params: { node: string; keys: string[] }) => {
+        const value = pressed(event);
+        return value !== null && params.keys.includes(value) && context.answers[value] !== undefined;
+      },
+      buttonIsBack: ({ event }) => pressed(event)?.trim().toLowerCase() === BACK_TO_SUMMARY,
+    };
+  },
 
-  actions: () => ({
-    /** Editing: the answers the flow will ask again (those after the edit edge's target) are kept aside as previous ones. */
-    startEditing: flowAssign(({ context }, params: { keys: string[] }) => {
-      const again = new Set(params.keys);
+  actions: ({ graph, lookups }) => ({
+    /** A new step of the review: what the last turn failed at is no longer said. */
+    clearNotice: flowAssign(() => ({ notice: null, invalid: null })),
+    /** Back at the summary: a correction is over, the previous answers are no longer offered. */
+    endCorrection: flowAssign(() => ({ correction: null, previousAnswers: {} })),
+    /**
+     * Going back to change one answer: the answers the flow will pass again
+     * (those after the edit edge's target) are kept aside as previous ones and
+     * restored as it passes them, except the one being changed.
+     */
+    startCorrection: flowAssign(({ context, event }, params: { node: string; keys: string[]; again: string[] }) => {
+      let correction: { key: string; text: string | null };
+      if (event.type === 'user.button') correction = { key: event.value, text: null };
+      else {
+        const text = event.type === 'user.text' ? event.text : '';
+        const found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, lookups.place(params.node).node as ConfirmationNode));
+        correction = found.kind === 'change' ? { key: found.key, text: found.text } : { key: '', text: null };
+      }
+      const again = new Set(params.again);
       const kept = Object.fromEntries(Object.entries(context.answers).filter(([key]) => !again.has(key)));
       const asked = Object.fromEntries(Object.entries(context.answers).filter(([key]) => again.has(key)));
-      return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null };
+      return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null, correction };
     }),
   }),
 
-  state(p, c) {
+  state(p, c: CompileContext) {
     const { route } = c;
-    const params = { node: p.id };
-    // What editing clears: the answers of every question (and action) reachable from where the edit edge goes.
-    const editing = (t: Transition) => {
-      const target = (t.target ?? '').replace(`#${c.doc.id}.`, '');
-      return { type: 'startEditing', params: { keys: c.answersFrom(target) } };
-    };
+    const edits = route(p, 'edit');
+    // What going back clears: the answers of every question (and action) reachable from where the edit edge goes.
+    const againFrom = (t: Transition) => c.answersFrom((t.target ?? '').replace(`#${c.doc.id}.`, ''));
+    // The answers a person may change: the questions' keys along the edit edges.
+    const keys = [...new Set(edits.flatMap((t) => againFrom(t).filter((key) => c.graph.question(key) !== undefined)))];
+    const params = { node: p.id, keys };
+    const correcting = (guard: string): Transition[] =>
+      route(p, 'edit', { type: guard, params }).map((t) => ({ ...t, actions: [{ type: 'startCorrection', params: { ...params, again: againFrom(t) } }, ...(t.actions ?? [])] }));
+    const notUnderstood = { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] };
     const on = (guard: string) => ({ type: guard, params });
     return {
       tags: ['confirmation'],
       ...c.traced(p),
-      on: {
-        'user.button': [
-          ...route(p, 'confirmed', on('buttonIsConfirm')),
-          ...route(p, 'edit', on('buttonIsEdit')).map((t) => ({ ...t, actions: [editing(t), ...(t.actions ?? [])] })),
-          { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] },
-        ],
-        // The seed's rule: anything that is not a confirmation is a wish to edit.
-        'user.text': [
-          ...route(p, 'confirmed', on('textConfirms')),
-          ...route(p, 'edit').map((t) => ({ ...t, actions: [editing(t), ...(t.actions ?? [])] })),
-        ],
+      entry: [...c.traced(p).entry, { type: 'endCorrection' }],
+      initial: REVIEWING,
+      states: {
+        [REVIEWING]: {
+          on: {
+            'user.button': [
+              ...route(p, 'confirmed', on('buttonIsConfirm')),
+              { guard: on('buttonIsEdit'), target: CHOOSING, actions: [{ type: 'clearNotice' }] },
+              notUnderstood,
+            ],
+            'user.text': [
+              ...route(p, 'confirmed', on('textConfirms')),
+              ...correcting('textCorrects'),
+              { guard: on('textAsksWhich'), target: CHOOSING, actions: [{ type: 'clearNotice' }] },
+              notUnderstood,
+            ],
+          },
+        },
+        [CHOOSING]: {
+          on: {
+            'user.button': [
+              ...correcting('buttonChoosesAnswer'),
+              { guard: { type: 'buttonIsBack' }, target: REVIEWING, actions: [{ type: 'clearNotice' }] },
+              notUnderstood,
+            ],
+            'user.text': [...correcting('textCorrects'), notUnderstood],
+          },
+        },
       },
     };
   },
 
-  reply(node, { graph, context, notUnderstood, because, messages }) {
+  reply(node, { graph, context, phase, notUnderstood, because, messages }) {
     const statement = messages.problemStatement(graph, context.answers);
+    if (phase === CHOOSING) {
+      const answered = graph.questions.filter((q) => context.answers[answerKey(q)] !== undefined);
+      return {
+        message: notUnderstood ? `${messages.NOT_UNDERSTOOD_MESSAGE}\n\n${messages.WHICH_ANSWER_MESSAGE}` : messages.WHICH_ANSWER_MESSAGE,
+        buttons: [
+          ...answered.map((q) => ({ label: messages.answerButtonLabel(q, context.answers[answerKey(q)]!), value: answerKey(q) })),
+          { label: messages.BACK_TO_SUMMARY_LABEL, value: BACK_TO_SUMMARY },
+        ],
+        buttonContext: 'gate_confirmation',
+        artifacts: [],
+        completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
+      };
+    }
+    const summary = messages.summaryMessage(graph, node, context.answers);
     return {
-      message: notUnderstood ? messages.NOT_UNDERSTOOD_MESSAGE : because + messages.summaryMessage(graph, node, context.answers),
+      message: notUnderstood ? `${messages.NOT_UNDERSTOOD_AT_SUMMARY}\n\n${summary}` : because + summary,
       buttons: [
         { label: node.confirmLabel, value: 'confirm' },
         { label: node.editLabel, value: 'edit' },
@@ -108,7 +215,41 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
       completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
     };
   },
+  resume: (node) => ({ [node.id]: REVIEWING }),
 
-  /** Confirm and edit, as buttons and as text, and an unknown button. */
-  testEvents: () => [button('confirm'), button('edit'), button(UNKNOWN_BUTTON), textEvent("Yes, that's correct"), textEvent("That's wrong")],
+  /**
+   * Confirm and edit, as buttons and as text; an unknown button and unclear
+   * text; at "which answer?", each answer's button and "back"; and a
+   * correction by value for each answer that one value alone can change.
+   */
+  testEvents(_node, t) {
+    const events: FlowTestEvent[] = [button('confirm'), button('edit'), button(UNKNOWN_BUTTON), button(BACK_TO_SUMMARY)];
+    events.push(textEvent("Yes, that's correct"), textEvent("That's wrong"), textEvent('the weather is nice'));
+    const week = new Date(t.today.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
+    for (const q of t.graph.questions) {
+      const key = answerKey(q);
+      const answer = t.snapshot.context.answers[key];
+      if (!answer) continue;
+      // The answer by its key's words: named without a value (asked again), and with a new value where one can be written.
+      const named = nameWords(key).join(' ') || key;
+      events.push(button(key), textEvent(`${named} is wrong`));
+      const a = q.answer;
+      const other =
+        a.type === 'category'
+          ? a.categories.find((c) => c !== answer.value)
+          : a.type === 'number'
+            ? String(Math.min((a.min ?? 0) + 1, a.max ?? Number.MAX_SAFE_INTEGER)) === String(answer.value) ? String(a.max ?? (a.min ?? 0) + 2) : String(Math.min((a.min ?? 0) + 1, a.max ?? Number.MAX_SAFE_INTEGER))
+            : a.type === 'date'
+              ? week
+              : a.type === 'boolean'
+                ? Object.values(booleanLabels(a)).find((label) => label.toLowerCase() !== String(answer.value).toLowerCase() && (answer.value === true) !== /^y/i.test(label))
+              : a.type === 'email'
+                ? 'someone.else@example.com'
+                : a.type === 'phone'
+                  ? '+1 202 555 0188'
+                  : undefined;
+      if (other !== undefined) events.push(textEvent(`${named} ${other}`));
+    }
+    return events;
+  },
 };

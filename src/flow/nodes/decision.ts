@@ -5,7 +5,7 @@ import { working } from './shared.js';
 
 /** A branch point: its edges are tried in order, the first whose guard holds is taken; the last is `else`. */
 export const DecisionNodeSchema = z.strictObject({
-  kind: z.literal('decision'),
+  kind: z.literal('decision').describe('"decision": asks nothing; its edges\' guards are tried in order and the first true one is taken.'),
   ...nodeFields,
 });
 

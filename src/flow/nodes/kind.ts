@@ -11,7 +11,7 @@ import type { EdgeOutcome } from '../fields.js';
 import type { FlowGraph, ScopeGraph } from '../graph.js';
 import type { GuardKind } from '../guards/cel.js';
 import type { Place } from '../places.js';
-import type { FlowDocument } from '../schema.js';
+import type { FlowDocument, FlowNode } from '../schema.js';
 import type { FlowTraceEvent } from '../trace.js';
 import type { FlowTestEvent, FlowTestOptions } from './test-events.js';
 
@@ -204,6 +204,8 @@ export interface CompileContext {
   canBeAnsweredEarly(p: Place): boolean;
   /** The answer keys the flow may set again from `place` on (what editing from there clears). */
   answersFrom(place: string): string[];
+  /** The nodes the flow may pass through from `place` on, that node included. */
+  nodesFrom(place: string): FlowNode[];
   /** What the extractor is asked at the question at `place` (a place id). */
   extractionInput(place: string, context: FlowContext): ExtractionInput;
   /** The states of a scope's nodes (a subgraph call nests its scope's states). */
@@ -264,6 +266,12 @@ export interface ReplyInput {
   /** Why the flow is back here (a refused answer, an unmet constraint) and a blank line; empty otherwise. */
   readonly because: string;
   readonly messages: ReplyMessages;
+  /**
+   * An author's text with the answers it names (`{answers.<key>}`) filled in.
+   * The node handed to `reply` has its own texts filled already; this is for
+   * texts of other nodes (the stop message of the question that stopped the flow).
+   */
+  readonly fill: (text: string) => string;
 }
 
 export interface ResumeInput {

@@ -1,18 +1,20 @@
 import { and } from 'xstate';
 import { z } from 'zod';
 import { nodeFields, text } from '../fields.js';
+import type { FlowPathState } from '../context.js';
 import type { NodeKind } from './kind.js';
 import { AWAITING_ANSWER, PATHS_ACTOR_ID, checkGivingUp, flowAssign, flowSendTo } from './shared.js';
 import { UNCLEAR_TEXT, UNKNOWN_BUTTON, button, text as textEvent, vote, type FlowTestEvent } from './test-events.js';
 
 /**
  * Waits until path selection locks a path (see `paths`): while it waits every
- * message is a vote. Its edges are guarded on `context.path.locked`.
+ * message is a vote, and a path's button is the person's choice (it locks at
+ * once). Its edges are guarded on `context.path.locked`.
  */
 export const PathNodeSchema = z.strictObject({
-  kind: z.literal('path'),
+  kind: z.literal('path').describe('"path": waits until path selection locks one of the flow\'s `paths`; every message is a vote.'),
   ...nodeFields,
-  prompt: text,
+  prompt: text.meta({ description: 'What the person is asked while the path is chosen.', examples: ['Tell me about your project.'] }),
   /**
    * Messages allowed (each is a vote) before the `invalid` edge (else the
    * flow's `fallback`, else the implicit stop terminal `__unreadable__`) is
@@ -20,15 +22,42 @@ export const PathNodeSchema = z.strictObject({
    * lock (`paths.policy.lockThreshold`) plus the flow's `maxAttempts` (else
    * `DEFAULT_MAX_ATTEMPTS`), less one.
    */
-  maxAttempts: z.number().int().min(1).max(100).optional(),
+  maxAttempts: z.number().int().min(1).max(100).describe('Messages allowed before the `invalid` edge is taken on a vote that locks no path.').optional(),
 });
 
 export type PathNode = z.infer<typeof PathNodeSchema>;
 
+type PathOptionShown = { id: string; label?: string | undefined };
+
 /**
- * A path node: state `waiting`, where every message (and every path button)
- * is a vote sent to path selection; its `always` edges, guarded on
- * `context.path.locked`, are re-checked after each reported vote.
+ * What the path node says: its prompt until a message has been read; after
+ * that, what it took from the last message, then a narrower question (which
+ * path is it?) with the paths as buttons. A vote that locks a path leaves
+ * the node, so this is said only while no path is locked.
+ */
+export function pathMessage(node: PathNode, options: readonly PathOptionShown[], path: FlowPathState | null): string {
+  const last = path?.last;
+  if (!path || !last) return node.prompt;
+  const label = (id: string) => options.find((o) => o.id === id)?.label ?? id;
+  const either = options.map((o) => label(o.id)).join(' or ');
+  const narrower = `Is it ${either}? Choose one below, or tell me a bit more.`;
+  if (last.path !== null && last.outcome === 'voted') {
+    const earlier = options.filter((o) => o.id !== last.path && (path.votes[o.id] ?? 0) > 0).map((o) => label(o.id));
+    if (earlier.length > 0) return `That sounds like ${label(last.path)}, but earlier it sounded like ${earlier.join(' or ')}. ${narrower}`;
+    return `That sounds like ${label(last.path)}. Is that right? Choose "${label(last.path)}" below to go on, or tell me a bit more.`;
+  }
+  if (last.path !== null && last.outcome === 'low_confidence')
+    return `That might mean ${label(last.path)}, but I am not sure. ${narrower}`;
+  // The message pointed to no path.
+  if (path.tentative !== null) return `I could not tell from that which one this is; so far it sounds like ${label(path.tentative)}. ${narrower}`;
+  return `I could not tell from that which one this is. ${narrower}`;
+}
+
+/**
+ * A path node: state `waiting`, where every message is a vote sent to path
+ * selection and every path button an explicit choice (locked at once); its
+ * `always` edges, guarded on `context.path.locked`, are re-checked after each
+ * reported vote.
  */
 export const path: NodeKind<typeof PathNodeSchema> = {
   kind: 'path',
@@ -61,7 +90,8 @@ export const path: NodeKind<typeof PathNodeSchema> = {
     votePathButton: flowSendTo(PATHS_ACTOR_ID, ({ event }) => {
       const value = pressed(event) ?? '';
       const option = (doc.paths?.options ?? []).find((p) => p.id === value || p.label === value);
-      return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"` };
+      // A button is the person's own choice: it locks the path at once (hysteresis is for votes read from text).
+      return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"`, explicit: true };
     }),
     countAttempt: flowAssign(({ context }, params: { place: string }) => ({
       attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 },
@@ -97,8 +127,8 @@ export const path: NodeKind<typeof PathNodeSchema> = {
     };
   },
 
-  reply: (node, { graph, notUnderstood, messages }) => ({
-    message: notUnderstood ? messages.NOT_UNDERSTOOD_MESSAGE : node.prompt,
+  reply: (node, { graph, context, notUnderstood, messages }) => ({
+    message: notUnderstood ? messages.NOT_UNDERSTOOD_MESSAGE : pathMessage(node, graph.doc.paths?.options ?? [], context.path),
     buttons: (graph.doc.paths?.options ?? []).map((p) => ({ label: p.label ?? p.id, value: p.id })),
     buttonContext: 'gate_question',
     artifacts: [],

@@ -1,6 +1,6 @@
 import { and } from 'xstate';
 import { z } from 'zod';
-import { SKIP_VALUE, asksToSkip } from '../answer.js';
+import { KEEP_VALUE, SKIP_VALUE, asksToSkip } from '../answer.js';
 import { BUTTONS_ONLY_STATE, hasAnswerButtons } from '../attempts.js';
 import type { FlowContext, Answer } from '../context.js';
 import {
@@ -11,11 +11,14 @@ import {
   ValidatorSchema,
   answerKey,
   booleanLabels,
+  categoryLabel,
   isRequired,
+  type CategoryAnswer,
   nodeFields,
   text,
 } from '../fields.js';
 import type { IssuePath } from '../check.js';
+import { didYouMean } from '../suggest.js';
 import type { Place } from '../places.js';
 import type { CompileContext, Enqueue, FlowActions, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
 import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside } from './shared.js';
@@ -33,17 +36,20 @@ import {
 } from './test-events.js';
 
 export const QuestionNodeSchema = z.strictObject({
-  kind: z.literal('question'),
+  kind: z.literal('question').describe('"question": asks `prompt` and stores the answer under `key`.'),
   ...nodeFields,
   /** Where the answer is stored (`answers.<key>`); the node id when absent. */
-  key: AnswerKeySchema.optional(),
-  prompt: text,
-  answer: AnswerSpecSchema,
+  key: AnswerKeySchema.meta({ description: 'Where the answer is stored: guards read it as answers.<key>. The node id when absent.', examples: ['visit_type'] }).optional(),
+  prompt: text.meta({ description: 'What the person is asked.', examples: ['What is your name?'] }),
+  answer: AnswerSpecSchema.meta({
+    description: 'The answer\'s type and rules: "category", "string", "number", "boolean", "date", "email" or "phone".',
+    examples: [{ type: 'category', categories: ['Yes', 'No'] }, { type: 'number', min: 1, integer: true }],
+  }),
   /** True when absent. An optional question can be skipped (a "Skip" button, or saying so). */
-  required: z.boolean().optional(),
+  required: z.boolean().describe('false: the question may be skipped (a Skip button, or saying so). true when absent.').optional(),
   /** Applicability: when this guard is false the question is passed over, unanswered. */
-  when: GuardTextSchema.optional(),
-  validators: z.array(ValidatorSchema).optional(),
+  when: GuardTextSchema.meta({ description: 'A CEL guard: when false, the question is passed over unanswered.', examples: ["answers.venue == 'sports_court'"] }).optional(),
+  validators: z.array(ValidatorSchema).describe('Rules a typed answer must pass before it is stored, each with the message shown when it fails.').optional(),
   /**
    * Failed answers allowed (unreadable or refused turns in a row); the flow's
    * `maxAttempts` when absent, else `DEFAULT_MAX_ATTEMPTS` (3): no question
@@ -54,10 +60,10 @@ export const QuestionNodeSchema = z.strictObject({
    * up takes the `invalid` edge, else the flow's `fallback`, else the implicit
    * stop terminal `__unreadable__`.
    */
-  maxAttempts: z.number().int().min(1).max(100).optional(),
+  maxAttempts: z.number().int().min(1).max(100).describe('Failed answers in a row before the question gives up (its `invalid` edge, else the flow\'s fallback); the flow\'s maxAttempts, else 3, when absent.').optional(),
   /** Categories that end the intake at once (through the `limiting` edge). */
-  limitingValues: z.array(text).optional(),
-  stopMessage: text.optional(),
+  limitingValues: z.array(text).meta({ description: 'Categories that end the flow at once, through the `limiting` edge.', examples: [['No']] }).optional(),
+  stopMessage: text.describe('What the person reads when a limiting value ends the flow.').optional(),
 });
 
 export type QuestionNode = z.infer<typeof QuestionNodeSchema>;
@@ -89,8 +95,8 @@ const lower = (s: string) => s.toLowerCase();
  * gate configs, each with its own paths.
  */
 export function checkCategories(
-  gate: { categories: string[]; limitingValues?: string[] | undefined; synonyms?: Record<string, string[]> | undefined },
-  paths: { categories: IssuePath; limitingValues: IssuePath; synonyms: IssuePath },
+  gate: { categories: string[]; limitingValues?: string[] | undefined; synonyms?: Record<string, string[]> | undefined; labels?: Record<string, string> | undefined },
+  paths: { categories: IssuePath; limitingValues: IssuePath; synonyms: IssuePath; labels?: IssuePath },
   add: (path: IssuePath, message: string) => void,
 ): void {
   const { categories } = gate;
@@ -101,7 +107,7 @@ export function checkCategories(
   });
   gate.limitingValues?.forEach((value, j) => {
     if (!known.has(lower(value)))
-      add([...paths.limitingValues, j], `limiting value "${value}" is not one of the categories (${categories.join(', ')})`);
+      add([...paths.limitingValues, j], `limiting value "${value}" is not one of the categories (${categories.join(', ')})${didYouMean(value, categories)}`);
   });
   const phraseOwner = new Map<string, string>();
   const synonymKeys = new Set<string>();
@@ -110,13 +116,25 @@ export function checkCategories(
     if (synonymKeys.has(lower(category))) add([...paths.synonyms, category], `synonyms for "${category}" are given twice (keys differ only in case)`);
     synonymKeys.add(lower(category));
     if (!known.has(lower(category)))
-      add([...paths.synonyms, category], `synonyms given for "${category}", which is not one of the categories (${categories.join(', ')})`);
+      add([...paths.synonyms, category], `synonyms given for "${category}", which is not one of the categories (${categories.join(', ')})${didYouMean(category, categories)}`);
     phrases.forEach((phrase, j) => {
       const owner = phraseOwner.get(lower(phrase)) ?? categories.find((c) => lower(c) === lower(phrase));
       if (owner !== undefined && lower(owner) !== lower(category))
         add([...paths.synonyms, category, j], `"${phrase}" already means "${owner}"`);
       phraseOwner.set(lower(phrase), category);
     });
+  }
+  // A label is shown for its category and read as it: it must name a category, and mean no other one.
+  const labelOwner = new Map<string, string>();
+  for (const [category, label] of Object.entries(gate.labels ?? {})) {
+    const at = [...(paths.labels ?? []), category];
+    if (!known.has(lower(category))) {
+      add(at, `a label is given for "${category}", which is not one of the categories (${categories.join(', ')})${didYouMean(category, categories)}`);
+      continue;
+    }
+    const owner = labelOwner.get(lower(label)) ?? phraseOwner.get(lower(label)) ?? categories.find((c) => lower(c) === lower(label));
+    if (owner !== undefined && lower(owner) !== lower(category)) add(at, `the label "${label}" already means "${owner}"`);
+    labelOwner.set(lower(label), category);
   }
 }
 
@@ -127,8 +145,8 @@ function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
   const extra = { node: node.id };
   if (answer.type === 'category') {
     checkCategories(
-      { categories: answer.categories, limitingValues: node.limitingValues, synonyms: answer.synonyms },
-      { categories: [...where, 'answer', 'categories'], limitingValues: [...where, 'limitingValues'], synonyms: [...where, 'answer', 'synonyms'] },
+      { categories: answer.categories, limitingValues: node.limitingValues, synonyms: answer.synonyms, labels: answer.labels },
+      { categories: [...where, 'answer', 'categories'], limitingValues: [...where, 'limitingValues'], synonyms: [...where, 'answer', 'synonyms'], labels: [...where, 'answer', 'labels'] },
       (path, message) => c.add(path, message, extra),
     );
     if (node.validators !== undefined)
@@ -155,6 +173,9 @@ function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
 }
 
 // ---------------------------------------------------------------- the machine
+
+/** Words that keep a previous answer when a question is asked again. */
+const KEEP_WORDS = /^\s*(keep( it| that| the same| as is)?|same( as before)?|no change|unchanged|leave it)\s*[.!]?\s*$/i;
 
 function questionGuards({ lookups }: CompileContext): FlowGuards {
   const { cel, scopeOf, keyOf, question, pressed, matched, accepted, typed, isLastAttempt } = lookups;
@@ -204,12 +225,58 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
     answerValid: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'valid',
     answerSkipped: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'skip',
     answerInvalid: ({ context, event }, params: { place: string }) => typed(context, event, params.place)?.kind === 'invalid',
+    /** Going back through the flow to correct another answer: this one is kept as it was. */
+    keptInCorrection: ({ context }, params: { place: string }) => {
+      const key = keyOf(params.place);
+      return !!context.correction && context.correction.key !== key && context.previousAnswers[key] !== undefined;
+    },
+    /** The answer being corrected, with the message that corrects it. */
+    correctedByText: ({ context }, params: { place: string }) =>
+      !!context.correction && context.correction.key === keyOf(params.place) && context.correction.text !== null,
+    /** "Keep" (the button, or saying so) when the question is asked again with its previous answer. */
+    keepsPrevious: ({ context, event }, params: { place: string }) => {
+      if (context.previousAnswers[keyOf(params.place)] === undefined) return false;
+      const said = event.type === 'user.button' ? event.value : event.type === 'user.text' ? event.text : '';
+      return KEEP_WORDS.test(said) || said.trim().toLowerCase() === KEEP_VALUE;
+    },
     /** This failure is the last one the question's budget (`maxAttempts`, the flow's, or the default) allows. */
     isLastAttempt: ({ context }, params: { place: string }) => isLastAttempt(context, params.place),
+    /**
+     * A text this question cannot read that reads as the answer to `key`, an
+     * unanswered member of its exclusive one-of group of another type (a phone
+     * number given at "email, or skip this and give a phone number").
+     */
+    answersSibling: ({ context, event }, params: { place: string; key: string }) =>
+      event.type === 'user.text' &&
+      context.answers[params.key] === undefined &&
+      typed(context, event, params.place)?.kind === 'invalid' &&
+      typed(context, event, params.key)?.kind === 'valid',
   };
 }
 
-function questionActions({ lookups }: CompileContext): FlowActions {
+/**
+ * The other typed members of the question's exclusive one-of groups, of
+ * another type (email and phone): a text that reads as one of them answers
+ * it, and one that is nearly one of them (a phone number missing digits) is
+ * refused with that member's reason.
+ */
+function groupSiblings(
+  q: QuestionNode,
+  constraints: readonly { oneOf?: string[] | undefined; exclusive?: boolean | undefined }[],
+  questionOf: (key: string) => QuestionNode | undefined,
+): string[] {
+  if (q.answer.type === 'category') return [];
+  return constraints
+    .filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q)))
+    .flatMap((k) => k.oneOf!.filter((key) => key !== answerKey(q)))
+    .filter((key) => {
+      const other = questionOf(key);
+      return other !== undefined && other.answer.type !== 'category' && other.answer.type !== q.answer.type;
+    });
+}
+
+function questionActions(c: CompileContext): FlowActions {
+  const { lookups } = c;
   const { question, keyOf, pressed, matched, typed, accepted, withoutAttempt, maxAttemptsOf } = lookups;
   /** Store an answer, clear what the last failure said, trace it. */
   const commit = (enqueue: Enqueue, context: FlowContext, at: string, answer: Answer) => {
@@ -256,13 +323,43 @@ function questionActions({ lookups }: CompileContext): FlowActions {
         enqueue.emit({ type: 'answer.committed', node: params.place, key, value: found.value, source: found.source });
     }),
     recordStop: flowAssign((_, params: { place: string }) => ({ stoppedBy: keyOf(params.place) })),
+    /** The text answered `key`, another member of the question's exclusive group (see `answersSibling`). */
+    commitSibling: flowEnqueue(({ context, event, enqueue }, params: { place: string; key: string }) => {
+      const read = typed(context, event, params.key);
+      if (read?.kind !== 'valid' || event.type !== 'user.text') return;
+      const answer: Answer = { value: read.value, confidence: read.confidence, source: 'match', raw: event.text };
+      enqueue.assign({ answers: { ...context.answers, [params.key]: answer }, notice: null, invalid: null, attempts: withoutAttempt(context, params.place) });
+      enqueue.emit({ type: 'answer.committed', node: params.place, key: params.key, value: answer.value, source: answer.source });
+    }),
+    /** The previous answer again, as it was given (kept in a correction, or "Keep"). */
+    restorePrevious: flowEnqueue(({ context, enqueue }, params: { place: string }) => {
+      const previous = context.previousAnswers[keyOf(params.place)];
+      if (previous) commit(enqueue, context, params.place, previous);
+    }),
+    /** The correction's message answers this question, read as any answer to it is. */
+    answerCorrection: flowEnqueue(({ context, enqueue }) => {
+      const correction = context.correction;
+      if (!correction?.text) return;
+      enqueue.assign({ correction: { key: correction.key, text: null } });
+      enqueue.raise({ type: 'user.text', text: correction.text });
+    }),
     /** A typed answer was refused: keep the reason to say, count the failure, trace it. */
     recordInvalid: flowEnqueue(({ context, event, enqueue }, params: { place: string }) => {
-      const read = typed(context, event, params.place);
+      const own = typed(context, event, params.place);
+      // Nothing of this question's kind in it, but nearly an answer to a group member: that member's reason.
+      const nearly =
+        own?.kind === 'invalid' && !own.found
+          ? groupSiblings(question(params.place), c.lookups.constraints, c.graph.question)
+              .filter((key) => context.answers[key] === undefined)
+              .map((key) => typed(context, event, key))
+              .find((r) => r?.kind === 'invalid' && r.found)
+          : undefined;
+      const read = nearly ?? own;
       const message = read?.kind === 'invalid' ? read.message : 'That answer could not be used.';
+      const choices = read?.kind === 'invalid' ? read.choices : undefined;
       const attempt = (context.attempts[params.place] ?? 0) + 1;
       enqueue.assign({
-        invalid: { node: params.place, message },
+        invalid: { node: params.place, message, ...(choices && { choices }) },
         notice: null,
         attempts: { ...context.attempts, [params.place]: attempt },
       });
@@ -295,6 +392,20 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   const q = p.node;
   const params = { place: p.id };
   const limited = (q.limitingValues ?? []).length > 0;
+  // A summary's edit edge leads back through this question, and it leads on to that summary:
+  // a correction there may come here, with this question answered before.
+  const onTheWay = c.nodesFrom(p.id);
+  const correctable = [...c.places.values()]
+    .filter((other) => other.node.kind === 'confirmation' && onTheWay.includes(other.node))
+    .map((other) => other.scope.edgesFrom(other.node.id, 'edit').flatMap((e) => c.answersFrom([...other.path, e.to].join('.'))))
+    .filter((keys) => keys.includes(answerKey(q)));
+  const reviewed = correctable.length > 0;
+  // Kept while another answer is corrected: only if another answer it can stand beside may be (not one of its exclusive group).
+  const exclusiveWith = new Set(constraints.filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q))).flatMap((k) => k.oneOf ?? []));
+  const keepable = correctable.some((keys) => keys.some((key) => key !== answerKey(q) && !exclusiveWith.has(key) && c.graph.question(key) !== undefined));
+  // Free text is never read out of a correction's message (it is asked again instead).
+  const readable = q.answer.type !== 'string';
+  const keep: Transition[] = reviewed ? [go(p, 'answered', { type: 'keepsPrevious', params }, [{ type: 'restorePrevious', params }])] : [];
   // Its answers are buttons: once its failed answers use up the budget it offers them alone, then gives up.
   const buttons = hasAnswerButtons(q);
   // Passed over once another key of an exclusive group is answered: only keys asked before it can be.
@@ -303,13 +414,22 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     .filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q)))
     .map((k) => k.oneOf!.filter((key) => key !== answerKey(q) && askedBefore.has(key)))
     .filter((keys) => keys.length > 0);
+  // The other typed members of its exclusive groups, of another type: a text that reads as one of them answers it.
+  const siblings = groupSiblings(q, constraints, graph.question);
   // Sent back here by an unmet constraint: asked, whatever would pass it over.
   const fallbackHere = enforced.some((k) => isAtOrInside(p.id, k.fallback!));
   const skip = (reason: string) => [{ type: 'recordSkip', params: { ...params, reason } }];
   const skips: Transition[] = [
     ...(q.when !== undefined ? [go(p, 'answered', { type: 'notApplicable', params: { place: p.id, expr: q.when } }, skip('not_applicable'))] : []),
     ...exclusive.map((keys) => go(p, 'answered', { type: 'excludedByGroup', params: { place: p.id, keys } }, skip('exclusive'))),
-    ...(c.canBeAnsweredEarly(p) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
+    ...(c.canBeAnsweredEarly(p) || siblings.some((key) => askedBefore.has(key)) ? [go(p, 'answered', { type: 'isAnswered', params }, skip('answered'))] : []),
+    // A correction from a summary: answers it passes are kept, the corrected one is answered by the message.
+    ...(reviewed
+      ? [
+          ...(keepable ? [go(p, 'answered', { type: 'keptInCorrection', params }, [{ type: 'restorePrevious', params }])] : []),
+          ...(readable ? [{ guard: { type: 'correctedByText', params }, target: 'asking', actions: [{ type: 'answerCorrection' }] }] : []),
+        ]
+      : []),
   ];
   const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params });
   /** Giving up: the failure is counted and traced, then the count starts again (should the flow come back here). */
@@ -331,9 +451,10 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     ];
     asking = {
       on: {
-        'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), ...failed(true)],
+        'user.button': [...keep, ...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), ...failed(true)],
         // The offline matcher first (pure, here in the machine); the model only where it abstains.
         'user.text': withVote([
+          ...keep,
           ...direct('textIsLimiting', 'textMatches', 'commitMatched'),
           // The first question never calls a model (the seed's rule).
           ...(modelAllowed ? [{ target: 'extracting', actions: [{ type: 'rememberText' }] }] : failed(true)),
@@ -349,12 +470,16 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     };
     if (modelAllowed) extracting = extractingState(p, c, lastFailure);
   } else {
-    const answer = (fail: Transition[]): Transition[] => [
+    const answer = (fail: Transition[], text = false): Transition[] => [
       go(p, 'answered', { type: 'answerValid', params }, [{ type: 'commitTyped', params }]),
       ...(!isRequired(q) ? [go(p, 'answered', { type: 'answerSkipped', params }, skip('optional'))] : []),
+      // A text that answers another member of its exclusive group (a phone number at "email, or give a phone number").
+      ...(text ? siblings : []).map((key) =>
+        go(p, 'answered', { type: 'answersSibling', params: { ...params, key } }, [{ type: 'commitSibling', params: { ...params, key } }, ...skip('exclusive')]),
+      ),
       ...fail,
     ];
-    asking = { on: { 'user.button': answer(failed(false)), 'user.text': withVote(answer(failed(false))) } };
+    asking = { on: { 'user.button': [...keep, ...answer(failed(false))], 'user.text': withVote([...keep, ...answer(failed(false), true)]) } };
     if (buttons) buttonsOnly = { on: { 'user.button': answer([giveUp(undefined, false)]), 'user.text': withVote(answer([giveUp(undefined, false)])) } };
   }
   return {
@@ -523,7 +648,12 @@ function typedSamples(q: QuestionNode, t: TestEventInput): { valid: string[]; in
 function typedQuestionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
   const { valid, invalid } = typedSamples(q, t);
   const buttons = q.answer.type === 'boolean' ? [...valid.slice(0, 2), invalid[0]] : [valid[0], invalid[0]];
-  return [...buttons.filter((b) => b !== undefined).map(button), ...valid.map(textEvent), ...invalid.map(textEvent), ...skipEvents(q)];
+  // An answer to another member of its exclusive group (a phone number at the email question).
+  const siblings = groupSiblings(q, t.graph.doc.constraints ?? [], t.graph.question).flatMap((key) => {
+    const other = t.graph.question(key);
+    return other ? typedSamples(other, t).valid.slice(0, 1) : [];
+  });
+  return [...buttons.filter((b) => b !== undefined).map(button), ...valid.map(textEvent), ...invalid.map(textEvent), ...siblings.map(textEvent), ...skipEvents(q)];
 }
 
 // ---------------------------------------------------------------- the kind
@@ -532,7 +662,7 @@ function typedQuestionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[
 function questionButtons(q: QuestionNode, skipLabel: string) {
   const buttons =
     q.answer.type === 'category'
-      ? q.answer.categories.map((c) => ({ label: c, value: c }))
+      ? q.answer.categories.map((c) => ({ label: categoryLabel(q.answer as CategoryAnswer, c), value: c }))
       : q.answer.type === 'boolean'
         ? Object.values(booleanLabels(q.answer)).map((label) => ({ label, value: label }))
         : [];
@@ -567,16 +697,25 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
   actions: questionActions,
   state: questionState,
 
-  reply(node, { context, phase, notUnderstood, because, messages }) {
-    const buttons = questionButtons(node, messages.SKIP_LABEL);
+  reply(node, { context, place, phase, notUnderstood, because, messages }) {
+    const previous = context.previousAnswers[answerKey(node)];
+    // An answer that read two ways ("next friday"): what it may have meant, as buttons (pressing one answers).
+    const choices = phase === 'asking' && context.invalid?.node === place ? (context.invalid.choices ?? []) : [];
+    // Asked again with what was answered before: "Keep" first.
+    const buttons = [
+      ...(previous ? [{ label: messages.keepLabel(node, previous), value: KEEP_VALUE }] : []),
+      ...choices,
+      ...questionButtons(node, messages.SKIP_LABEL),
+    ];
     // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
     const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
     return {
       message: buttonsOnly
         ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
         : notUnderstood
-          ? messages.NOT_UNDERSTOOD_MESSAGE
-          : because + messages.questionMessage(node, context.previousAnswers[answerKey(node)]),
+          ? // Not understood: said, and the question asked again in full.
+            `${messages.NOT_UNDERSTOOD_MESSAGE}\n\n${messages.questionMessage(node, previous)}`
+          : because + messages.questionMessage(node, previous),
       buttons: buttons.length > 0 ? buttons : null,
       buttonContext: buttons.length > 0 ? 'gate_question' : null,
       artifacts: [],
@@ -587,7 +726,9 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
   resume: (node) => ({ [node.id]: 'asking' }),
 
   testEvents(node, t) {
-    if (node.answer.type !== 'category') return typedQuestionEvents(node, t);
-    return t.snapshot.hasTag(BUSY_TAG) ? extractionEvents(node, t) : categoryQuestionEvents(node);
+    // Asked again in a correction: "Keep", as the button and in words.
+    const keep = t.snapshot.context.previousAnswers[answerKey(node)] && !t.snapshot.hasTag(BUSY_TAG) ? [button(KEEP_VALUE), textEvent('keep it')] : [];
+    if (node.answer.type !== 'category') return [...keep, ...typedQuestionEvents(node, t)];
+    return t.snapshot.hasTag(BUSY_TAG) ? extractionEvents(node, t) : [...keep, ...categoryQuestionEvents(node)];
   },
 };

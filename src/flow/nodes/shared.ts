@@ -204,7 +204,7 @@ export function sharedActions({ lookups }: CompileContext): FlowActions {
     assignPath: flowEnqueue(({ event, enqueue }) => {
       if (event.type !== 'path.changed') return;
       const { vote } = event;
-      enqueue.assign({ path: { tentative: vote.tentative, locked: vote.locked, votes: vote.votes } });
+      enqueue.assign({ path: { tentative: vote.tentative, locked: vote.locked, votes: vote.votes, last: { path: vote.path, outcome: vote.outcome } } });
       enqueue.emit({
         type: 'path.vote',
         turn: vote.turn,

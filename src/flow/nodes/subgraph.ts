@@ -5,9 +5,9 @@ import { working } from './shared.js';
 
 /** Calls a subflow (`subgraphs[ref]`): enters its `entry`; its `__exit__` returns here and leaves on `done`. */
 export const SubgraphNodeSchema = z.strictObject({
-  kind: z.literal('subgraph'),
+  kind: z.literal('subgraph').describe('"subgraph": calls `subgraphs[ref]`; its `__exit__` returns here and leaves on `done`.'),
   ...nodeFields,
-  ref: NodeIdSchema,
+  ref: NodeIdSchema.meta({ description: 'The name of the subgraph it calls (a key of `subgraphs`).', examples: ['contact'] }),
 });
 
 export type SubgraphNode = z.infer<typeof SubgraphNodeSchema>;

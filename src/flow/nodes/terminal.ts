@@ -4,10 +4,17 @@ import type { NodeKind } from './kind.js';
 
 /** Ends the flow: handed off, stopped, or completed. */
 export const TerminalNodeSchema = z.strictObject({
-  kind: z.literal('terminal'),
+  kind: z.literal('terminal').describe('"terminal": an end of the flow.'),
   ...nodeFields,
-  outcome: TerminalOutcomeSchema,
-  message: text.optional(),
+  outcome: TerminalOutcomeSchema.describe('How the flow ends: "completed", "stopped" or "handoff" (to a person).'),
+  /**
+   * What the person reads at the end: what happened, in the flow's words
+   * ("Your booking request is in: we will confirm by email to
+   * {answers.email}."). May name answers (`{answers.<key>}`). A stop reached
+   * on a limiting value says the question's `stopMessage` instead. A
+   * general sentence when absent (messages.ts).
+   */
+  message: text.meta({ description: 'What the person reads at the end, in the flow\'s words; may name answers as {answers.<key>}.', examples: ['Your booking request is in.'] }).optional(),
 });
 
 export type TerminalNode = z.infer<typeof TerminalNodeSchema>;
@@ -46,13 +53,13 @@ export const terminal: NodeKind<typeof TerminalNodeSchema> = {
     }),
   }),
 
-  reply(node, { graph, context, messages }) {
+  reply(node, { graph, context, messages, fill }) {
     const done = { buttons: null, buttonContext: null } as const;
     if (node.outcome === 'stopped') {
       const by = context.stoppedBy ? graph.question(context.stoppedBy) : undefined;
       return {
         ...done,
-        message: by?.stopMessage ?? node.message ?? messages.DEFAULT_STOP_MESSAGE,
+        message: (by?.stopMessage !== undefined ? fill(by.stopMessage) : undefined) ?? node.message ?? messages.DEFAULT_STOP_MESSAGE,
         artifacts: [],
         completion: { isComplete: true, reason: context.stoppedBy ? 'stopped_limiting_value' : 'stopped', readyForHandoff: false },
       };

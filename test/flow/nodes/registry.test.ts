@@ -50,7 +50,7 @@ describe('the registry of node kinds', () => {
     const actions = Object.keys(machine.implementations.actions);
     expect(new Set(guards).size).toBe(guards.length);
     expect(guards).toEqual(expect.arrayContaining(['cel', 'constraintFails', 'buttonIsCategory', 'buttonIsConfirm', 'outputUsable', 'buttonIsPath']));
-    expect(actions).toEqual(expect.arrayContaining(['traceNode', 'traceRoute', 'commitButton', 'startEditing', 'assignOutput', 'countAttempt']));
+    expect(actions).toEqual(expect.arrayContaining(['traceNode', 'traceRoute', 'commitButton', 'startCorrection', 'assignOutput', 'countAttempt']));
   });
 
   it('any module of src/flow may be the first one imported: kinds reach neither the registry nor the document schema', async () => {

@@ -1,0 +1,76 @@
+import type { AnswerValue } from './context.js';
+import { normalize, tokenize, BREAK } from '../extract/normalize.js';
+
+/**
+ * Reading a message at the summary as a correction: which answer it names,
+ * and the new value it gives. Pure: the caller hands in how each question
+ * reads a text (the same readers the question uses when it asks).
+ *
+ * The rule is "never commit what the person did not say":
+ * - a new value is taken only when exactly one answer reads it and the message
+ *   names that answer, or names no other answer;
+ * - a bare yes/no value (a yes/no category, a boolean) is taken only when the
+ *   message names its answer: "no" at the summary says the summary is wrong,
+ *   not which answer;
+ * - a message naming exactly one answer without a readable new value asks that
+ *   question again; naming several, or asking to change something without
+ *   naming it, asks which answer to change; anything else is not understood.
+ */
+
+/** An answer the summary shows that the person may correct. */
+export interface CorrectableAnswer {
+  /** The answer key. */
+  key: string;
+  /** Words that name it: its label, key and id. */
+  names: readonly string[];
+  /** Its current value. */
+  value: AnswerValue;
+  /** Reads the message as a value for this answer; undefined when it does not read one. */
+  read(text: string): AnswerValue | undefined;
+  /** Its values are only yes/no: a value alone does not say which answer it is for. */
+  yesNo: boolean;
+}
+
+export type CorrectionReading =
+  /** Change `key`: `text` is the message to answer it with, or null to ask it again. */
+  | { kind: 'change'; key: string; text: string | null }
+  /** Asks to change something without saying which answer, or names several. */
+  | { kind: 'choose' }
+  /** Neither a correction nor a wish to change anything that can be read. */
+  | { kind: 'unclear' };
+
+/** Words too common to name an answer. */
+const NOT_NAMES = new Set(['the', 'a', 'an', 'of', 'to', 'is', 'my', 'your', 'for', 'and', 'or', 'in', 'on', 'at', 'answer', 'question', 'q']);
+
+const stem = (word: string) => word.replace(/(?:ies)$/, 'y').replace(/(?:es|s)$/, '');
+
+/** The words a name is made of: `2_insurance_history` → insurance, history. */
+export function nameWords(name: string): string[] {
+  return normalize(name.replace(/[_\-.]+/g, ' '))
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !NOT_NAMES.has(w))
+    .map(stem);
+}
+
+/** Whether the message mentions one of the answer's name words. */
+function names(tokens: readonly string[], answer: CorrectableAnswer): boolean {
+  const words = new Set(answer.names.flatMap(nameWords));
+  return tokens.some((t) => words.has(stem(t)));
+}
+
+export function readCorrection(text: string, answers: readonly CorrectableAnswer[], wishesToEdit: boolean): CorrectionReading {
+  const tokens = tokenize(text).filter((t) => t !== BREAK);
+  const named = answers.filter((a) => names(tokens, a));
+  const changed = answers.filter((a) => {
+    const value = a.read(text);
+    return value !== undefined && value !== a.value;
+  });
+  const namedChanged = changed.filter((a) => named.includes(a));
+  if (namedChanged.length === 1) return { kind: 'change', key: namedChanged[0]!.key, text };
+  // A value alone: one answer reads it, no answer is named, and it is not a bare yes/no.
+  const unnamed = changed.filter((a) => !a.yesNo);
+  if (named.length === 0 && changed.length === 1 && unnamed.length === 1) return { kind: 'change', key: unnamed[0]!.key, text };
+  if (named.length === 1) return { kind: 'change', key: named[0]!.key, text: null };
+  if (named.length > 1 || changed.length > 1 || wishesToEdit) return { kind: 'choose' };
+  return { kind: 'unclear' };
+}
