@@ -36,18 +36,26 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
     .map((g) => ({ key: g.key, reading: readCategory(input.text, g, { ownWordsOnly: true }) }));
 
   const { result } = current;
-  const taken = result.status === 'match' && belongsElsewhere(current, others.map((o) => o.reading));
+  // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
+  // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
+  const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
+  const taken =
+    result.status === 'match' && (belongsElsewhere(current, others.map((o) => o.reading)) || (generic && others.some((o) => isSure(o.reading))));
   if (result.status === 'match' && !taken)
     return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
 
   const values: ExtractionOutput['values'] = {};
   for (const { key, reading } of others) {
     const r = reading.result;
-    if (r.status === 'match' && r.confidence >= SURE && reading.mentions.every((m) => m.specific && saysOnly(reading.tokens, m)))
-      values[key] = { value: r.value, confidence: r.confidence, source: 'match' };
+    if (r.status === 'match' && isSure(reading)) values[key] = { value: r.value, confidence: r.confidence, source: 'match' };
   }
   const why = taken ? 'other_question' : result.status === 'abstain' ? result.reason : 'no_match';
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
+}
+
+/** A later question's reading sure enough to commit: no typo, no flipped negation, its own specific words, a clause that says only that. */
+function isSure(reading: CategoryReading): boolean {
+  return reading.result.status === 'match' && reading.result.confidence >= SURE && reading.mentions.every((m) => m.specific && saysOnly(reading.tokens, m));
 }
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */
@@ -70,5 +78,7 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
     const [from, to] = a.start < b.start ? [a.end, b.start] : [b.end, a.start];
     return !tokens.slice(from, to).includes(BREAK);
   };
-  return mentions.every((m) => m.generic) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
+  // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
+  // question's answer is read as part of that answer ("text me the results" asked about the visit).
+  return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
 }

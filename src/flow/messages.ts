@@ -26,8 +26,9 @@ export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. That is everything we neede
 export const DEFAULT_WORKING_MESSAGE = 'One moment…';
 export const SKIP_LABEL = 'Skip';
 /** At the summary, a message that is neither a confirmation nor a correction that can be read. */
-export const NOT_UNDERSTOOD_AT_SUMMARY =
-  "I'm not sure what to change. Please confirm, or tell me which answer is wrong and what it should be (for example \"the visit type is follow-up\"), or press Edit Answers.";
+export function notUnderstoodAtSummary(editLabel: string): string {
+  return `I'm not sure what to change. Please confirm, or tell me which answer to change and its new value (for example "make it 14"), or press ${editLabel}.`;
+}
 /** Asked after "edit": one button per answer follows. */
 export const WHICH_ANSWER_MESSAGE = 'Which answer do you want to change?';
 export const BACK_TO_SUMMARY_LABEL = 'Back to the summary';

@@ -42,8 +42,11 @@ describe('extractOffline: a message that answers a later question', () => {
     });
     // Alone, it answers the current question.
     expect(read('no she is a new patient', [insurance]).values).toEqual({ insurance: 'No' });
-    // In a clause of its own it answers the current question, and later ones wait to be asked.
-    expect(read('no. she is a new patient', [insurance, visit]).values).toEqual({ insurance: 'No' });
+    // In a clause of its own beside a sure answer to a later question, it may be a take-back ("well no, she's
+    // a new patient") as well as an answer: the later answer is taken and the current question asked again.
+    expect(read('no. she is a new patient', [insurance, visit]).values).toEqual({ visit: 'New patient' });
+    // Beside words of a later question that are not sure, it answers the current one.
+    expect(read('no, we will phone about it', [insurance, contact]).values).toEqual({ insurance: 'No' });
   });
 
   it('answers a later question only when sure: its own words, specific, no typo', () => {

@@ -43,6 +43,24 @@ describe('patient-intake: a stray "no" and a later question', () => {
     expect(next.message).toContain(AGE);
   });
 
+  it('a "no" in its own clause beside a sure answer to another question is a take-back: insurance is asked again, the visit type kept', async () => {
+    const c = startConversation(example('patient-intake'));
+    await c.send({ button: 'Yes' });
+    const r = await c.send({ text: "well no, she's a new patient" });
+    expect(plain(r.answers)).toEqual({ '1_patient_info_availability': 'Yes', '3_visit_type': 'New patient' });
+    expect(r.message).toContain(INSURANCE);
+  });
+
+  it('a word of the visit type inside a statement about something else ("text me the results") is not the visit type', async () => {
+    const c = startConversation(example('patient-intake'));
+    for (const turn of [{ button: 'Yes' }, { button: 'No' }]) await c.send(turn);
+    const r = await c.send({ text: 'text me the results' });
+    expect(r.answers['3_visit_type']).toBeUndefined();
+    expect(r.state).toEqual({ '3_visit_type': 'asking' });
+    // Said on its own, it is the visit type.
+    expect(plain((await c.send({ text: 'here for results' })).answers)['3_visit_type']).toBe('Follow-up');
+  });
+
   it('reads a stated age for the age group, by the ranges its synonyms name', async () => {
     const c = startConversation(example('patient-intake'));
     for (const turn of [{ button: 'Yes' }, { button: 'No' }, { button: 'Follow-up' }]) await c.send(turn);

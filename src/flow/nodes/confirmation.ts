@@ -199,7 +199,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     }
     const summary = messages.summaryMessage(graph, node, context.answers);
     return {
-      message: notUnderstood ? `${messages.NOT_UNDERSTOOD_AT_SUMMARY}\n\n${summary}` : because + summary,
+      message: notUnderstood ? `${messages.notUnderstoodAtSummary(node.editLabel)}\n\n${summary}` : because + summary,
       buttons: [
         { label: node.confirmLabel, value: 'confirm' },
         { label: node.editLabel, value: 'edit' },
