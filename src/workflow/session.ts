@@ -82,6 +82,7 @@ export function createSession<TReply extends ReplyEnvelope>(
   const settle = () => waitUntilSettled(actor, { timeoutMs, ...(workflow.isSettled && { isSettled: workflow.isSettled }) });
   const current = () => actor.getSnapshot() as AnyMachineSnapshot;
 
+  let built: { snapshot: AnyMachineSnapshot; reply: TReply } | undefined;
   const value: WorkflowSession<TReply> = {
     sessionId,
     workflow,
@@ -91,7 +92,12 @@ export function createSession<TReply extends ReplyEnvelope>(
     get state() {
       return current().value;
     },
-    reply: () => workflow.reply(current(), sessionId),
+    // A snapshot's reply, built once: a button turn checks it before the turn, and it was the last turn's answer.
+    reply: () => {
+      const snapshot = current();
+      if (built?.snapshot !== snapshot) built = { snapshot, reply: workflow.reply(snapshot, sessionId) };
+      return built.reply;
+    },
     async send(turn) {
       if (current().status === 'done') throw new ConversationFinishedError(sessionId);
       // A button is a choice among those offered (its value or label, in any case): anything else is refused, never read as text.
