@@ -104,11 +104,10 @@ async function replyOrError(send: () => Promise<ReplyEnvelope>): Promise<ReplyEn
 
 /**
  * How a reply looks in a terminal: the whole message, its Markdown rendered
- * (ANSI styles when `color`), then the buttons as numbered choices. `said`
- * lists what the person typed: where the message repeats it, it shows as typed.
+ * (ANSI styles when `color`), then the buttons as numbered choices.
  */
-export function formatReply(reply: ReplyEnvelope, color = false, said: readonly string[] = []): string {
-  const out = [renderMarkdown(reply.message, { ansi: color }, said)];
+export function formatReply(reply: ReplyEnvelope, color = false): string {
+  const out = [renderMarkdown(reply.message, { ansi: color })];
   if (reply.buttons) out.push('', ...reply.buttons.map((b, i) => `  ${i + 1}) ${b.label}`));
   if (isFinished(reply))
     out.push('', `── finished: ${reply.completion.reason.replaceAll('_', ' ')}${reply.completion.readyForHandoff ? ' (ready for handoff)' : ''} ──`);
@@ -127,7 +126,6 @@ export async function chatInteractive(workflow: Workflow, io: ChatIO, options: C
   const started = await startChat(workflow, options);
   let reply = started.reply;
   const color = io.color ?? false;
-  const said: string[] = [];
   const prompt = () => io.interactive && io.output.write('> ');
   write(io.output, `${workflow.title ?? workflow.id} (type a number to press a button, or answer in your own words)\n\n`);
   write(io.output, formatReply(reply, color));
@@ -139,7 +137,6 @@ export async function chatInteractive(workflow: Workflow, io: ChatIO, options: C
       return 'next';
     }
     const turn = lineToTurn(line, reply);
-    if ('text' in turn) said.push(turn.text);
     try {
       reply = await started.runtime.turn(started.sessionId, turn);
     } catch (error) {
@@ -148,7 +145,7 @@ export async function chatInteractive(workflow: Workflow, io: ChatIO, options: C
       prompt();
       return 'next';
     }
-    write(io.output, `\n${formatReply(reply, color, said)}`);
+    write(io.output, `\n${formatReply(reply, color)}`);
     if (isFinished(reply)) return 'stop';
     prompt();
     return 'next';

@@ -7,9 +7,8 @@
  * terminal ones bring a syntax highlighter and a table library with them.
  *
  * What a person typed is never rendered: a message that quotes their words
- * (the summary's `(from: "**hi**")`) is given them as `literal`, and they are
- * escaped before rendering, so they show as typed. Escapes in the message
- * (`\*`) are honoured.
+ * (the summary's `(from: "**hi**")`) has them escaped (flow/messages.ts), and
+ * escapes (`\*`) are honoured, so they show as typed.
  */
 
 /** How to show styles: ANSI escapes (a terminal) or plain text (a file, a pipe). */
@@ -53,26 +52,9 @@ function renderInline(text: string, style: TerminalStyle): string {
   return inline(guarded, style).replace(HELD, (_match, index: string) => held[Number(index)]!);
 }
 
-/** `text` with every ASCII punctuation character escaped: it renders exactly as written. */
-export const escapeMarkdown = (text: string) => text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
-
-/**
- * Escapes the person's own texts where the message repeats them, the longest
- * first. Only texts that Markdown would change and that have a letter or
- * digit are looked for: a lone "#" or "-" would unmake every heading or rule.
- */
-function keepLiteral(markdown: string, literal: readonly string[]): string {
-  const marked = [...new Set(literal.map((t) => t.trim()))]
-    .filter((t) => /[*_`#\\]|^([-+]|\d+[.)])\s/.test(t) && /[\p{L}\p{N}]/u.test(t))
-    .sort((a, b) => b.length - a.length);
-  if (marked.length === 0) return markdown;
-  const pattern = new RegExp(marked.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-  return markdown.replace(pattern, escapeMarkdown);
-}
-
-/** Renders a message's Markdown for a terminal; `literal` lists what the person wrote, shown as typed wherever the message repeats it. */
-export function renderMarkdown(markdown: string, style: TerminalStyle, literal: readonly string[] = []): string {
-  return keepLiteral(markdown, literal)
+/** Renders a message's Markdown for a terminal. */
+export function renderMarkdown(markdown: string, style: TerminalStyle): string {
+  return markdown
     .split(/\r?\n/)
     .map((line) => {
       const heading = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);

@@ -59,7 +59,7 @@ export function formatValue(question: QuestionNode | undefined, value: AnswerVal
 
 /** The next question (case 3.4); when editing, what was answered before. */
 export function questionMessage(question: QuestionNode, previous: Answer | undefined): string {
-  return previous ? `${question.prompt}\n(Your previous answer: ${formatValue(question, previous.value)})` : question.prompt;
+  return previous ? `${question.prompt}\n(Your previous answer: ${escapeMarkdown(formatValue(question, previous.value))})` : question.prompt;
 }
 
 /** One line naming every answer, in the order the questions were asked. */
@@ -76,7 +76,7 @@ export function summaryMessage(
   node: ConfirmationNode,
   answers: Record<string, Answer>,
 ): string {
-  const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${problemStatement(graph, answers)}`, '', '**Your Answers:**', ''];
+  const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${escapeMarkdown(problemStatement(graph, answers))}`, '', '**Your Answers:**', ''];
   for (const q of graph.questions) {
     const answer = answers[answerKey(q)];
     if (!answer) continue;

@@ -161,7 +161,7 @@ export function ChatView({
             <li key={entry.id} className={`gf-message gf-${entry.role}${summary ? ' gf-summary' : ''}`}>
               <span className="gf-visually-hidden">{entry.role === 'user' ? 'You: ' : 'Assistant: '}</span>
               {/* The person's text is shown as typed: never read as Markdown. */}
-              {entry.role === 'assistant' ? <Markdown text={entry.text} literal={typed} /> : <p>{entry.text}</p>}
+              {entry.role === 'assistant' ? <Markdown text={entry.text} /> : <p>{entry.text}</p>}
             </li>
           );
         })}

@@ -4,20 +4,14 @@ import { Fragment, type ReactNode } from 'react';
 const ESCAPABLE = /[!-/:-@[-`{-~]/;
 const ESCAPED = /\\([!-/:-@[-`{-~])/g;
 
-/** `text` with every Markdown punctuation character escaped: it renders exactly as written. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
-}
-
 /**
  * The little Markdown replies use (headings, bold, rules, line breaks, and
- * backslash escapes), as React elements. Text is never parsed as HTML.
- *
- * `literal` lists what the person wrote: a reply that repeats it (a summary
- * quoting an answer, "(from: "**hi**")") shows it as typed, never as Markdown.
+ * backslash escapes), as React elements. Text is never parsed as HTML. A reply
+ * that repeats what the person wrote has it escaped (flow/messages.ts), so it
+ * shows as typed.
  */
-export function Markdown({ text, literal = [] }: { text: string; literal?: readonly string[] }) {
-  const blocks = keepLiteral(text, literal).split(/\n{2,}/);
+export function Markdown({ text }: { text: string }) {
+  const blocks = text.split(/\n{2,}/);
   return (
     <>
       {blocks.map((block, i) => {
@@ -38,22 +32,6 @@ export function Markdown({ text, literal = [] }: { text: string; literal?: reado
       })}
     </>
   );
-}
-
-/**
- * Escapes every occurrence of the person's own texts that carry Markdown
- * syntax and some words (a lone "#" or "**" would unmake every heading), the
- * longest first, so a text inside a longer one is not escaped twice.
- * Texts already escaped by the reply are not found again, so nothing is
- * escaped twice.
- */
-function keepLiteral(text: string, literal: readonly string[]): string {
-  const marked = [...new Set(literal.flatMap((t) => [t, t.trim()]))]
-    .filter((t) => /[*#\\]/.test(t) && /[\p{L}\p{N}]/u.test(t))
-    .sort((a, b) => b.length - a.length);
-  if (marked.length === 0) return text;
-  const pattern = new RegExp(marked.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-  return text.replace(pattern, escapeMarkdown);
 }
 
 /** Bold runs between unescaped `**` pairs; escapes resolved to the characters they stand for. */

@@ -63,13 +63,11 @@ describe('renderMarkdown', () => {
     expect(out.split('\n').at(-1)).toBe('Costs 5 * 3 = 15, a**b stays, **not bold**.');
   });
 
-  it("shows the person's own words as typed where the message repeats them", () => {
-    const summary = '**Visit type**\n→ Urgent care (from: "**urgent** care")';
-    expect(renderMarkdown(summary, { ansi: false }, ['**urgent** care'])).toBe('Visit type\n→ Urgent care (from: "**urgent** care")');
-    // Without being told, the same text would be read as Markdown.
-    expect(renderMarkdown(summary, { ansi: false })).toBe('Visit type\n→ Urgent care (from: "urgent care")');
-    // A bare "#" the person typed does not unmake the message's heading.
-    expect(renderMarkdown('## Summary', { ansi: false }, ['#'])).toBe('Summary\n───────');
+  it("shows the person's own words as typed where the message repeats them (the flow escapes them)", () => {
+    const summary = '**Visit type**\n→ Urgent care (from: "\\*\\*urgent\\*\\* care")';
+    expect(renderMarkdown(summary, { ansi: false })).toBe('Visit type\n→ Urgent care (from: "**urgent** care")');
+    // Unescaped, the same text would be read as Markdown.
+    expect(renderMarkdown('**Visit type**\n→ Urgent care (from: "**urgent** care")', { ansi: false })).toBe('Visit type\n→ Urgent care (from: "urgent care")');
   });
 
   it('colours a terminal, not a pipe; NO_COLOR and FORCE_COLOR decide over it', () => {

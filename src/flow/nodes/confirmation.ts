@@ -6,7 +6,7 @@ import type { FlowLookups } from '../compile-lookups.js';
 import type { FlowGraph } from '../graph.js';
 import { answerKey, booleanLabels, nodeFields, text } from '../fields.js';
 import type { CompileContext, FlowMachineEvent, NodeKind, Transition } from './kind.js';
-import { flowAssign } from './shared.js';
+import { flowAssign, summariesOf } from './shared.js';
 import { UNKNOWN_BUTTON, button, text as textEvent, type FlowTestEvent } from './test-events.js';
 
 /** A review of the answers: confirmed, or sent back to edit them. */
@@ -48,6 +48,24 @@ function correctable(graph: FlowGraph, keys: readonly string[], context: FlowCon
   });
 }
 
+/** Params of what a confirmation's states name: the node, and the answer keys a person may change there. */
+type ReviewParams = { node: string; keys: string[] };
+
+// One reading per turn (an event is one turn's): the guards that choose the transition and the action that
+// records the correction read the same message against the same context.
+const readings = new WeakMap<FlowMachineEvent, CorrectionReading>();
+
+/** How the message of `event` reads at the summary: a change of one answer, "which answer?", or unclear. */
+function readingOf(graph: FlowGraph, lookups: Pick<FlowLookups, 'readAs' | 'place'>, context: FlowContext, event: FlowMachineEvent, params: ReviewParams): CorrectionReading {
+  let found = readings.get(event);
+  if (!found) {
+    const text = event.type === 'user.text' ? event.text : '';
+    found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, lookups.place(params.node).node as ConfirmationNode));
+    readings.set(event, found);
+  }
+  return found;
+}
+
 /**
  * A confirmation: shows the summary with a confirm and an edit button.
  *
@@ -74,17 +92,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
   guards: ({ graph, lookups }) => {
     const { place, pressed } = lookups;
     const node = (id: string) => place(id).node as ConfirmationNode;
-    // One reading per event and confirmation (several guards ask).
-    const readings = new WeakMap<FlowMachineEvent, CorrectionReading>();
-    const reading = (context: FlowContext, event: FlowMachineEvent, params: { node: string; keys: string[] }): CorrectionReading => {
-      let found = readings.get(event);
-      if (!found) {
-        const text = event.type === 'user.text' ? event.text : '';
-        found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, node(params.node)));
-        readings.set(event, found);
-      }
-      return found;
-    };
+    const reading = (context: FlowContext, event: FlowMachineEvent, params: ReviewParams) => readingOf(graph, lookups, context, event, params);
     return {
       buttonIsConfirm: ({ event }, params: { node: string }) => {
         const value = pressed(event);
@@ -96,13 +104,13 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
       },
       textConfirms: ({ event }, params: { node: string }) => event.type === 'user.text' && classifyConfirmation(event.text, node(params.node)) === 'confirm',
       /** The message changes one named answer, or names one to ask again. */
-      textCorrects: ({ context, event }, params: { node: string; keys: string[] }) =>
+      textCorrects: ({ context, event }, params: ReviewParams) =>
         event.type === 'user.text' && reading(context, event, params).kind === 'change',
       /** The message asks to change something without saying which answer (or names several). */
-      textAsksWhich: ({ context, event }, params: { node: string; keys: string[] }) =>
+      textAsksWhich: ({ context, event }, params: ReviewParams) =>
         event.type === 'user.text' && reading(context, event, params).kind === 'choose',
       /** A button naming one of the answers that can be changed. */
-      buttonChoosesAnswer: ({ context, event }, params: { node: string; keys: string[] }) => {
+      buttonChoosesAnswer: ({ context, event }, params: ReviewParams) => {
         const value = pressed(event);
         return value !== null && params.keys.includes(value) && context.answers[value] !== undefined;
       },
@@ -120,12 +128,12 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
      * (those after the edit edge's target) are kept aside as previous ones and
      * restored as it passes them, except the one being changed.
      */
-    startCorrection: flowAssign(({ context, event }, params: { node: string; keys: string[]; again: string[] }) => {
+    startCorrection: flowAssign(({ context, event }, params: ReviewParams & { again: string[] }) => {
       let correction: { key: string; text: string | null };
       if (event.type === 'user.button') correction = { key: event.value, text: null };
       else {
-        const text = event.type === 'user.text' ? event.text : '';
-        const found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, lookups.place(params.node).node as ConfirmationNode));
+        // The reading the guard chose this transition by: always a change here.
+        const found = readingOf(graph, lookups, context, event, params);
         correction = found.kind === 'change' ? { key: found.key, text: found.text } : { key: '', text: null };
       }
       const again = new Set(params.again);
@@ -137,11 +145,10 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
 
   state(p, c: CompileContext) {
     const { route } = c;
-    const edits = route(p, 'edit');
     // What going back clears: the answers of every question (and action) reachable from where the edit edge goes.
     const againFrom = (t: Transition) => c.answersFrom((t.target ?? '').replace(`#${c.doc.id}.`, ''));
-    // The answers a person may change: the questions' keys along the edit edges.
-    const keys = [...new Set(edits.flatMap((t) => againFrom(t).filter((key) => c.graph.question(key) !== undefined)))];
+    // The answers a person may change: the questions along the edit edges.
+    const keys = [...(summariesOf(c).find((s) => s.place.id === p.id)?.keys ?? [])];
     const params = { node: p.id, keys };
     const correcting = (guard: string): Transition[] =>
       route(p, 'edit', { type: guard, params }).map((t) => ({ ...t, actions: [{ type: 'startCorrection', params: { ...params, again: againFrom(t) } }, ...(t.actions ?? [])] }));

@@ -21,7 +21,7 @@ import type { IssuePath } from '../check.js';
 import { didYouMean } from '../suggest.js';
 import type { Place } from '../places.js';
 import type { CompileContext, Enqueue, FlowActions, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
-import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside } from './shared.js';
+import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside, summariesOf } from './shared.js';
 import {
   DONE_EXTRACT,
   ERROR_EXTRACT,
@@ -395,14 +395,13 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   // A summary's edit edge leads back through this question, and it leads on to that summary:
   // a correction there may come here, with this question answered before.
   const onTheWay = c.nodesFrom(p.id);
-  const correctable = [...c.places.values()]
-    .filter((other) => other.node.kind === 'confirmation' && onTheWay.includes(other.node))
-    .map((other) => other.scope.edgesFrom(other.node.id, 'edit').flatMap((e) => c.answersFrom([...other.path, e.to].join('.'))))
-    .filter((keys) => keys.includes(answerKey(q)));
+  const correctable = summariesOf(c)
+    .filter((s) => onTheWay.includes(s.place.node) && s.keys.includes(answerKey(q)))
+    .map((s) => s.keys);
   const reviewed = correctable.length > 0;
   // Kept while another answer is corrected: only if another answer it can stand beside may be (not one of its exclusive group).
   const exclusiveWith = new Set(constraints.filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q))).flatMap((k) => k.oneOf ?? []));
-  const keepable = correctable.some((keys) => keys.some((key) => key !== answerKey(q) && !exclusiveWith.has(key) && c.graph.question(key) !== undefined));
+  const keepable = correctable.some((keys) => keys.some((key) => key !== answerKey(q) && !exclusiveWith.has(key)));
   // Free text is never read out of a correction's message (it is asked again instead).
   const readable = q.answer.type !== 'string';
   const keep: Transition[] = reviewed ? [go(p, 'answered', { type: 'keepsPrevious', params }, [{ type: 'restorePrevious', params }])] : [];
