@@ -5,7 +5,7 @@ import type { FlowGraph } from './graph.js';
 import { answerFiller, withAnswersFilled } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { NodeReply } from './nodes/kind.js';
-import { isAtOrInside } from './places.js';
+import { changeableAt, isAtOrInside } from './places.js';
 import type { FlowNode } from './schema.js';
 import * as messages from './messages.js';
 import type { Reply } from './reply.js';
@@ -62,5 +62,15 @@ function replyFor(graph: FlowGraph, node: FlowNode, place: string, context: Flow
   const fill = answerFiller(graph, context.answers);
   // (A validator's or constraint's message may name answers too.)
   const because = to !== undefined && isAtOrInside(place, to) ? `${fill(context.invalid!.message)}\n\n` : '';
-  return kindOf(node).reply(withAnswersFilled(node, fill), { graph, context, place, phase, notUnderstood, because, messages, fill });
+  return kindOf(node).reply(withAnswersFilled(node, fill), {
+    graph,
+    context,
+    place,
+    phase,
+    notUnderstood,
+    because,
+    messages,
+    fill,
+    changeableAt: (at) => changeableAt(graph, at),
+  });
 }

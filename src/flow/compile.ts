@@ -12,7 +12,7 @@ import type { FlowOutput } from './nodes/terminal.js';
 import { parseFlowValue } from './parse.js';
 import { extractionInput } from './extraction.js';
 import { inputAnswers } from './inputs.js';
-import { answersFrom, canBeAnsweredEarly, laterPlaces, nodesFrom } from './places.js';
+import { answersFrom, canBeAnsweredEarly, changeableAt, laterPlaces, nodesFrom } from './places.js';
 import type { FlowDocumentInput } from './schema.js';
 import type { FlowTraceEvent } from './trace.js';
 
@@ -90,6 +90,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     canBeAnsweredEarly: (p) => canBeAnsweredEarly(graph, p, places),
     answersFrom: (at) => answersFrom(graph, at),
     nodesFrom: (at) => nodesFrom(graph, at),
+    changeableAt: (at) => changeableAt(graph, at),
     extractionInput: (place, context) => extractionInput(graph, place, context),
     scopeStates,
   };

@@ -131,3 +131,23 @@ export function answersFrom(graph: FlowGraph, place: string): string[] {
   // A question's key, an action's assigned keys: whatever answers its kind sets.
   return [...new Set(nodesFrom(graph, place).flatMap((node) => kindOf(node).answerKeys?.(node) ?? []))].sort();
 }
+
+const changeableByGraph = new WeakMap<FlowGraph, Map<string, string[]>>();
+
+/**
+ * The answers a person may change at the summary (a confirmation node) at
+ * `place`: the questions its `edit` edges lead back through. Built once per
+ * flow and place (every question of the flow and the summary's reply ask).
+ */
+export function changeableAt(graph: FlowGraph, place: string): string[] {
+  let byPlace = changeableByGraph.get(graph);
+  if (!byPlace) changeableByGraph.set(graph, (byPlace = new Map()));
+  let keys = byPlace.get(place);
+  if (!keys) {
+    const p = placesOf(graph).get(place);
+    const again = p?.node.kind === 'confirmation' ? p.scope.edgesFrom(p.node.id, 'edit').flatMap((e) => answersFrom(graph, [...p.path, e.to].join('.'))) : [];
+    keys = [...new Set(again)].filter((key) => graph.question(key) !== undefined);
+    byPlace.set(place, keys);
+  }
+  return keys;
+}

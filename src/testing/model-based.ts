@@ -198,7 +198,7 @@ function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
     .map(([place, n]) => `${place}:${Math.min(n, facts.maxAttempts.get(place)!)}`);
   // A correction from the summary: which answer is being changed, and which previous answers it may keep.
   const { correction, previousAnswers } = snapshot.context;
-  const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).length] : null;
+  const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).sort()] : null;
   return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting]);
 }
 

@@ -6,7 +6,7 @@ import type { FlowLookups } from '../compile-lookups.js';
 import type { FlowGraph } from '../graph.js';
 import { answerKey, booleanLabels, nodeFields, text } from '../fields.js';
 import type { CompileContext, FlowMachineEvent, NodeKind, Transition } from './kind.js';
-import { flowAssign, summariesOf } from './shared.js';
+import { flowAssign } from './shared.js';
 import { UNKNOWN_BUTTON, button, text as textEvent, type FlowTestEvent } from './test-events.js';
 
 /** A review of the answers: confirmed, or sent back to edit them. */
@@ -148,7 +148,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     // What going back clears: the answers of every question (and action) reachable from where the edit edge goes.
     const againFrom = (t: Transition) => c.answersFrom((t.target ?? '').replace(`#${c.doc.id}.`, ''));
     // The answers a person may change: the questions along the edit edges.
-    const keys = [...(summariesOf(c).find((s) => s.place.id === p.id)?.keys ?? [])];
+    const keys = [...c.changeableAt(p.id)];
     const params = { node: p.id, keys };
     const correcting = (guard: string): Transition[] =>
       route(p, 'edit', { type: guard, params }).map((t) => ({ ...t, actions: [{ type: 'startCorrection', params: { ...params, again: againFrom(t) } }, ...(t.actions ?? [])] }));
@@ -189,10 +189,12 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     };
   },
 
-  reply(node, { graph, context, phase, notUnderstood, because, messages }) {
+  reply(node, { graph, context, place, phase, notUnderstood, because, messages, changeableAt }) {
     const statement = messages.problemStatement(graph, context.answers);
     if (phase === CHOOSING) {
-      const answered = graph.questions.filter((q) => context.answers[answerKey(q)] !== undefined);
+      // One button per answer that can be changed here (what its edit edges lead back through).
+      const changeable = changeableAt(place);
+      const answered = graph.questions.filter((q) => changeable.includes(answerKey(q)) && context.answers[answerKey(q)] !== undefined);
       return {
         message: notUnderstood ? `${messages.NOT_UNDERSTOOD_MESSAGE}\n\n${messages.WHICH_ANSWER_MESSAGE}` : messages.WHICH_ANSWER_MESSAGE,
         buttons: [

@@ -206,6 +206,8 @@ export interface CompileContext {
   answersFrom(place: string): string[];
   /** The nodes the flow may pass through from `place` on, that node included. */
   nodesFrom(place: string): FlowNode[];
+  /** The answers a person may change at the summary at `place` (the questions its `edit` edges lead back through). */
+  changeableAt(place: string): readonly string[];
   /** What the extractor is asked at the question at `place` (a place id). */
   extractionInput(place: string, context: FlowContext): ExtractionInput;
   /** The states of a scope's nodes (a subgraph call nests its scope's states). */
@@ -272,6 +274,8 @@ export interface ReplyInput {
    * texts of other nodes (the stop message of the question that stopped the flow).
    */
   readonly fill: (text: string) => string;
+  /** The answers a person may change at the summary at `place` (the questions its `edit` edges lead back through). */
+  readonly changeableAt: (place: string) => readonly string[];
 }
 
 export interface ResumeInput {

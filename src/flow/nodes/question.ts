@@ -230,6 +230,14 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const key = keyOf(params.place);
       return !!context.correction && context.correction.key !== key && context.previousAnswers[key] !== undefined;
     },
+    /**
+     * Going back through the flow to correct an answer: this question had no answer because a later one of
+     * its exclusive group had (and has) one, so it is passed over again.
+     */
+    excludedInCorrection: ({ context }, params: { place: string; keys: string[] }) =>
+      !!context.correction &&
+      context.previousAnswers[keyOf(params.place)] === undefined &&
+      params.keys.some((key) => context.previousAnswers[key] !== undefined || context.answers[key] !== undefined),
     /** The answer being corrected, with the message that corrects it. */
     correctedByText: ({ context }, params: { place: string }) =>
       !!context.correction && context.correction.key === keyOf(params.place) && context.correction.text !== null,
@@ -413,6 +421,8 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     .filter((k) => k.exclusive && k.oneOf?.includes(answerKey(q)))
     .map((k) => k.oneOf!.filter((key) => key !== answerKey(q) && askedBefore.has(key)))
     .filter((keys) => keys.length > 0);
+  // The members of its exclusive groups asked after it that a summary can change: one answered, this one was passed over.
+  const laterInGroup = [...exclusiveWith].filter((key) => key !== answerKey(q) && !askedBefore.has(key) && correctable.some((keys) => keys.includes(key)));
   // The other typed members of its exclusive groups, of another type: a text that reads as one of them answers it.
   const siblings = groupSiblings(q, constraints, graph.question);
   // Sent back here by an unmet constraint: asked, whatever would pass it over.
@@ -426,6 +436,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     ...(reviewed
       ? [
           ...(keepable ? [go(p, 'answered', { type: 'keptInCorrection', params }, [{ type: 'restorePrevious', params }])] : []),
+          ...(laterInGroup.length > 0 ? [go(p, 'answered', { type: 'excludedInCorrection', params: { ...params, keys: laterInGroup } }, skip('exclusive'))] : []),
           ...(readable ? [{ guard: { type: 'correctedByText', params }, target: 'asking', actions: [{ type: 'answerCorrection' }] }] : []),
         ]
       : []),

@@ -220,26 +220,7 @@ export function sharedActions({ lookups }: CompileContext): FlowActions {
   };
 }
 
-/** A summary (a confirmation node where it sits) and the answer keys a person may change there. */
-export interface Summary {
-  place: Place;
-  /** The questions its `edit` edges lead back through. */
-  keys: readonly string[];
-}
-
-const summariesByGraph = new WeakMap<object, readonly Summary[]>();
-
-/** The flow's summaries with what each lets a person change: built once per flow (every question asks). */
-export function summariesOf(c: Pick<CompileContext, 'graph' | 'places' | 'answersFrom'>): readonly Summary[] {
-  let found = summariesByGraph.get(c.graph);
-  if (!found) {
-    found = [...c.places.values()]
-      .filter((p) => p.node.kind === 'confirmation')
-      .map((p) => {
-        const again = p.scope.edgesFrom(p.node.id, 'edit').flatMap((e) => c.answersFrom([...p.path, e.to].join('.')));
-        return { place: p, keys: [...new Set(again)].filter((key) => c.graph.question(key) !== undefined) };
-      });
-    summariesByGraph.set(c.graph, found);
-  }
-  return found;
+/** The flow's summaries (confirmation nodes where they sit) with the answers a person may change at each. */
+export function summariesOf(c: Pick<CompileContext, 'places' | 'changeableAt'>): { place: Place; keys: readonly string[] }[] {
+  return [...c.places.values()].filter((p) => p.node.kind === 'confirmation').map((p) => ({ place: p, keys: c.changeableAt(p.id) }));
 }

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowDocumentInput } from '../../../src/flow/schema.js';
 import { startConversation } from '../../../src/flow/conversation.js';
-import { drive, flow } from '../helpers.js';
+import { drive, example, flow } from '../helpers.js';
 
 const REVIEWED: FlowDocumentInput = {
   id: 'reviewed',
@@ -189,5 +189,31 @@ describe('corrections at the summary', () => {
     expect(reply.message).toMatch(/^I'm not sure what to change\./);
     expect(reply.message).toContain('## Summary of Collected Information');
     expect(values(reply)).toEqual(AS_GIVEN);
+  });
+});
+
+describe('what a summary lets a person change', () => {
+  it('"edit" offers only the answers its edit edge leads back through', async () => {
+    const c = startConversation(flow(REVIEWED));
+    await c.send({ text: 'Ann' });
+    await c.send({ text: 'Oslo' });
+    // The edit edge goes to "city": the name cannot be changed here.
+    const which = await c.send({ button: 'edit' });
+    expect(which.buttons).toEqual([
+      { label: 'Your city: Oslo', value: 'city' },
+      { label: 'Back to the summary', value: 'back' },
+    ]);
+  });
+
+  it('correcting another answer passes again over a question its exclusive group answered later (contact-request)', async () => {
+    const c = startConversation(example('contact-request'));
+    await c.send({ text: "hi, I'm jane doe" });
+    // A phone number at the email question answers the phone question; email stays unanswered.
+    expect((await c.send({ text: '(555) 010-2233' })).state).toEqual({ review: 'reviewing' });
+    expect((await c.send({ text: 'the name is wrong' })).state).toEqual({ name: 'asking' });
+    // The email question is not asked again, the phone is kept: the summary is back.
+    const back = await c.send({ text: 'Jane Smith' });
+    expect(back.state).toEqual({ review: 'reviewing' });
+    expect(Object.fromEntries(Object.entries(back.answers).map(([k, a]) => [k, a.value]))).toEqual({ name: 'Jane Smith', phone: '+15550102233' });
   });
 });
