@@ -1,11 +1,13 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatWidget, createHttpTransport } from '../src/react/index.js';
+import { ChatWidget, createHttpTransport, InputsInbox } from '../src/react/index.js';
 import type { WorkflowSummary as FlowSummary } from '../src/workflow/types.js';
 
 const transport = createHttpTransport();
 const params = new URLSearchParams(location.search);
 const inspect = params.has('inspect');
+/** `?inbox`: the page of the people who answer gates (a manager's approvals), instead of the chat. */
+const inbox = params.has('inbox');
 const storageKey = (flowId: string) => `gateflow:session:${flowId}`;
 
 /**
@@ -51,8 +53,9 @@ function Demo() {
   if (!flows) return <p>Loading flows…</p>;
   const flow = flows.find((f) => f.id === flowId);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: '44rem', margin: '2rem auto', padding: '0 1rem' }}>
+    <main style={MAIN_STYLE}>
       <h1>gateflow</h1>
+      <Tabs current="chat" />
       <p>
         <label>
           Flow{' '}
@@ -87,8 +90,43 @@ function Demo() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Demo />
-  </StrictMode>,
-);
+const MAIN_STYLE = { fontFamily: 'system-ui, sans-serif', maxWidth: '44rem', margin: '2rem auto', padding: '0 1rem' } as const;
+
+/**
+ * The two pages of the demo as links, so that each opens in a tab of its own
+ * (the customer's chat in one, the manager's inbox in another). The chat
+ * keeps the flow in its address.
+ */
+function Tabs({ current }: { current: 'chat' | 'inbox' }) {
+  const chat = new URL(location.href);
+  chat.searchParams.delete('inbox');
+  const inboxUrl = new URL(location.href);
+  inboxUrl.search = '?inbox';
+  return (
+    <nav aria-label="Demo pages" style={{ display: 'flex', gap: '1rem', marginBottom: '1rem' }}>
+      <a href={`${chat.pathname}${chat.search}`} aria-current={current === 'chat' ? 'page' : undefined}>
+        Chat
+      </a>
+      <a href={`${inboxUrl.pathname}${inboxUrl.search}`} aria-current={current === 'inbox' ? 'page' : undefined}>
+        Inbox
+      </a>
+    </nav>
+  );
+}
+
+/**
+ * The inbox of the people who answer gates (`?inbox`): every open gate, live.
+ * The demo runs without sign-in, so it shows every gate of every session; with
+ * a JWT (`createHttpTransport({ token })`) it would show the caller's.
+ */
+function Inbox() {
+  return (
+    <main style={MAIN_STYLE}>
+      <h1>gateflow</h1>
+      <Tabs current="inbox" />
+      <InputsInbox transport={transport} title="Inbox" />
+    </main>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(<StrictMode>{inbox ? <Inbox /> : <Demo />}</StrictMode>);

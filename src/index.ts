@@ -8,6 +8,8 @@
 // their faces list their exports by name.
 export * from './workflow/index.js';
 export * from './runtime/index.js';
+// Input gates: what a waiting state declares, the events it receives, how values are read.
+export * from './inputs/index.js';
 export { GateflowError, isGateflowError } from './error/gateflow-error.js';
 
 // Flow documents: authoring, checking, composing, compiling, running.
@@ -24,6 +26,7 @@ export {
   DateAnswerSchema,
   DateBoundSchema,
   DecisionNodeSchema,
+  InputNodeSchema,
   DEFAULT_MAX_LENGTH,
   EdgeOutcomeSchema,
   EdgeSchema,
@@ -58,6 +61,7 @@ export {
   type ConfirmationNode,
   type Constraint,
   type DecisionNode,
+  type InputNode,
   type Edge,
   type EdgeOutcome,
   type FlowDocument,
@@ -199,6 +203,6 @@ export { choosePathWithModel, createModelChooser, type ModelChooserOptions } fro
 
 // Drawings of any machine.
 export { drawMachine, type DrawingFormat } from './viz/index.js';
-export { machineDrawing, type DrawnInvoke, type DrawnState, type DrawnStateType, type DrawnTransition, type MachineDrawing } from './viz/model.js';
+export { machineDrawing, type DrawnInput, type DrawnInvoke, type DrawnState, type DrawnStateType, type DrawnTransition, type MachineDrawing } from './viz/model.js';
 export { toMermaid } from './viz/mermaid.js';
 export { toDot } from './viz/dot.js';

@@ -62,6 +62,10 @@ export interface ConversationHandlers {
   press: (button: Button) => void;
   retry: () => void;
   restart: () => void;
+  /** Answers a gate (the stories with input gates); nothing otherwise. */
+  answer?: Conversation['answer'];
+  /** Cancels the session (the stories with input gates); nothing otherwise. */
+  cancel?: Conversation['cancel'];
 }
 
 /**
@@ -80,7 +84,11 @@ export function conversationOf(
     reply: played.reply,
     transcript: played.transcript,
     buttons: status === 'idle' ? played.reply.buttons : null,
+    inputs: status === 'finished' ? [] : (played.reply.inputs ?? []),
+    inputError: null,
     error,
+    answer: () => {},
+    cancel: async () => {},
     ...handlers,
   };
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './io.js';
-import { closestName as closest } from '../flow/suggest.js';
+import { closestName as closest } from '../extract/suggest.js';
 
 /** One option of a command, as its help shows it. */
 export interface OptionSpec {

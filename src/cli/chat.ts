@@ -7,6 +7,7 @@ import { createMemoryStore } from '../store/memory.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Turn } from '../workflow/turn.js';
 import type { Workflow } from '../workflow/types.js';
+import { parseChatCommand, runChatCommand, waitingHint } from './chat-commands.js';
 import { renderMarkdown } from './markdown.js';
 
 /** What a chat gives the runtime: the actors the workflow's machine names (the extractor too), a sink for what it emits. */
@@ -127,8 +128,13 @@ export async function chatInteractive(workflow: Workflow, io: ChatIO, options: C
   let reply = started.reply;
   const color = io.color ?? false;
   const prompt = () => io.interactive && io.output.write('> ');
-  write(io.output, `${workflow.title ?? workflow.id} (type a number to press a button, or answer in your own words)\n\n`);
-  write(io.output, formatReply(reply, color));
+  /** A reply, with how to answer for someone else when it waits for them. */
+  const show = (text: string) => {
+    const hint = isFinished(reply) ? null : waitingHint(reply);
+    write(io.output, hint ? `${text}\n\n${hint}` : text);
+  };
+  write(io.output, `${workflow.title ?? workflow.id} (type a number to press a button, or answer in your own words; /help for commands)\n\n`);
+  show(formatReply(reply, color));
   if (isFinished(reply)) return 0;
   prompt();
   await eachLine(io.input, async (line) => {
@@ -136,16 +142,23 @@ export async function chatInteractive(workflow: Workflow, io: ChatIO, options: C
       prompt();
       return 'next';
     }
-    const turn = lineToTurn(line, reply);
+    const command = parseChatCommand(line);
     try {
-      reply = await started.runtime.turn(started.sessionId, turn);
+      if (command) {
+        const done = await runChatCommand(command, started.runtime, started.sessionId, color);
+        if (done.reply) reply = done.reply;
+        if (done.reply) show(`\n${done.text}`);
+        else write(io.output, `\n${done.text}`);
+      } else {
+        reply = await started.runtime.turn(started.sessionId, lineToTurn(line, reply));
+        show(`\n${formatReply(reply, color)}`);
+      }
     } catch (error) {
       if (!(error instanceof GateflowError) || error.status >= 500) throw error;
       write(io.output, error.publicMessage);
       prompt();
       return 'next';
     }
-    write(io.output, `\n${formatReply(reply, color)}`);
     if (isFinished(reply)) return 'stop';
     prompt();
     return 'next';

@@ -4,6 +4,12 @@ import { exampleFlowNames } from './io.js';
 const FLOW = () => `<flow> is a flow document (a JSON file) or the name of an example flow: ${exampleFlowNames().join(', ')}.`;
 const MODEL = 'A model reads free text when OPENAI_API_KEY or OPENAI_BASE_URL is set (GATEFLOW_MODEL names it); otherwise the offline matcher alone does.';
 
+const STORE_AND_SERVER =
+  'Without --server it opens the store as serve does (PGlite in GATEFLOW_DB_DIR or .gateflow/db, or PostgreSQL at DATABASE_URL); ' +
+  'a PGlite directory is locked by a running server: then use --server http://127.0.0.1:3000. ' +
+  'With --server, GATEFLOW_TOKEN is sent as the bearer token when set (a server with GATEFLOW_JWT_SECRET needs one; its roles claim lets a manager answer gates addressed to "manager"). ' +
+  'Sessions started through a server with logins belong to their users: the store itself shows none of their gates, so ask that server with --server and a token.';
+
 /** Every command the CLI takes: its arguments, options and help. */
 export const COMMANDS = {
   chat: {
@@ -14,7 +20,7 @@ export const COMMANDS = {
       trace: { type: 'boolean', description: "also write the flow's events (node entries, guards, answers, votes) as JSON lines on stderr" },
     },
     get details() {
-      return `Buttons are numbered: type the number to press one; anything else is free text.\n${FLOW()}\nIt may also be a module (.js, .mjs, .ts) whose default export is a workflow.\n${MODEL}`;
+      return `Buttons are numbered: type the number to press one; anything else is free text.\nWhile the flow waits for someone else's input (a manager's approval), the session lives in this terminal: /inputs lists the open gates, /input <gate> <value> answers one (by id or name), /cancel ends the session.\n${FLOW()}\nIt may also be a module (.js, .mjs, .ts) whose default export is a workflow.\n${MODEL}`;
     },
   },
   eval: {
@@ -33,6 +39,32 @@ export const COMMANDS = {
       flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR (default: the example flows)' },
     },
     details: `The README lists the environment variables it reads.\n${MODEL}`,
+  },
+  inputs: {
+    args: [],
+    summary: 'list the open input gates (a manager\'s approval, a value a flow waits for) across sessions',
+    options: {
+      json: { type: 'boolean', description: 'print the gates as one JSON array' },
+      session: { type: 'string', value: 'ID', description: "only this session's gates" },
+      workflow: { type: 'string', value: 'ID', description: "only gates of this workflow's sessions" },
+      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
+      flows: { type: 'string', value: 'DIR', description: 'the flow documents the store\'s sessions run (default: the example flows, as serve)' },
+    },
+    details: STORE_AND_SERVER,
+  },
+  input: {
+    args: ['<gateId>', '<value>'],
+    summary: 'answer one input gate; prints the session\'s new reply',
+    options: {
+      json: { type: 'boolean', description: 'print the reply as one JSON line' },
+      server: { type: 'string', value: 'URL', description: 'answer through a running server (default: GATEFLOW_SERVER; else the store itself)' },
+      flows: { type: 'string', value: 'DIR', description: 'the flow documents the store\'s sessions run (default: the example flows, as serve)' },
+    },
+    details:
+      '<value> is text as typed, read by the gate\'s type: yes or no (or the gate\'s own words), 42, 2026-12-01 or "1 December 2026", an email address, one of an enum\'s options, JSON for a json input. ' +
+      'A value the gate does not take is refused with what it expects (exit 1), and the gate stays open. ' +
+      'A value starting with "-" goes after --: gateflow input <gateId> -- -5\n' +
+      STORE_AND_SERVER,
   },
   validate: {
     args: ['<flow>'],

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FlowDocumentError, flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
-import { closestName as closest } from '../flow/suggest.js';
+import { closestName as closest } from '../extract/suggest.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {

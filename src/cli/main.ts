@@ -14,6 +14,9 @@ import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
+import { runInput, runInputs, type InputsQuery } from './inputs.js';
+import { localInputsSource, remoteInputsSource } from './inputs-source.js';
+import { InputQuerySchema, readQuery } from '../server/inputs.js';
 
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
@@ -45,7 +48,17 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
   const { command, args } = line;
   const text = (name: string) => (typeof line.values[name] === 'string' ? line.values[name] : undefined);
   const flag = (name: string) => line.values[name] === true;
-  const values = { json: flag('json'), trace: flag('trace'), format: text('format'), port: text('port'), flows: text('flows'), 'gate-config': flag('gate-config') };
+  const values = {
+    json: flag('json'),
+    trace: flag('trace'),
+    format: text('format'),
+    port: text('port'),
+    flows: text('flows'),
+    'gate-config': flag('gate-config'),
+    session: text('session'),
+    workflow: text('workflow'),
+    server: text('server'),
+  };
 
   switch (command) {
     case 'chat': {
@@ -94,6 +107,17 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       process.once('SIGTERM', stop);
       return new Promise<number>(() => {});
     }
+    case 'inputs':
+    case 'input': {
+      const source = await inputsSource(values, env);
+      try {
+        if (command === 'inputs')
+          return await runInputs(source, inputsQuery(values.session, values.workflow), { json: values.json }, process.stdout);
+        return await runInput(source, args[0]!, args[1]!, { json: values.json, color: wantsColor(process.stdout, env) }, process.stdout);
+      } finally {
+        await source.close();
+      }
+    }
     case 'eval': {
       const { flow } = readFlow(args[0]!);
       return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), process.stdout);
@@ -115,6 +139,45 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       return 0;
     default:
       throw new CliError(`unknown command "${command}"\n\n${USAGE}`, 2);
+  }
+}
+
+/**
+ * Where `inputs` and `input` find gates: a server (`--server`, GATEFLOW_SERVER)
+ * over HTTP, or the store `serve` would open, with the flows it would serve.
+ */
+async function inputsSource(values: { server: string | undefined; flows: string | undefined }, env: Record<string, string | undefined>) {
+  const server = values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined);
+  if (server !== undefined) return remoteInputsSource({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined });
+  const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
+  const settings = serveOptionsFromEnv(env);
+  const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
+  let postgresTimeouts;
+  try {
+    postgresTimeouts = postgresTimeoutsFromEnv(env);
+  } catch (error) {
+    throw new CliError(`gateflow: ${(error as Error).message}`, 2);
+  }
+  // The flows' actors as serve has them, for what a session does once it resumes; no note about the model here.
+  const { extract } = await extractorFromEnv(env);
+  return localInputsSource({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    postgresTimeouts,
+    workflows: flows.map((flow) => flowWorkflow(flow)),
+    actors: { extract, ...EXAMPLE_ACTORS },
+  });
+}
+
+/** The filters of `inputs`, checked as the server checks them (a malformed id is a usage error). */
+function inputsQuery(sessionId: string | undefined, workflowId: string | undefined): InputsQuery {
+  const queries: Record<string, string[]> = {};
+  if (sessionId !== undefined) queries.sessionId = [sessionId];
+  if (workflowId !== undefined) queries.workflowId = [workflowId];
+  try {
+    return readQuery(queries, InputQuerySchema);
+  } catch (error) {
+    throw new CliError(`gateflow inputs: ${(error as Error).message.replace(/^sessionId/, '--session').replace(/^workflowId/, '--workflow')}`, 2);
   }
 }
 

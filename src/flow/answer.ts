@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { parseTypedAnswer } from '../extract/parse-typed.js';
 import type { AnswerValue } from './context.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { DEFAULT_MAX_LENGTH, booleanLabels, isRequired, type AnswerSpec } from './fields.js';
+import { typedValueSchema } from '../extract/typed-value.js';
+import { booleanLabels, isRequired, type AnswerSpec } from './fields.js';
 import type { QuestionNode } from './nodes/question.js';
 
 /**
@@ -28,48 +29,9 @@ export const SKIP_VALUE = 'skip';
 export const KEEP_VALUE = 'keep';
 const SKIP_TEXT = /^\s*(skip|skip it|pass|next|none|n\/a|rather not say|prefer not to say|i'?d rather not say)\s*[.!]?\s*$/i;
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-
-/** The zod schema of an answer type: the single source of what a value may be. */
+/** The zod schema of an answer type: the single source of what a value may be (shared with input gates). */
 export function answerSchema(spec: AnswerSpec, today: Date = new Date()): z.ZodType<AnswerValue> {
-  switch (spec.type) {
-    case 'category':
-      return z.enum(spec.categories as [string, ...string[]], { error: `Please choose one of: ${spec.categories.join(', ')}.` });
-    case 'string': {
-      let s = z
-        .string()
-        .trim()
-        .min(Math.max(1, spec.minLength ?? 1), { error: spec.minLength ? `Please write at least ${spec.minLength} characters.` : 'Please write an answer.' })
-        .max(spec.maxLength ?? DEFAULT_MAX_LENGTH, { error: `Please keep your answer under ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters.` });
-      if (spec.pattern !== undefined)
-        s = s.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'), { error: spec.patternMessage ?? 'That does not look like the expected format.' });
-      return s;
-    }
-    case 'number': {
-      let n = z.number({ error: 'Please answer with a number.' }).finite();
-      if (spec.integer) n = n.int({ error: 'Please answer with a whole number.' });
-      const unit = spec.unit ? ` ${spec.unit}` : '';
-      if (spec.min !== undefined) n = n.min(spec.min, { error: `The number must be at least ${spec.min}${unit}.` });
-      if (spec.max !== undefined) n = n.max(spec.max, { error: `The number must be at most ${spec.max}${unit}.` });
-      return n;
-    }
-    case 'boolean': {
-      const { trueLabel, falseLabel } = booleanLabels(spec);
-      return z.boolean({ error: `Please answer ${trueLabel} or ${falseLabel}.` });
-    }
-    case 'date': {
-      const bound = (b: string) => (b === 'today' ? isoDay(today) : b);
-      let d: z.ZodType<string> = z.iso.date({ error: 'Please give a date such as 2026-12-01.' });
-      const { min, max } = spec;
-      if (min !== undefined) d = d.refine((v) => v >= bound(min), { error: `The date must be on or after ${bound(min)}.` });
-      if (max !== undefined) d = d.refine((v) => v <= bound(max), { error: `The date must be on or before ${bound(max)}.` });
-      return d;
-    }
-    case 'email':
-      return z.email({ error: 'Please give an email address such as name@example.com.' });
-    case 'phone':
-      return z.string().regex(/^\+?\d{7,15}$/, { error: 'Please give a phone number of 7 to 15 digits.' });
-  }
+  return typedValueSchema(spec, today);
 }
 
 /** A question's validators, compiled once. */

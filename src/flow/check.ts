@@ -6,7 +6,7 @@ import { checkPlaceholders } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { EdgeCheckContext, NodeCheckContext, Silence } from './nodes/kind.js';
 import { EXIT_TARGET, answerKey, isElseGuard, type AnswerSpec, type Edge, type EdgeOutcome, type FlowDocument, type FlowNode } from './schema.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../extract/suggest.js';
 
 // Kept here for gate configs (and anyone who imported it from this module).
 export { checkCategories } from './nodes/question.js';

@@ -85,6 +85,7 @@ export function compileFlow(input: FlowDocumentInput, options: CompileOptions = 
     places,
     lookups,
     givenActors: options.actors ?? {},
+    today: options.today ?? (() => new Date()),
     ...createRouting(doc, lookups),
     laterPlaces: (p) => laterPlaces(p, places),
     canBeAnsweredEarly: (p) => canBeAnsweredEarly(graph, p, places),

@@ -166,6 +166,8 @@ type AnswerField = KeysOfUnion<AnswerSpec>;
  * | `nodes.*.key`                                 | `error`    | guards read it: it is the answer's identity           |
  * | `nodes.*.validators`, `constraints`           | `concat`   | a tenant may add rules, not drop the global ones      |
  * | `nodes.*.ui`, `params`, `assign`, `subgraphs`, `paths` | `deep` | merged key by key                               |
+ * | `nodes.*.inputs`                              | `override` | an input node's inputs are replaced as a whole        |
+ * | `nodes.*.to`, `deadline`                      | `override` | a tenant may address another role, set its own deadline |
  * | `inputs`                                      | `deep`     | merged by answer key                                  |
  * | anything else                                 | `override` |                                                       |
  *
@@ -214,6 +216,9 @@ export const DEFAULT_STRATEGIES = {
   'nodes.*.params': 'deep',
   'nodes.*.assign': 'deep',
   'nodes.*.ref': 'override',
+  'nodes.*.to': 'override',
+  'nodes.*.deadline': 'override',
+  'nodes.*.inputs': 'override',
   'nodes.*.answer.minLength': 'override',
   'nodes.*.answer.maxLength': 'override',
   'nodes.*.answer.pattern': 'override',

@@ -23,6 +23,7 @@ import {
   EdgeSchema,
   FlowDocumentSchema,
   FlowNodeSchema,
+  InputNodeSchema,
   QuestionNodeSchema,
   TerminalNodeSchema,
   type FlowDocument,
@@ -111,6 +112,10 @@ export const NodePatchSchema = z
     editLabel: ConfirmationNodeSchema.shape.editLabel.unwrap().optional(),
     outcome: TerminalNodeSchema.shape.outcome.optional(),
     message: TerminalNodeSchema.shape.message,
+    to: InputNodeSchema.shape.to,
+    deadline: InputNodeSchema.shape.deadline,
+    // A layer replaces an input node's inputs as a whole (see compose-strategies.ts).
+    inputs: InputNodeSchema.shape.inputs.optional(),
     // Every field of every node kind, and only those: a new field in the schema does not compile until it is here.
   } satisfies Record<KeysOfUnion<FlowNode> | 'remove', z.ZodType>)
   .superRefine((node, ctx) => {

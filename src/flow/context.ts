@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** How a value was obtained: a button press, the offline matcher or parser, a model, an action node, or the host at start (a declared input). */
-export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action', 'host']);
+/**
+ * How a value was obtained: a button press, the offline matcher or parser, a
+ * model, an action node, the host at start (a declared input), or an input
+ * gate someone answered (an input node).
+ */
+export const AnswerSourceSchema = z.enum(['button', 'match', 'llm', 'action', 'host', 'input']);
 
 /** An answer's value: a category or text, a number, a yes/no. Dates are ISO strings (YYYY-MM-DD). */
 export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);

@@ -159,9 +159,10 @@ export const TerminalOutcomeSchema = z.enum(['handoff', 'stopped', 'completed'])
  * `limiting` when a limiting value was given, on `invalid` when it gives up
  * after its failed answers (see `maxAttempts`); a confirmation on `confirmed` or `edit`; an
  * action on `done` or `error`; a subgraph on `done` (its `__exit__`); a
- * decision and a path node on `next`.
+ * decision and a path node on `next`; an input node on `done` (every input
+ * answered) or `timeout` (a deadline passed with no answer and no default).
  */
-export const EdgeOutcomeSchema = z.enum(['answered', 'limiting', 'invalid', 'confirmed', 'edit', 'done', 'error', 'next']);
+export const EdgeOutcomeSchema = z.enum(['answered', 'limiting', 'invalid', 'confirmed', 'edit', 'done', 'error', 'next', 'timeout']);
 
 /** The target that leaves a subgraph and returns to the node that called it. */
 export const EXIT_TARGET = '__exit__';
@@ -180,16 +181,13 @@ export type TerminalOutcome = z.infer<typeof TerminalOutcomeSchema>;
 export type EdgeOutcome = z.infer<typeof EdgeOutcomeSchema>;
 
 /** The longest text answer when the flow sets none. */
-export const DEFAULT_MAX_LENGTH = 2000;
+export { DEFAULT_MAX_LENGTH } from '../extract/typed-value.js';
 
 /** Whether a question must be answered (it may be skipped otherwise). */
 export const isRequired = (q: { required?: boolean | undefined }): boolean => q.required !== false;
 
 /** The labels of a yes/no answer. */
-export const booleanLabels = (spec: { trueLabel?: string | undefined; falseLabel?: string | undefined }) => ({
-  trueLabel: spec.trueLabel ?? 'Yes',
-  falseLabel: spec.falseLabel ?? 'No',
-});
+export { booleanLabels } from '../extract/typed-value.js';
 
 /** What a person sees for a category: its label, or the category itself. */
 export const categoryLabel = (spec: { labels?: Record<string, string> | undefined }, category: string): string =>

@@ -4,7 +4,7 @@ import { escapeMarkdown, formatValue } from './messages.js';
 import { kindOf } from './nodes/index.js';
 import type { FlowDocument, FlowNode } from './schema.js';
 import type { FlowIssue } from './check.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../extract/suggest.js';
 
 /**
  * Answers in an author's wording: `{answers.<key>}` in a node's `prompt`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../extract/suggest.js';
 
 /**
  * What an author is told when a document does not fit the schema: the field

@@ -11,7 +11,8 @@ export const ButtonContextSchema = z.enum(['gate_question', 'gate_confirmation']
  * Why a flow is where it is. `completed` is for terminals with that outcome
  * (flows that end without a handoff); `stopped` for a stop terminal reached
  * otherwise than by a limiting value (a decision, a fallback); `working` while
- * an action node runs.
+ * an action node runs; `awaiting_input` while an input node waits for values
+ * someone gives from outside the conversation (a manager's approval).
  */
 export const CompletionReasonSchema = z.enum([
   'awaiting_answer',
@@ -21,6 +22,7 @@ export const CompletionReasonSchema = z.enum([
   'handed_off',
   'completed',
   'working',
+  'awaiting_input',
 ]);
 
 export const CompletionSchema = z.object({

@@ -67,6 +67,7 @@ export {
 export { ActionNodeSchema, type ActionNode } from './nodes/action.js';
 export { ConfirmationNodeSchema, type ConfirmationNode } from './nodes/confirmation.js';
 export { DecisionNodeSchema, type DecisionNode } from './nodes/decision.js';
+export { InputNodeSchema, type InputNode } from './nodes/input.js';
 export { PathNodeSchema, type PathNode } from './nodes/path.js';
 export { QuestionNodeSchema, type QuestionNode } from './nodes/question.js';
 export { SubgraphNodeSchema, type SubgraphNode } from './nodes/subgraph.js';

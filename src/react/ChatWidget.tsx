@@ -1,6 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import type { InspectionEvent } from 'xstate';
 import { CHAT_WIDGET_CSS } from './chat-widget-css.js';
+import { ConversationInputs } from './ConversationInputs.js';
+import { roleInWords } from './deadline.js';
 import { Markdown } from './markdown.js';
 import { statelyInspector } from './stately-inspector.js';
 import type { Transport } from './transport.js';
@@ -22,7 +24,16 @@ export interface ChatWidgetProps {
   inspect?: boolean | ((event: InspectionEvent) => void);
   title?: string;
   className?: string;
+  /**
+   * How open input gates are shown (the seed's "shush" mode): `inline` (the
+   * default) puts their forms, and lines saying whom the conversation waits
+   * for, in the conversation; `badge` shows only their number in the header,
+   * which opens the list.
+   */
+  notify?: Notify;
 }
+
+export type Notify = 'inline' | 'badge';
 
 /** The value of a summary's confirm button (`{ "button": "confirm" }`). */
 const CONFIRM_VALUE = 'confirm';
@@ -40,7 +51,7 @@ export function ChatWidget(props: ChatWidgetProps) {
   useEffect(() => {
     if (conversation.sessionId) onSessionId?.(conversation.sessionId);
   }, [conversation.sessionId, onSessionId]);
-  return <ChatView conversation={conversation} title={props.title} className={props.className} note={note} />;
+  return <ChatView conversation={conversation} title={props.title} className={props.className} note={note} notify={props.notify} />;
 }
 
 /** The widget's view of a conversation: usable with any `Conversation` (stories render it directly). */
@@ -49,27 +60,45 @@ export function ChatView({
   title,
   className,
   note,
+  notify = 'inline',
 }: {
   conversation: Conversation;
   title?: string | undefined;
   className?: string | undefined;
   /** A line about the widget itself (e.g. that the inspector is off), shown under the header. */
   note?: string | undefined;
+  notify?: Notify | undefined;
 }) {
-  const { status, reply, transcript, buttons, error } = conversation;
+  const { status, reply, transcript, buttons, error, inputs } = conversation;
   const headingId = useId();
   const inputId = useId();
   const askId = useId();
+  const inputsId = useId();
   const [draft, setDraft] = useState('');
   const [askingRestart, setAskingRestart] = useState(false);
+  const [askingCancel, setAskingCancel] = useState(false);
+  /** The session is being cancelled; or why it could not be. */
+  const [cancelling, setCancelling] = useState<{ error: string | null } | null>(null);
+  const [listOpen, setListOpen] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const pendingInputs = useRef<HTMLDivElement>(null);
   const restartButton = useRef<HTMLButtonElement>(null);
   const keepGoing = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const keepWaiting = useRef<HTMLButtonElement>(null);
+  const cancelAskId = useId();
   const end = useRef<HTMLLIElement>(null);
   // The summary: the buttons to confirm or edit, the confirm one first and the one that sends.
   // (Other replies of a confirmation step, such as "which answer?", are choices like any other.)
   const confirmation = reply?.buttonContext === 'gate_confirmation' && (reply.buttons ?? []).some((b) => b.value === CONFIRM_VALUE);
   const finished = status === 'finished';
+  // Someone else is asked (a manager's approval): the person may withdraw the request rather than wait.
+  const waitingForOthers = !finished && reply?.status === 'waiting' && inputs.some((g) => g.to !== null);
+  // The gates in view: always inline; behind the badge only when it is opened.
+  const showInputs = inputs.length > 0 && (notify === 'inline' || listOpen);
+  // The person's own gates shown as forms are where they answer: no second text box beside them.
+  // Waiting for others only, there is nothing to say until they have answered.
+  const textBox = !finished && status !== 'waiting' && !(showInputs && notify === 'inline' && inputs.some((g) => g.to === null));
   // What the person wrote, shown as written wherever a reply repeats it.
   const typed = useMemo(() => transcript.filter((e) => e.role === 'user').map((e) => e.text), [transcript]);
 
@@ -82,12 +111,22 @@ export function ChatView({
     end.current?.scrollIntoView?.({ block: 'end' });
     if (status !== 'idle') return;
     const active = document.activeElement;
-    if (active === null || active === document.body) input.current?.focus({ preventScroll: true });
+    if (active !== null && active !== document.body) return;
+    // Where the person answers: the text box, else the first form of a gate addressed to them.
+    const target = input.current ?? pendingInputs.current?.querySelector<HTMLElement>('input, select, textarea');
+    target?.focus({ preventScroll: true });
   }, [status, transcript.length]);
 
   useEffect(() => {
     if (askingRestart) keepGoing.current?.focus();
   }, [askingRestart]);
+  useEffect(() => {
+    if (askingCancel) keepWaiting.current?.focus();
+  }, [askingCancel]);
+  // Nothing left to cancel (answered meanwhile, or cancelled): the question goes.
+  useEffect(() => {
+    if (!waitingForOthers) setAskingCancel(false);
+  }, [waitingForOthers]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -97,13 +136,36 @@ export function ChatView({
     setDraft('');
   };
 
-  const restartNow = () => {
+  /** Cancels the session; false (and says why) when the server could not be told. */
+  const cancelSession = async (): Promise<boolean> => {
+    setCancelling({ error: null });
+    try {
+      await conversation.cancel();
+      setCancelling(null);
+      return true;
+    } catch (e) {
+      setCancelling({ error: (e as Error).message });
+      return false;
+    }
+  };
+  const cancelNow = () => {
+    setAskingCancel(false);
+    void cancelSession();
+  };
+  const keepWaitingNow = () => {
+    setAskingCancel(false);
+    cancelButton.current?.focus();
+  };
+
+  const restartNow = async () => {
     setAskingRestart(false);
     setDraft('');
+    // A request others are asked about is withdrawn first: discarded here, it must not be approved there.
+    if (waitingForOthers && !(await cancelSession())) return;
     conversation.restart();
   };
   // Only a conversation with answers in it and not finished has something to lose.
-  const startOver = () => (!finished && typed.length > 0 ? setAskingRestart(true) : restartNow());
+  const startOver = () => (!finished && typed.length > 0 ? setAskingRestart(true) : void restartNow());
   const keep = () => {
     setAskingRestart(false);
     restartButton.current?.focus();
@@ -116,6 +178,23 @@ export function ChatView({
       </style>
       <header className="gf-header">
         <h2 id={headingId}>{title ?? 'Intake'}</h2>
+        {inputs.length > 0 &&
+          (notify === 'badge' ? (
+            <button
+              type="button"
+              className="gf-badge"
+              aria-expanded={listOpen}
+              aria-controls={listOpen ? inputsId : undefined}
+              aria-label={pendingLabel(inputs.length)}
+              onClick={() => setListOpen((open) => !open)}
+            >
+              {inputs.length}
+            </button>
+          ) : (
+            <span className="gf-badge" role="status" aria-label={pendingLabel(inputs.length)}>
+              {inputs.length}
+            </span>
+          ))}
         <button
           ref={restartButton}
           type="button"
@@ -128,6 +207,12 @@ export function ChatView({
         </button>
       </header>
 
+      {notify === 'badge' && showInputs && (
+        <div ref={pendingInputs} className="gf-inputs-panel">
+          <ConversationInputs conversation={conversation} id={inputsId} />
+        </div>
+      )}
+
       {askingRestart && (
         <div
           className="gf-ask"
@@ -137,8 +222,11 @@ export function ChatView({
             if (e.key === 'Escape') keep();
           }}
         >
-          <p id={askId}>Start over? The answers given in this conversation will be discarded.</p>
-          <button type="button" onClick={restartNow}>
+          <p id={askId}>
+            Start over? The answers given in this conversation will be discarded
+            {waitingForOthers ? `, and the request waiting for ${othersInWords(inputs)} cancelled.` : '.'}
+          </p>
+          <button type="button" onClick={() => void restartNow()}>
             Discard and start over
           </button>
           <button ref={keepGoing} type="button" onClick={keep}>
@@ -174,6 +262,51 @@ export function ChatView({
         <li ref={end} aria-hidden="true" className="gf-end" />
       </ol>
 
+      {notify === 'inline' && showInputs && (
+        <div ref={pendingInputs}>
+          <ConversationInputs conversation={conversation} id={inputsId} />
+        </div>
+      )}
+
+      {waitingForOthers && (
+        <div className="gf-waiting-actions">
+          <button
+            ref={cancelButton}
+            type="button"
+            onClick={() => setAskingCancel(true)}
+            disabled={cancelling !== null && cancelling.error === null}
+            aria-expanded={askingCancel}
+          >
+            {cancelling !== null && cancelling.error === null ? 'Cancelling…' : 'Cancel request'}
+          </button>
+        </div>
+      )}
+
+      {askingCancel && (
+        <div
+          className="gf-ask"
+          role="alertdialog"
+          aria-labelledby={cancelAskId}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') keepWaitingNow();
+          }}
+        >
+          <p id={cancelAskId}>Cancel this request? {capitalized(othersInWords(inputs))} will no longer be asked, and this conversation ends.</p>
+          <button type="button" onClick={cancelNow}>
+            Cancel the request
+          </button>
+          <button ref={keepWaiting} type="button" onClick={keepWaitingNow}>
+            Keep waiting
+          </button>
+        </div>
+      )}
+
+      {cancelling?.error && (
+        <p className="gf-error" role="alert">
+          Could not cancel: {cancelling.error}
+        </p>
+      )}
+
       {status === 'starting' && (
         <p className="gf-status" role="status">
           Connecting…
@@ -207,7 +340,7 @@ export function ChatView({
         </div>
       )}
 
-      {!finished && (
+      {textBox && (
         // Stays enabled while a reply is pending: what is typed meanwhile is kept, and sent once the reply is in.
         <form className="gf-input" onSubmit={submit}>
           <label htmlFor={inputId} className="gf-visually-hidden">
@@ -252,7 +385,18 @@ const noSubscription = () => () => {};
 
 /** The line under a finished conversation: what the runtime knows (the message says it in the workflow's words). */
 function finishedLine(reply: ChatReply): string {
-  if (reply.status === 'cancelled') return 'Cancelled.';
+  if (reply.status === 'cancelled') return 'Cancelled: this conversation takes no more answers. “Start over” begins a new one.';
   if (reply.status === 'failed') return 'Stopped: something went wrong.';
   return reply.completion.readyForHandoff ? 'Finished: handed off.' : 'Finished.';
 }
+
+/** Whom the open gates wait for, besides the person: "a manager", "a manager or an auditor". */
+function othersInWords(inputs: Conversation['inputs']): string {
+  const roles = [...new Set(inputs.flatMap((g) => (g.to === null ? [] : [g.to])))];
+  return roles.map(roleInWords).join(' or ');
+}
+
+const capitalized = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+
+/** The badge's words for screen readers: "1 answer pending", "2 answers pending". */
+const pendingLabel = (n: number) => `${n} ${n === 1 ? 'answer' : 'answers'} pending`;

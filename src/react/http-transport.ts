@@ -1,5 +1,7 @@
 import { MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
-import { readWholeSession, TransportError, type SessionPage, type Transport } from './transport.js';
+import type { OpenInput } from '../inputs/gate.js';
+import { openEventStream } from './event-stream.js';
+import { eventMatches, readWholeSession, TransportError, type InputQuery, type SessionPage, type Transport } from './transport.js';
 
 export interface HttpTransportOptions {
   /** Where the API lives, e.g. `''` (same origin) or `http://127.0.0.1:3000`. */
@@ -14,8 +16,12 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
   const base = (options.baseUrl ?? '').replace(/\/$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const authorization = (): Record<string, string> => {
     const token = typeof options.token === 'function' ? options.token() : options.token;
+    return token ? { authorization: `Bearer ${token}` } : {};
+  };
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(`${base}/api${path}`, {
@@ -23,7 +29,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
         headers: {
           // Every POST is JSON, the empty start body included: the server refuses other types (no "simple" cross-site requests).
           ...(method === 'POST' && { 'content-type': 'application/json' }),
-          ...(token && { authorization: `Bearer ${token}` }),
+          ...authorization(),
         },
         ...(method === 'POST' && { body: JSON.stringify(body ?? {}) }),
       });
@@ -48,5 +54,28 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
       readWholeSession((after) =>
         call<SessionPage>('GET', `/sessions/${encodeURIComponent(sessionId)}?after=${after}&limit=${MAX_HISTORY_PAGE_SIZE}`),
       ),
+    inputs: async (query = {}) => (await call<{ inputs: OpenInput[] }>('GET', `/inputs${searchOf(query)}`)).inputs,
+    answer: (gateId, value) => call('POST', `/inputs/${encodeURIComponent(gateId)}`, { value }),
+    cancel: (sessionId) => call('POST', `/sessions/${encodeURIComponent(sessionId)}/cancel`),
+    events: (listener, query = {}, handlers = {}) =>
+      openEventStream({
+        // The server narrows the stream to a session; a workflow is narrowed here.
+        url: `${base}/api/events${searchOf({ ...(query.sessionId !== undefined && { sessionId: query.sessionId }) })}`,
+        fetch: doFetch,
+        headers: authorization,
+        onEvent: (event) => {
+          if (eventMatches(event, query)) listener(event);
+        },
+        ...handlers,
+      }),
   };
+}
+
+/** `?sessionId=…&workflowId=…` for the parts of a query that are given. */
+function searchOf(query: InputQuery): string {
+  const params = new URLSearchParams();
+  if (query.sessionId !== undefined) params.set('sessionId', query.sessionId);
+  if (query.workflowId !== undefined) params.set('workflowId', query.workflowId);
+  const search = params.toString();
+  return search ? `?${search}` : '';
 }

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fromPromise, type InspectionEvent } from 'xstate';
 import {
   chatSessionMachine,
@@ -8,6 +8,8 @@ import {
   type TranscriptEntry,
 } from '../../machines/chat-session.js';
 import type { ChatReply } from '../../machines/chat-session.js';
+import type { InputValue } from '../inputs/coerce.js';
+import type { OpenInput } from '../inputs/gate.js';
 import type { Button } from '../workflow/reply.js';
 import type { Turn } from '../workflow/turn.js';
 import type { Transport } from './transport.js';
@@ -21,8 +23,12 @@ export interface UseConversationOptions {
   inspect?: (event: InspectionEvent) => void;
 }
 
-/** What the person sees the conversation doing. */
-export type ConversationStatus = 'starting' | 'idle' | 'sending' | 'failed' | 'finished';
+/**
+ * What the person sees the conversation doing: `waiting` is a session that
+ * waits for inputs only others can give (a manager's approval); one that
+ * waits for the person's own is `idle`, with its gates in `inputs`.
+ */
+export type ConversationStatus = 'starting' | 'idle' | 'waiting' | 'sending' | 'failed' | 'finished';
 
 export interface Conversation {
   status: ConversationStatus;
@@ -30,11 +36,23 @@ export interface Conversation {
   reply: ChatReply | null;
   transcript: TranscriptEntry[];
   buttons: Button[] | null;
+  /** The session's open input gates (the person's and others'); none once it is finished. */
+  inputs: OpenInput[];
+  /** The server's refusal of the last value given for a gate (which stays open). */
+  inputError: { gateId: string; message: string } | null;
   error: { code: string; message: string } | null;
   sendText(text: string): void;
   press(button: Button): void;
+  /** Answers one of the person's gates; `label` is how the transcript shows the answer. */
+  answer(gateId: string, value: InputValue, label: string): void;
   retry(): void;
   restart(): void;
+  /**
+   * Ends the session as cancelled (its gates close: whoever was asked is no
+   * longer asked), then reads it again to show how it ended. Rejects with
+   * the transport's error when the server could not be told.
+   */
+  cancel(): Promise<void>;
 }
 
 const newTurnId = () => globalThis.crypto.randomUUID();
@@ -67,6 +85,7 @@ export function useConversation(options: UseConversationOptions): Conversation {
           return started;
         }),
         resumeSession: fromPromise<SessionResumed, { sessionId: string }>(({ input }) => transport.session(input.sessionId)),
+        answerInput: fromPromise<ChatReply, { gateId: string; value: InputValue }>(({ input }) => transport.answer(input.gateId, input.value)),
         sendTurn: fromPromise<ChatReply, { sessionId: string; turn: Turn }>(({ input }) => {
           const turnId = input.turn.turnId!;
           let sent = once.turns.get(turnId);
@@ -89,14 +108,24 @@ export function useConversation(options: UseConversationOptions): Conversation {
   const status = useSelector(actorRef, (s): ConversationStatus => {
     if (s.matches('failed')) return 'failed';
     if (s.matches('finished')) return 'finished';
-    if (s.matches('sending')) return 'sending';
-    if (s.matches('ready')) return 'idle';
+    if (s.matches('sending') || s.matches('answering')) return 'sending';
+    // Reading the session again (someone else moved it) is no reason to stop the person.
+    if (s.matches('ready') || s.matches('refreshing')) return waitsForOthers(s.context.reply) ? 'waiting' : 'idle';
     return 'starting';
   });
   const sessionId = useSelector(actorRef, (s) => s.context.sessionId);
   const reply = useSelector(actorRef, (s) => s.context.reply);
   const transcript = useSelector(actorRef, (s) => s.context.transcript);
   const error = useSelector(actorRef, (s) => s.context.error);
+  const inputError = useSelector(actorRef, (s) => s.context.inputError);
+
+  // While the session waits for inputs, others may move it: follow its events. Each
+  // (re)connection reads the session again, as events sent before it may be missed.
+  const following = sessionId !== null && reply?.status === 'waiting';
+  useEffect(() => {
+    if (!following) return;
+    return transport.events((event) => actorRef.send({ type: 'refresh', event }), { sessionId }, { onOpen: () => actorRef.send({ type: 'refresh' }) });
+  }, [transport, actorRef, sessionId, following]);
 
   const sendText = useCallback(
     (text: string) => {
@@ -109,8 +138,24 @@ export function useConversation(options: UseConversationOptions): Conversation {
     (button: Button) => actorRef.send({ type: 'send', turn: { button: button.value, turnId: newTurnId() }, label: button.label }),
     [actorRef],
   );
+  const answer = useCallback(
+    (gateId: string, value: InputValue, label: string) => actorRef.send({ type: 'answer', gateId, value, label }),
+    [actorRef],
+  );
   const retry = useCallback(() => actorRef.send({ type: 'retry' }), [actorRef]);
+  const inputs = useMemo(() => (status === 'finished' ? [] : (reply?.inputs ?? [])), [status, reply]);
   const restart = useCallback(() => actorRef.send({ type: 'restart' }), [actorRef]);
+  const cancel = useCallback(async () => {
+    if (sessionId === null) return;
+    try {
+      await transport.cancel(sessionId);
+    } catch (error) {
+      // Ended meanwhile (answered, timed out, cancelled in another tab): nothing left to cancel, the read below shows how.
+      if ((error as { code?: unknown }).code !== 'session_finished') throw error;
+    } finally {
+      actorRef.send({ type: 'refresh' });
+    }
+  }, [transport, actorRef, sessionId]);
 
   return {
     status,
@@ -118,10 +163,19 @@ export function useConversation(options: UseConversationOptions): Conversation {
     reply,
     transcript,
     buttons: status === 'idle' ? (reply?.buttons ?? null) : null,
+    inputs,
+    inputError,
     error,
     sendText,
     press,
+    answer,
     retry,
     restart,
+    cancel,
   };
+}
+
+/** A session waiting for inputs none of which the person in the conversation gives. */
+export function waitsForOthers(reply: ChatReply | null): boolean {
+  return reply?.status === 'waiting' && !(reply.inputs ?? []).some((g) => g.to === null);
 }

@@ -1,9 +1,16 @@
-/** A random, unguessable session id: 144 bits, base64url (24 characters). */
+/**
+ * A random, unguessable session id: 144 bits, base64url (24 characters),
+ * never starting with "-" (a command line would read `--session -x...` as
+ * an option): one in 64 draws is drawn again.
+ */
 export function newSessionId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_');
+  for (;;) {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(18));
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    const id = btoa(binary).replaceAll('+', '-').replaceAll('/', '_');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** Whether a string could be a session id at all; anything else is unknown without asking a store. */

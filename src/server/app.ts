@@ -3,11 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Caller, Runtime } from '../runtime/runtime.js';
 import { InvalidPageError } from '../runtime/errors.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { HttpError, toHttpError } from './errors.js';
+import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
+import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
 import { openApiDocument } from './openapi.js';
 
 /** Request bodies larger than this are refused with 413. */
@@ -25,12 +27,17 @@ export interface AppOptions {
   onError?: (error: unknown) => void;
   /** The reply schema of the workflows served, for the OpenAPI document (the common envelope when absent). */
   replySchema?: z.ZodType;
+  /** How often an events stream sends a comment while nothing happens, so proxies keep it open (default 15 s). */
+  heartbeatMs?: number;
+  /** When aborted, open events streams end (the server is shutting down: `server.close()` waits for them otherwise). */
+  shutdown?: AbortSignal;
 }
 
-type Env = { Variables: { owner: string | null } };
+/** Who asks: the token's subject (a session's owner) and roles; `{ owner: null, roles: [] }` without auth. */
+type Env = { Variables: { caller: Caller } };
 
-/** The start route takes no parameters: an empty body or `{}`. */
-const StartBodySchema = z.strictObject({});
+/** The start and cancel routes take no parameters: an empty body or `{}`. */
+const EmptyBodySchema = z.strictObject({});
 
 /** The API's answers are JSON for programs: nothing to run, frame or cache. */
 const apiHeaders = secureHeaders({
@@ -105,7 +112,8 @@ export function createApp(options: AppOptions) {
   api.get('/openapi.json', (c) => c.json(openapi));
 
   api.use('*', async (c, next) => {
-    c.set('owner', subjectOf ? await subjectOf(c.req.header('authorization')) : null);
+    const identity = subjectOf ? await subjectOf(c.req.header('authorization')) : null;
+    c.set('caller', identity ? { owner: identity.subject, roles: identity.roles } : { owner: null, roles: [] });
     await next();
   });
   api.use('*', async (c, next) => {
@@ -127,22 +135,50 @@ export function createApp(options: AppOptions) {
   api.get('/flows', (c) => c.json({ flows: runtime.workflows() }));
 
   api.post('/flows/:flowId/sessions', async (c) => {
-    const body = await readJson(c, { optional: true });
-    const parsed = StartBodySchema.safeParse(body === undefined ? {} : body);
-    if (!parsed.success)
-      throw new HttpError(400, 'invalid_body', `the start body must be empty or {}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    const started = await runtime.start(c.req.param('flowId'), { owner: c.get('owner') });
+    await readEmptyBody(c, 'start');
+    const started = await runtime.start(c.req.param('flowId'), c.get('caller'));
     return c.json(started, 201);
   });
 
   api.post('/sessions/:sessionId/turns', async (c) => {
-    const turn = await readJson(c, { optional: false });
-    return c.json(await runtime.turn(c.req.param('sessionId'), turn, { owner: c.get('owner') }));
+    const turn = await readJson(c, { optional: false, expected: '{"text": ...} or {"button": ...}' });
+    return c.json(await runtime.turn(c.req.param('sessionId'), turn, c.get('caller')));
   });
 
   api.get('/sessions/:sessionId', async (c) => {
     const page = { after: pageParam(c, 'after'), limit: pageParam(c, 'limit') };
-    return c.json(await runtime.session(c.req.param('sessionId'), { owner: c.get('owner') }, page));
+    return c.json(await runtime.session(c.req.param('sessionId'), c.get('caller'), page));
+  });
+
+  api.post('/sessions/:sessionId/cancel', async (c) => {
+    await readEmptyBody(c, 'cancel');
+    return c.json(await runtime.cancel(c.req.param('sessionId'), c.get('caller')));
+  });
+
+  api.get('/inputs', async (c) => {
+    const query = readQuery(c.req.queries(), InputQuerySchema);
+    return c.json({ inputs: await runtime.inputs(c.get('caller'), query) });
+  });
+
+  api.post('/inputs/:gateId', async (c) => {
+    const body = await readJson(c, { optional: false, expected: '{"value": ...}' });
+    const parsed = AnswerBodySchema.safeParse(body);
+    if (!parsed.success)
+      throw new HttpError(400, 'invalid_body', `the body must be {"value": ...}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    return c.json(await runtime.answer(c.req.param('gateId'), parsed.data.value, c.get('caller')));
+  });
+
+  api.get('/events', async (c) => {
+    const query = readQuery(c.req.queries(), EventQuerySchema);
+    // The stream reads the store in the background, where a failure reaches no client: an unreachable store is 503 now, not a silent stream.
+    await runtime.ready();
+    return eventStream(c, {
+      runtime,
+      caller: c.get('caller'),
+      ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      ...(options.shutdown && { shutdown: options.shutdown }),
+    });
   });
 
   app.route('/api', api);
@@ -163,11 +199,19 @@ function pageParam(c: Context, name: 'after' | 'limit'): number | undefined {
   return Number(value);
 }
 
-async function readJson(c: Context, { optional }: { optional: boolean }): Promise<unknown> {
+/** A body that must be empty or `{}` (starting and cancelling a session take no parameters). */
+async function readEmptyBody(c: Context, what: 'start' | 'cancel'): Promise<void> {
+  const body = await readJson(c, { optional: true, expected: '{}' });
+  const parsed = EmptyBodySchema.safeParse(body === undefined ? {} : body);
+  if (!parsed.success)
+    throw new HttpError(400, 'invalid_body', `the ${what} body must be empty or {}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+}
+
+async function readJson(c: Context, { optional, expected }: { optional: boolean; expected: string }): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') {
     if (optional) return undefined;
-    throw new HttpError(400, 'invalid_json', 'the request body is empty: send {"text": ...} or {"button": ...}');
+    throw new HttpError(400, 'invalid_json', `the request body is empty: send ${expected}`);
   }
   try {
     return JSON.parse(text) as unknown;

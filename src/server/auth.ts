@@ -8,6 +8,15 @@ export const MIN_JWT_SECRET_BYTES = 32;
 /** How far the server's clock may disagree with the issuer's, unless configured. */
 export const DEFAULT_JWT_CLOCK_SKEW_SECONDS = 30;
 const MAX_SUBJECT_LENGTH = 256;
+/** A token's `roles`: at most this many, each at most this long. */
+const MAX_ROLES = 50;
+const MAX_ROLE_LENGTH = 64;
+
+/** Who a verified token names: its subject (a session's owner) and the roles it holds (who answers gates addressed to a role). */
+export interface TokenIdentity {
+  subject: string;
+  roles: string[];
+}
 
 export interface JwtAuthOptions {
   /** The HS256 secret, at least {@link MIN_JWT_SECRET_BYTES} bytes. */
@@ -27,8 +36,8 @@ export class ServerConfigError extends GateflowError {
   readonly status = 500;
 }
 
-/** Checks the options once, at start; returns the function that reads a request's subject. */
-export function createJwtAuth(options: JwtAuthOptions): (authorization: string | undefined) => Promise<string> {
+/** Checks the options once, at start; returns the function that reads a request's subject and roles. */
+export function createJwtAuth(options: JwtAuthOptions): (authorization: string | undefined) => Promise<TokenIdentity> {
   const bytes = new TextEncoder().encode(options.secret).length;
   if (bytes < MIN_JWT_SECRET_BYTES)
     throw new ServerConfigError(`the JWT secret is ${bytes} bytes; it must be at least ${MIN_JWT_SECRET_BYTES} (e.g. openssl rand -base64 48)`);
@@ -58,8 +67,23 @@ export function createJwtAuth(options: JwtAuthOptions): (authorization: string |
     // The subject is stored as a session's owner: it must be text a database keeps exactly.
     if (typeof sub !== 'string' || sub === '' || sub.length > MAX_SUBJECT_LENGTH || !isWellFormed(sub) || /[\u0000-\u001f\u007f]/.test(sub))
       throw unauthorized(`the token's subject (sub) must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} printable characters`);
-    return sub;
+    return { subject: sub, roles: rolesOf(payload.roles) };
   };
+}
+
+/**
+ * The token's `roles` claim: absent is none; otherwise a list of short
+ * printable strings (compared exactly with the role a gate names, such as
+ * "manager"). Anything else is refused rather than read as no roles, so a
+ * misconfigured issuer is noticed at the first request.
+ */
+function rolesOf(claim: unknown): string[] {
+  if (claim === undefined) return [];
+  const bad = `the token's roles must be a list of at most ${MAX_ROLES} role names (strings of 1 to ${MAX_ROLE_LENGTH} printable characters), e.g. ["manager"]`;
+  if (!Array.isArray(claim) || claim.length > MAX_ROLES) throw unauthorized(bad);
+  for (const role of claim)
+    if (typeof role !== 'string' || role === '' || role.length > MAX_ROLE_LENGTH || !isWellFormed(role) || /[\u0000-\u001f\u007f]/.test(role)) throw unauthorized(bad);
+  return [...new Set(claim as string[])];
 }
 
 function checkTimes(payload: Record<string, unknown>, now: number, skew: number): void {

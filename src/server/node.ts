@@ -4,13 +4,14 @@ import { relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { AnyActorLogic } from 'xstate';
 import type { z } from 'zod';
-import { createRuntime } from '../runtime/runtime.js';
+import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
 import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
 import type { Store } from '../store/types.js';
 import type { Workflow } from '../workflow/types.js';
 import { createApp } from './app.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
+import { backgroundErrorLog } from './background-errors.js';
 import { LOOPBACK_HOSTS } from './host-check.js';
 
 export interface ServerOptions {
@@ -36,6 +37,15 @@ export interface ServerOptions {
   postgresTimeouts?: PostgresTimeouts;
   /** A built web app to serve at the root (the demo page), next to the API. */
   staticDir?: string | undefined;
+  /**
+   * How often to look in the store for input deadlines that passed (default
+   * 1000 ms): those of gates opened by other processes or before a restart.
+   */
+  deadlineWatchMs?: number;
+  /** How often a quiet events stream sends a comment (default 15 s). */
+  heartbeatMs?: number;
+  /** Errors of background work (deadlines, the events stream); by default written to stderr, each kind at most once a minute. */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 export interface RunningServer {
@@ -69,16 +79,39 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
   const storeDescription = options.databaseUrl
     ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
+  const onBackgroundError = options.onBackgroundError ?? backgroundErrorLog((line) => console.error(line));
   const runtime = createRuntime({
     workflows: options.workflows,
     store,
     ...(options.actors && { actors: options.actors }),
     ...(options.maxTurnsPerSession !== undefined && { maxTurnsPerSession: options.maxTurnsPerSession }),
+    // Deadlines live in the store: this server fires those of any process, and those that passed while none ran.
+    deadlines: { watchMs: options.deadlineWatchMs ?? 1000 },
+    onBackgroundError,
   });
+  try {
+    return await serveRuntime(store, runtime, storeDescription, onBackgroundError, options);
+  } catch (error) {
+    runtime.close();
+    throw error;
+  }
+}
+
+async function serveRuntime(
+  store: Store,
+  runtime: Runtime,
+  storeDescription: string,
+  onBackgroundError: (error: unknown) => void,
+  options: ServerOptions,
+): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
+  // Ends the events streams on close: the server would wait for them otherwise.
+  const shutdown = new AbortController();
   const app = createApp({
     runtime,
     jwtSecret: options.jwtSecret,
+    shutdown: shutdown.signal,
+    ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.jwt && { jwt: options.jwt }),
     ...(options.replySchema && { replySchema: options.replySchema }),
     allowedHosts: options.allowedHosts ?? [...LOOPBACK_HOSTS, ...(isWildcard(hostname) ? [] : [hostName(hostname)])],
@@ -97,12 +130,20 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  // Gates whose deadline passed while no server ran take their timeout now, not at the first watch.
+  const firstSweep = runtime.fireDeadlines().then(
+    () => undefined,
+    (error: unknown) => onBackgroundError(error),
+  );
   return {
     url: `http://${hostname}:${port}`,
     store,
     storeDescription,
     close: async () => {
+      shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await firstSweep;
+      runtime.close();
       await store.close();
     },
   };

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { OpenInputSchema } from '../inputs/gate.js';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
 import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
+import { RuntimeEventSchema } from './events.js';
+import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const FlowListSchema = z.object({
@@ -14,11 +17,21 @@ const sessionSchema = (reply: z.ZodType) =>
     nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
   });
 const startedSchema = (reply: z.ZodType) => z.object({ sessionId: z.string(), reply });
+const InputListSchema = z.object({ inputs: z.array(OpenInputSchema).describe('Oldest first') });
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const error = (description: string) => json('Error', description);
+/** Query parameters from a zod object of optional strings (the filters). */
+const queryParameters = (s: z.ZodObject) =>
+  Object.entries(s.shape).map(([name, field]) => ({
+    name,
+    in: 'query',
+    required: false,
+    ...((field as z.ZodType).description && { description: (field as z.ZodType).description }),
+    schema: { type: 'string' },
+  }));
 
 /**
  * The OpenAPI 3.1 document of the HTTP API; component schemas come from the
@@ -37,7 +50,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
   const post = { 405: error('Another method: see Allow'), 413: error('Body over 16 KB'), 415: error('The body is not sent as application/json') };
   return {
     openapi: '3.1.0',
-    info: { title: 'gateflow', version: '0.1.0', description: 'Gate intake sessions over HTTP.' },
+    info: { title: 'gateflow', version: '0.1.0', description: 'Gate intake sessions and their input gates over HTTP.' },
     components: {
       schemas: {
         Reply: schema(ReplySchema),
@@ -46,6 +59,10 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         FlowList: schema(FlowListSchema),
         Session: schema(sessionSchema(ReplySchema)),
         Started: schema(startedSchema(ReplySchema)),
+        OpenInput: schema(OpenInputSchema),
+        InputList: schema(InputListSchema),
+        AnswerBody: schema(AnswerBodySchema),
+        RuntimeEvent: schema(RuntimeEventSchema),
       },
       ...(options.auth && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
     },
@@ -116,6 +133,66 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
             200: json('Session', 'The current reply and one page of the history: each entry with its seq, turn and reply'),
             400: error('after or limit out of range (invalid_page)'),
             404: error('Unknown session'),
+            ...common,
+          },
+        },
+      },
+      '/api/sessions/{sessionId}/cancel': {
+        post: {
+          summary: 'Cancel a session: it ends as cancelled, its input gates close and leave every listing',
+          security,
+          parameters: [sessionId],
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } } },
+          responses: {
+            200: json('Reply', "The session's reply, with status cancelled"),
+            400: error('Malformed body: it is empty or {} (invalid_json, invalid_body)'),
+            404: error('Unknown session'),
+            409: error('session_finished: the session is already finished or cancelled'),
+            ...post,
+            ...common,
+          },
+        },
+      },
+      '/api/inputs': {
+        get: {
+          summary: "The open input gates the caller may answer, across sessions: their own sessions' gates and those addressed to a role they hold",
+          security,
+          parameters: queryParameters(InputQuerySchema),
+          responses: {
+            200: json('InputList', 'The open gates, oldest first'),
+            400: error('A filter is malformed, misspelt or given twice (invalid_query)'),
+            ...common,
+          },
+        },
+      },
+      '/api/inputs/{gateId}': {
+        post: {
+          summary: 'Answer one input gate: the value is read by its type and checked; the session resumes where it waits',
+          security,
+          parameters: [{ name: 'gateId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('AnswerBody') } } },
+          responses: {
+            200: json('Reply', "The session's new reply"),
+            400: error('invalid_json, invalid_body: not {"value": ...}; invalid_input_value: the value is not one the gate takes (the message says what it expects; the gate stays open)'),
+            404: error('input_not_found: no such gate, or not one the caller may see'),
+            409: error('input_closed: the gate was answered, timed out, or closed with its session'),
+            ...post,
+            ...common,
+            403: error('input_forbidden: the gate is addressed to a role the caller does not hold; host_not_allowed: the Host is not allowed'),
+          },
+        },
+      },
+      '/api/events': {
+        get: {
+          summary: 'Server-sent events: gates opened, answered, timed out and closed, sessions finished and cancelled, from now on',
+          description:
+            'Each event is `id: <id>`, `event: <type>`, `data: <RuntimeEvent as JSON>`; a comment line comes every 15 s while nothing happens. ' +
+            "Only events of the caller's sessions and of gates addressed to a role they hold.",
+          security,
+          parameters: queryParameters(EventQuerySchema),
+          responses: {
+            200: { description: 'The stream (text/event-stream); each data line is a RuntimeEvent', content: { 'text/event-stream': { schema: ref('RuntimeEvent') } } },
+            400: error('The filter is malformed or misspelt (invalid_query)'),
             ...common,
           },
         },

@@ -1,4 +1,15 @@
-import { ConflictError, type CommittedTurn, type JournalEntry, type NewSession, type SessionRecord, type Store } from './types.js';
+import type { GateRecord } from '../inputs/gate.js';
+import {
+  ConflictError,
+  type CommittedTurn,
+  type InputFilter,
+  type JournalEntry,
+  type NewSession,
+  type NewSessionEvent,
+  type SessionEvent,
+  type SessionRecord,
+  type Store,
+} from './types.js';
 
 /**
  * Sessions in a Map: for tests, benchmarks and the browser. Values are kept as
@@ -6,6 +17,9 @@ import { ConflictError, type CommittedTurn, type JournalEntry, type NewSession, 
  */
 export function createMemoryStore(): Store {
   const sessions = new Map<string, { record: string; journal: string[]; turnIds: Map<string, number> }>();
+  // Gates by id (JSON text, with a lease time kept beside it), and the announcements in order.
+  const gates = new Map<string, { gate: string; leaseUntil: number }>();
+  let events: string[] = [];
   const parseRecord = (text: string): SessionRecord => {
     const r = JSON.parse(text) as SessionRecord & { createdAt: string; updatedAt: string };
     return { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
@@ -14,22 +28,45 @@ export function createMemoryStore(): Store {
     const e = JSON.parse(text) as JournalEntry & { createdAt: string };
     return { ...e, createdAt: new Date(e.createdAt) };
   };
+  const parseGate = (text: string): GateRecord => {
+    const g = JSON.parse(text) as GateRecord & { deadline: string | null; openedAt: string; closedAt: string | null };
+    return {
+      ...g,
+      deadline: g.deadline === null ? null : new Date(g.deadline),
+      openedAt: new Date(g.openedAt),
+      closedAt: g.closedAt === null ? null : new Date(g.closedAt),
+    };
+  };
+  const parseEvent = (text: string): SessionEvent => {
+    const e = JSON.parse(text) as SessionEvent & { createdAt: string };
+    return { ...e, createdAt: new Date(e.createdAt) };
+  };
+  const openGates = (sessionId: string) =>
+    [...gates.values()]
+      .map((g) => parseGate(g.gate))
+      .filter((g) => g.sessionId === sessionId && g.status === 'open')
+      .sort(byOpening);
+  const announce = (list: readonly NewSessionEvent[] | undefined) => {
+    for (const e of list ?? []) events.push(JSON.stringify({ ...e, id: events.length + 1, createdAt: new Date() }));
+  };
 
   return {
     kind: 'memory',
     async create(s: NewSession) {
       if (sessions.has(s.sessionId)) throw new ConflictError(`session ${s.sessionId} exists`);
       const now = new Date();
-      const record: SessionRecord = { ...s, version: 1, createdAt: now, updatedAt: now };
-      delete (record as Partial<NewSession>).reply;
-      const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply: s.reply, createdAt: now };
+      const { reply, gates: opened, events: announced, ...rest } = s;
+      const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
+      const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, createdAt: now };
       sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map() });
+      for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
+      announce(announced);
     },
     async load(sessionId, turnId) {
       const s = sessions.get(sessionId);
       if (!s) return null;
       const seq = turnId !== undefined ? s.turnIds.get(turnId) : undefined;
-      return { session: parseRecord(s.record), replayed: seq !== undefined ? parseEntry(s.journal[seq - 1]!) : null };
+      return { session: parseRecord(s.record), replayed: seq !== undefined ? parseEntry(s.journal[seq - 1]!) : null, gates: openGates(sessionId) };
     },
     async commitTurn(sessionId, expectedVersion, t: CommittedTurn) {
       const s = sessions.get(sessionId);
@@ -40,9 +77,18 @@ export function createMemoryStore(): Store {
       if (t.turnId !== null && s.turnIds.has(t.turnId)) throw new ConflictError(`turn ${t.turnId} is already taken`);
       const now = new Date();
       const version = expectedVersion + 1;
-      s.record = JSON.stringify({ ...record, snapshot: t.snapshot, flowVersion: t.flowVersion, version, updatedAt: now });
+      s.record = JSON.stringify({ ...record, snapshot: t.snapshot, flowVersion: t.flowVersion, version, status: t.reply.status, updatedAt: now });
       s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, createdAt: now }));
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
+      for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
+      for (const c of t.gates?.closed ?? []) {
+        const held = gates.get(c.gateId);
+        if (!held) continue;
+        const gate = parseGate(held.gate);
+        if (gate.status !== 'open') continue;
+        held.gate = JSON.stringify({ ...gate, status: c.status, value: c.value ?? null, answeredBy: c.answeredBy ?? null, closedAt: now });
+      }
+      announce(t.events);
       return version;
     },
     async history(sessionId, page) {
@@ -51,9 +97,55 @@ export function createMemoryStore(): Store {
       const from = Math.max(0, page?.after ?? 0);
       return journal.slice(from, page?.limit !== undefined ? from + page.limit : undefined).map(parseEntry);
     },
+    async findInput(gateId) {
+      const held = gates.get(gateId);
+      return held ? parseGate(held.gate) : null;
+    },
+    async listInputs(filter: InputFilter = {}) {
+      const v = filter.visibleTo;
+      return [...gates.values()]
+        .map((g) => parseGate(g.gate))
+        .filter(
+          (g) =>
+            g.status === 'open' &&
+            (filter.sessionId === undefined || g.sessionId === filter.sessionId) &&
+            (filter.workflowId === undefined || g.workflowId === filter.workflowId) &&
+            (v === undefined || (g.owner === null && v.owner === null) || (g.to === null && g.owner === v.owner) || (g.to !== null && v.roles.includes(g.to))),
+        )
+        .sort(byOpening)
+        .slice(0, filter.limit ?? 500);
+    },
+    async claimDueInputs(now, leaseMs, limit) {
+      const due = [...gates.values()]
+        .map((held) => ({ held, gate: parseGate(held.gate) }))
+        .filter(({ held, gate }) => gate.status === 'open' && gate.deadline !== null && gate.deadline <= now && held.leaseUntil <= now.getTime())
+        .sort((a, b) => a.gate.deadline!.getTime() - b.gate.deadline!.getTime())
+        .slice(0, limit);
+      for (const { held } of due) held.leaseUntil = now.getTime() + leaseMs;
+      return [...new Set(due.map(({ gate }) => gate.sessionId))];
+    },
+    async nextDeadline() {
+      let next: Date | null = null;
+      for (const held of gates.values()) {
+        const g = parseGate(held.gate);
+        if (g.status === 'open' && g.deadline !== null && (next === null || g.deadline < next)) next = g.deadline;
+      }
+      return next;
+    },
+    async readEvents(after, limit) {
+      return events.slice(Math.max(0, after), Math.max(0, after) + limit).map(parseEvent);
+    },
+    async lastEventId() {
+      return events.length;
+    },
     async ping() {},
     async close() {
       sessions.clear();
+      gates.clear();
+      events = [];
     },
   };
 }
+
+// Gates are kept in the order they were opened (a Map keeps insertion order; the sort is stable).
+const byOpening = (a: GateRecord, b: GateRecord) => a.openedAt.getTime() - b.openedAt.getTime();

@@ -1,7 +1,19 @@
 import { GateflowError } from '../error/gateflow-error.js';
 import type { Snapshot } from 'xstate';
-import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
+import type { InputValue } from '../inputs/coerce.js';
+import type { GateClosing, GateRecord } from '../inputs/gate.js';
+import type { ReplyEnvelope, SessionStatus, WorkflowVersion } from '../workflow/reply.js';
 import type { Turn } from '../workflow/turn.js';
+
+/**
+ * What a journal entry records as its cause: a person's turn, a gate
+ * answered (by whom), deadlines that passed, or the session cancelled.
+ */
+export type JournalTurn =
+  | Turn
+  | { input: string; name: string; value: InputValue; by: string | null }
+  | { timeout: string[] }
+  | { cancel: true; by: string | null };
 
 /** A stored session: the snapshot, the workflow it belongs to, and its version for optimistic locking. */
 export interface SessionRecord {
@@ -13,6 +25,8 @@ export interface SessionRecord {
   version: number;
   /** The JWT subject that owns the session, or null when the server has no auth. */
   owner: string | null;
+  /** The status of its last reply (`cancelled` is set by a cancel alone). */
+  status: SessionStatus;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,7 +36,7 @@ export interface JournalEntry {
   /** The session version this entry produced: 1 for the opening reply. */
   seq: number;
   turnId: string | null;
-  turn: Turn | null;
+  turn: JournalTurn | null;
   reply: ReplyEnvelope;
   createdAt: Date;
 }
@@ -34,15 +48,53 @@ export interface NewSession {
   snapshot: Snapshot<unknown>;
   owner: string | null;
   reply: ReplyEnvelope;
+  /** The gates its first state opened. */
+  gates?: GateRecord[];
+  events?: NewSessionEvent[];
 }
 
 export interface CommittedTurn {
   snapshot: Snapshot<unknown>;
   /** Changed when a snapshot was migrated to another flow version. */
   flowVersion: WorkflowVersion;
-  turn: Turn;
+  turn: JournalTurn;
   turnId: string | null;
   reply: ReplyEnvelope;
+  /** Gates opened and closed by this turn: written in the same transaction as the snapshot. */
+  gates?: { opened: GateRecord[]; closed: GateClosing[] };
+  /** What the events stream announces once the turn is saved. */
+  events?: NewSessionEvent[];
+}
+
+/** Kinds of what the events stream announces. */
+export type SessionEventType = 'input.opened' | 'input.answered' | 'input.timed_out' | 'input.closed' | 'session.finished' | 'session.cancelled';
+
+/** An announcement, written with the turn that caused it. */
+export interface NewSessionEvent {
+  type: SessionEventType;
+  sessionId: string;
+  workflowId: string;
+  /** The session's owner, and the role a gate is addressed to: who may see the event. */
+  owner: string | null;
+  to: string | null;
+  gateId: string | null;
+  /** The gate's name, the session's status: small facts for a page to act on. */
+  data: Record<string, unknown>;
+}
+
+/** An announcement as read back, with its place in the stream. */
+export interface SessionEvent extends NewSessionEvent {
+  id: number;
+  createdAt: Date;
+}
+
+/** Which open gates to list. */
+export interface InputFilter {
+  sessionId?: string;
+  workflowId?: string;
+  /** Who asks: gates of sessions without owner, of sessions they own, or addressed to a role they hold. Absent: all. */
+  visibleTo?: { owner: string | null; roles: readonly string[] };
+  limit?: number;
 }
 
 /** A window on a journal: the entries with seq greater than `after`, at most `limit`. */
@@ -55,6 +107,8 @@ export interface JournalPage {
 export interface LoadedSession {
   session: SessionRecord;
   replayed: JournalEntry | null;
+  /** Its open gates, oldest first. */
+  gates: GateRecord[];
 }
 
 /**
@@ -65,7 +119,7 @@ export interface Store {
   readonly kind: string;
   /** Creates a session at version 1 with its opening reply as journal entry 1. */
   create(session: NewSession): Promise<void>;
-  /** The session, and the journal entry of `turnId` if it was already taken. Null when unknown. */
+  /** The session with its open gates, and the journal entry of `turnId` if it was already taken. Null when unknown. */
   load(sessionId: string, turnId?: string): Promise<LoadedSession | null>;
   /**
    * Saves a turn if the session is still at `expectedVersion`: snapshot and
@@ -78,6 +132,23 @@ export interface Store {
    * after seq `after` (0 when omitted), at most `limit` of them.
    */
   history(sessionId: string, page?: JournalPage): Promise<JournalEntry[]>;
+  /** A gate by id, whatever its status; null when unknown. */
+  findInput(gateId: string): Promise<GateRecord | null>;
+  /** Open gates across sessions, oldest first. */
+  listInputs(filter?: InputFilter): Promise<GateRecord[]>;
+  /**
+   * The sessions with open gates whose deadline is at or before `now`, each
+   * leased to this caller for `leaseMs` (`FOR UPDATE SKIP LOCKED`), so that
+   * processes sweeping together do not all take the same session; the
+   * session's version check still decides who fires it.
+   */
+  claimDueInputs(now: Date, leaseMs: number, limit: number): Promise<string[]>;
+  /** The earliest deadline of any open gate, or null. */
+  nextDeadline(): Promise<Date | null>;
+  /** Announcements with an id above `after`, oldest first, at most `limit`. */
+  readEvents(after: number, limit: number): Promise<SessionEvent[]>;
+  /** The id of the last announcement (0 when none). */
+  lastEventId(): Promise<number>;
   /** Resolves when the store can serve (one round trip); throws {@link StoreUnavailableError} otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

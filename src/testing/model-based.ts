@@ -214,6 +214,10 @@ function describeEvent(event: FlowTestEvent): string {
       return 'extraction failed';
     case 'path.changed':
       return `path vote (tentative ${event.vote.tentative}, locked ${event.vote.locked})`;
+    case 'input.answered':
+      return `input ${event.name} = ${JSON.stringify(event.value)}`;
+    case 'input.timedOut':
+      return `input timed out (${event.names.join(', ')})`;
     default:
       return 'output' in event
         ? `${event.type.slice('xstate.done.actor.'.length)} done ${JSON.stringify(event.output)}`

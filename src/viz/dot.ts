@@ -1,4 +1,4 @@
-import { childrenOf, isComposite, isWithin, transitionLabel } from './label.js';
+import { childrenOf, inputLines, isComposite, isWithin, transitionLabel } from './label.js';
 import type { DrawnState, DrawnTransition, MachineDrawing } from './model.js';
 
 /**
@@ -45,9 +45,9 @@ function nodeAttrs(state: DrawnState): [string, string][] {
   return [label];
 }
 
-/** The state's key, then one line per invoked actor. */
+/** The state's key, then one line per invoked actor, then what it waits for. */
 function stateLines(state: DrawnState): string[] {
-  return [state.key, ...state.invoke.map((inv) => `invoke ${inv.src}`)];
+  return [state.key, ...state.invoke.map((inv) => `invoke ${inv.src}`), ...inputLines(state)];
 }
 
 function edge(t: DrawnTransition, byId: ReadonlyMap<string, DrawnState>): string {

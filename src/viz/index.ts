@@ -4,10 +4,10 @@ import { toMermaid } from './mermaid.js';
 import { machineDrawing } from './model.js';
 
 export { ALWAYS_EVENT, actionName, guardLabel, machineDrawing } from './model.js';
-export type { DrawnInvoke, DrawnState, DrawnStateType, DrawnTransition, MachineDrawing } from './model.js';
+export type { DrawnInput, DrawnInvoke, DrawnState, DrawnStateType, DrawnTransition, MachineDrawing } from './model.js';
 export { escapeMermaid, mermaidId, mermaidIds, toMermaid } from './mermaid.js';
 export { quote as dotQuote, toDot } from './dot.js';
-export { transitionLabel } from './label.js';
+export { inputLines, transitionLabel } from './label.js';
 
 export type DrawingFormat = 'mermaid' | 'dot' | 'json';
 

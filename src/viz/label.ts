@@ -12,6 +12,20 @@ function eventLabel(event: string): string {
   return after ? `after ${after[1]}` : event;
 }
 
+/**
+ * What a waiting state waits for, one line per role and deadline:
+ * `waits for manager (PT24H): approved (boolean), approved_amount (number)`;
+ * `the person` when an input names no role. None for a state that does not wait.
+ */
+export function inputLines(state: Pick<DrawnState, 'inputs'>): string[] {
+  const groups = new Map<string, string[]>();
+  for (const input of state.inputs) {
+    const who = `waits for ${input.to ?? 'the person'}${input.deadline === null ? '' : ` (${input.deadline})`}`;
+    groups.set(who, [...(groups.get(who) ?? []), `${input.name} (${input.type})`]);
+  }
+  return [...groups].map(([who, names]) => `${who}: ${names.join(', ')}`);
+}
+
 /** Children of each state id, in document order; the key `null` holds the root. */
 export function childrenOf(drawing: MachineDrawing): Map<string | null, DrawnState[]> {
   const children = new Map<string | null, DrawnState[]>();

@@ -1,4 +1,4 @@
-import { childrenOf, isComposite, transitionLabel } from './label.js';
+import { childrenOf, inputLines, isComposite, transitionLabel } from './label.js';
 import type { DrawnState, MachineDrawing } from './model.js';
 
 /**
@@ -19,11 +19,13 @@ export function toMermaid(drawing: MachineDrawing): string {
     if (!isComposite(state)) {
       lines.push(`${pad}state "${escapeMermaid(stateLabel(state))}" as ${id}`);
       for (const inv of state.invoke) lines.push(`${pad}${id} : ${escapeMermaid(`invoke ${inv.src}`)}`);
+      for (const wait of inputLines(state)) lines.push(`${pad}${id} : ${escapeMermaid(wait)}`);
       return;
     }
-    // A composite's own description would replace its title, so invokes go in the title.
+    // A composite's own description would replace its title, so invokes and inputs go in the title.
     const invokes = state.invoke.map((inv) => ` / invoke ${inv.src}`).join('');
-    lines.push(`${pad}state "${escapeMermaid(stateLabel(state) + invokes)}" as ${id} {`);
+    const waits = inputLines(state).map((wait) => ` / ${wait}`).join('');
+    lines.push(`${pad}state "${escapeMermaid(stateLabel(state) + invokes + waits)}" as ${id} {`);
     const kids = children.get(state.id) ?? [];
     if (state.initial !== null) lines.push(`${pad}  [*] --> ${idOf(`${state.id}.${state.initial}`)}`);
     kids.forEach((child, i) => {

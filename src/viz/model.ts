@@ -8,6 +8,17 @@ export interface DrawnInvoke {
   src: string;
 }
 
+/** An input a waiting state declares (its `meta.inputs`, see src/inputs): what it waits for, from whom, until when. */
+export interface DrawnInput {
+  name: string;
+  /** `boolean`, `number`, `enum`, ... */
+  type: string;
+  /** The role that answers; null: the person in the conversation. */
+  to: string | null;
+  /** An ISO 8601 duration ("PT24H"), or null. */
+  deadline: string | null;
+}
+
 export interface DrawnState {
   /** The state's path from the root, machine id first, joined with '.': `flow.a.b`. */
   id: string;
@@ -21,6 +32,8 @@ export interface DrawnState {
   /** The state's `meta` as given in the config. */
   meta: Record<string, unknown> | null;
   invoke: DrawnInvoke[];
+  /** The inputs it waits for (its `meta.inputs`); none for a state that does not wait. */
+  inputs: DrawnInput[];
 }
 
 export interface DrawnTransition {
@@ -102,7 +115,18 @@ function drawState(node: NodeShape, id: string, parent: string | null): DrawnSta
     tags: [...node.tags],
     meta: isRecord(node.meta) ? node.meta : null,
     invoke: node.invoke.map((inv) => ({ id: inv.id, src: String(inv.src) })),
+    inputs: drawInputs(node.meta),
   };
+}
+
+/** The inputs a state's meta declares, read leniently (a drawing never fails on a machine's meta). */
+function drawInputs(meta: unknown): DrawnInput[] {
+  const inputs = isRecord(meta) && Array.isArray(meta.inputs) ? meta.inputs : [];
+  return inputs.flatMap((i: unknown) =>
+    isRecord(i) && typeof i.name === 'string' && typeof i.type === 'string'
+      ? [{ name: i.name, type: i.type, to: typeof i.to === 'string' ? i.to : null, deadline: typeof i.deadline === 'string' ? i.deadline : null }]
+      : [],
+  );
 }
 
 function drawTransitions(node: NodeShape, idOf: (node: NodeShape) => string): DrawnTransition[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OpenInputSchema } from '../inputs/gate.js';
 
 /**
  * The reply every workflow answers a turn with, as the library, the CLI and
@@ -26,7 +27,7 @@ export const ButtonSchema = z.object({
 /** Whether the workflow is finished and why; each kind documents its reasons. */
 export const CompletionEnvelopeSchema = z.object({
   isComplete: z.boolean().describe('Whether the session takes no more turns'),
-  reason: z.string().describe('Why it is where it is (each workflow kind lists its reasons; flows: awaiting_answer, awaiting_user_confirmation, stopped_limiting_value, stopped, handed_off, completed, working)'),
+  reason: z.string().describe('Why it is where it is (each workflow kind lists its reasons; flows: awaiting_answer, awaiting_user_confirmation, stopped_limiting_value, stopped, handed_off, completed, working, awaiting_input)'),
   readyForHandoff: z.boolean().describe('Whether its result can be handed to a person or system'),
 });
 
@@ -44,6 +45,10 @@ export const ReplyEnvelopeSchema = z.object({
   buttons: z.array(ButtonSchema).nullable().describe('The choices to offer, or null'),
   artifacts: z.array(ArtifactEnvelopeSchema).describe('What the workflow produced, each typed by `type`'),
   completion: CompletionEnvelopeSchema.describe('Whether it is finished, and why'),
+  inputs: z
+    .array(OpenInputSchema)
+    .describe("The session's open input gates (the runtime adds them): those addressed to the person are answered with a text turn or by id, the others by id")
+    .optional(),
 });
 
 export type WorkflowVersion = z.infer<typeof WorkflowVersionSchema>;

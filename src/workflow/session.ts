@@ -1,4 +1,4 @@
-import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type InspectionEvent, type Snapshot } from 'xstate';
+import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type Snapshot } from 'xstate';
 import { ConversationFinishedError, IncompatibleSnapshotError, InvalidButtonError } from '../runtime/errors.js';
 import type { ReplyEnvelope } from './reply.js';
 import { waitUntilSettled } from './settle.js';
@@ -31,8 +31,12 @@ export interface WorkflowSession<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** The state value, for traces and spans. */
   readonly state: unknown;
   reply(): TReply;
+  /** The machine's current snapshot (what the runtime reads the declared inputs from). */
+  snapshot(): AnyMachineSnapshot;
   /** Sends the turn's event and waits until the machine settles. The caller sends one turn at a time. */
   send(turn: Turn): Promise<TReply>;
+  /** Sends an event the runtime made (an input answered, a deadline passed) and waits until the machine settles. */
+  deliver(event: EventObject): Promise<TReply>;
   /** The snapshot to store. */
   persisted(): Snapshot<unknown>;
   stop(): void;
@@ -108,6 +112,13 @@ export function createSession<TReply extends ReplyEnvelope>(
           throw new InvalidButtonError(turn.button, offered.map((b) => b.value));
       }
       actor.send(workflow.toEvent(turn));
+      await settle();
+      return value.reply();
+    },
+    snapshot: current,
+    async deliver(event) {
+      if (current().status === 'done') throw new ConversationFinishedError(sessionId);
+      actor.send(event);
       await settle();
       return value.reply();
     },

@@ -27,7 +27,7 @@ const STORY_TIMEOUT = 20_000;
 /** Time for the walk over every story, generously (the build is in beforeAll). */
 const WALK_TIMEOUT = 12 * STORY_TIMEOUT;
 
-/** The stories of stories/ChatWidget.stories.tsx, by id. */
+/** The stories of stories/ChatWidget.stories.tsx and stories/InputGates.stories.tsx, by id. */
 const STORIES = {
   firstGate: 'chatwidget--first-gate',
   gateWithButtons: 'chatwidget--gate-with-buttons',
@@ -39,6 +39,18 @@ const STORIES = {
   serverError: 'chatwidget--server-error',
   startOverAsks: 'chatwidget--start-over-asks',
   interactive: 'chatwidget--interactive',
+  // stories/InputGates.stories.tsx: each checks itself in its play function.
+  gatesWaiting: 'inputgates--waiting',
+  gatesWaitingBadge: 'inputgates--waiting-badge',
+  gatesAnswering: 'inputgates--answering',
+  gatesAnsweredEveryType: 'inputgates--answered-every-type',
+  gatesAnsweredLive: 'inputgates--answered-live',
+  gatesInvalidValue: 'inputgates--invalid-value',
+  gatesTimedOut: 'inputgates--timed-out',
+  gatesCancelled: 'inputgates--cancelled',
+  gatesAnsweringInChat: 'inputgates--answering-in-chat',
+  gatesInvalidValueInChat: 'inputgates--invalid-value-in-chat',
+  gatesAnsweringInChatBadge: 'inputgates--answering-in-chat-badge',
 } as const;
 
 const runBrowser = hasChromium || REQUIRE_BROWSER;

@@ -27,6 +27,7 @@ import { SKIP_VALUE } from '../../src/flow/answer.js';
 import type { FlowDocument, FlowNode, QuestionNode } from '../../src/flow/schema.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import type { Reply } from '../../src/flow/reply.js';
+import { patternSample } from '../../src/flow/nodes/test-events.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { DEMO_DIR, ensureDemoBuilt, fetchSession, freshDataDir, pgliteTemplate } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
@@ -47,6 +48,8 @@ const CONFIRMATION = "yes that's correct";
  */
 const STEER: Record<string, Record<string, string>> = {
   'led-sales': { intent: 'I want to buy LED lights' },
+  // Below the approval threshold: a manager's approval is the input-gates test's (test/browser/inputs.test.ts).
+  'refund-approval': { amount: '80 euros' },
 };
 
 const runBrowser = hasChromium || REQUIRE_BROWSER;
@@ -84,8 +87,8 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
     if (base) rmSync(base, { recursive: true, force: true });
   }, 30_000);
 
-  it('serves all six example flows', () => {
-    expect(flows.map((f) => f.id)).toEqual(['clinic-callback', 'contact-request', 'event-booking', 'led-sales', 'lighting-consult', 'patient-intake']);
+  it('serves all seven example flows', () => {
+    expect(flows.map((f) => f.id)).toEqual(['clinic-callback', 'contact-request', 'event-booking', 'led-sales', 'lighting-consult', 'patient-intake', 'refund-approval']);
   });
 
   it.each(flows.map((f) => [f.id, f] as const))(
@@ -184,7 +187,8 @@ function typedValue(node: QuestionNode): string | undefined {
   const answer = node.answer;
   switch (answer.type) {
     case 'string':
-      return 'Jane Doe';
+      // A pattern (an order number "AB1234") asks for text that matches it.
+      return (answer.pattern !== undefined ? patternSample(answer.pattern) : undefined) ?? 'Jane Doe';
     case 'email':
       return 'jane.doe@example.com';
     case 'phone':

@@ -94,7 +94,7 @@ const gatePrompt = (flow: FlowDocument, id: string) => (flowGraph(flow).question
 describe('the default budget', () => {
   it('is 3, and every question and path node of every example flow has one (none is unlimited)', () => {
     expect(DEFAULT_MAX_ATTEMPTS).toBe(3);
-    for (const name of ['clinic-callback', 'contact-request', 'event-booking', 'led-sales', 'lighting-consult', 'patient-intake']) {
+    for (const name of ['clinic-callback', 'contact-request', 'event-booking', 'led-sales', 'lighting-consult', 'patient-intake', 'refund-approval']) {
       const doc = example(name);
       const nodes = [...doc.nodes, ...Object.values(doc.subgraphs ?? {}).flatMap((s) => s.nodes)];
       for (const node of nodes)

@@ -64,8 +64,8 @@ function validateText(text: string, file: string): { code: number; out: string }
 const validate = (doc: unknown, file: string) => validateText(JSON.stringify(doc, null, 2), file);
 
 describe('the example flows', () => {
-  it('are six, and each validates clean: no error, no warning', () => {
-    expect(EXAMPLES).toHaveLength(6);
+  it('are seven, and each validates clean: no error, no warning', () => {
+    expect(EXAMPLES).toHaveLength(7);
     for (const name of EXAMPLES) expect(lint(raw(name), `${name}.json`), name).toEqual([]);
   });
 });
@@ -344,9 +344,9 @@ describe('schema problems say what to write', () => {
     ).toEqual([
       ['/nodes/0/answer/type', '"type" must be one of "category", "string", "number", "boolean", "date", "email", "phone", not "numbr" (did you mean "number"?)'],
       ['/nodes/0', 'unknown field "promt" (did you mean "prompt"?)'],
-      ['/nodes/1/kind', '"kind" must be one of "question", "confirmation", "terminal", "decision", "action", "subgraph", "path", not "questoin" (did you mean "question"?)'],
+      ['/nodes/1/kind', '"kind" must be one of "question", "confirmation", "terminal", "decision", "action", "subgraph", "path", "input", not "questoin" (did you mean "question"?)'],
       ['/nodes/2/outcome', '"outcome" must be one of "handoff", "stopped", "completed", not "complete" (did you mean "completed"?)'],
-      ['/edges/0/on', '"on" must be one of "answered", "limiting", "invalid", "confirmed", "edit", "done", "error", "next", not "answerd" (did you mean "answered"?)'],
+      ['/edges/0/on', '"on" must be one of "answered", "limiting", "invalid", "confirmed", "edit", "done", "error", "next", "timeout", not "answerd" (did you mean "answered"?)'],
     ]);
   });
 

@@ -40,7 +40,7 @@ const coverageOf = (file: string) => {
 
 describe('model-based paths (xstate/graph) over every flow in machines/flows', () => {
   it('finds the example flows', () => {
-    expect(flowFiles).toEqual(expect.arrayContaining(['patient-intake.json', 'led-sales.json', 'lighting-consult.json', 'event-booking.json']));
+    expect(flowFiles).toEqual(expect.arrayContaining(['patient-intake.json', 'led-sales.json', 'lighting-consult.json', 'event-booking.json', 'refund-approval.json']));
   });
 
   for (const file of flowFiles) {

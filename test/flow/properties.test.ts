@@ -31,6 +31,7 @@ import { answerKey, booleanLabels, type FlowDocument, type FlowNode } from '../.
 import { startConversation, type Conversation } from '../../src/flow/conversation.js';
 import { ConversationFinishedError, InvalidButtonError, InvalidTurnError } from '../../src/runtime/errors.js';
 import { ReplySchema, type Reply } from '../../src/flow/reply.js';
+import { patternSample } from '../../src/flow/nodes/test-events.js';
 import { parseTurn } from '../../src/workflow/turn.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
@@ -673,7 +674,8 @@ function goodTurn(graph: FlowGraph, reply: Reply, n: number): unknown {
     case 'phone':
       return { text: `+1555${String(n).padStart(7, '0').slice(-7)}` };
     case 'string':
-      return { text: `Answer ${n}` };
+      // A question with a pattern (an order number "AB1234") takes text that matches it.
+      return { text: (a.pattern !== undefined ? patternSample(a.pattern) : undefined) ?? `Answer ${n}` };
   }
 }
 

@@ -170,6 +170,13 @@ export function flakyStore(inner: Store): FlakyStore {
       gate('load');
       return flaky.inner.ping();
     },
+    // Gates and events are read as loads are: down when loads are.
+    findInput: async (gateId) => (gate('load'), flaky.inner.findInput(gateId)),
+    listInputs: async (filter) => (gate('load'), flaky.inner.listInputs(filter)),
+    claimDueInputs: async (now, leaseMs, limit) => (gate('load'), flaky.inner.claimDueInputs(now, leaseMs, limit)),
+    nextDeadline: async () => (gate('load'), flaky.inner.nextDeadline()),
+    readEvents: async (after, limit) => (gate('load'), flaky.inner.readEvents(after, limit)),
+    lastEventId: async () => (gate('load'), flaky.inner.lastEventId()),
     close: () => flaky.inner.close(),
   };
   return flaky;

@@ -436,6 +436,7 @@ function racingStore(inner: Store, rival: () => Promise<unknown>) {
   const counts = { loads: 0, commits: 0, conflicts: 0 };
   let raced = false;
   const store: Store = {
+    ...inner,
     kind: `racing-${inner.kind}`,
     create: (s) => inner.create(s),
     load: (id, turnId) => {

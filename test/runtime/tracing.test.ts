@@ -11,6 +11,7 @@ import { createFlowRuntime } from '../../src/flow/runtime.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { greetingWorkflow } from '../fixtures/greeting-workflow.js';
+import { approvalWorkflow } from '../helpers/approval-workflow.js';
 import { GATE_1, GATE_2, seedFlow } from '../helpers/intake.js';
 
 function sdk() {
@@ -23,6 +24,29 @@ const attributesOf = (span: ReadableSpan) => ({ name: span.name, ...span.attribu
 
 describe('a span per turn', () => {
   afterEach(() => trace.disable());
+
+  it('records gate answers, refusals and cancels as spans of their own', async () => {
+    const { exporter, tracer } = sdk();
+    const runtime = createRuntime({ workflows: [approvalWorkflow], store: createMemoryStore(), tracer });
+    const { sessionId, reply } = await runtime.start('approval');
+    const gateId = reply.inputs![0]!.gateId;
+    await expect(runtime.answer(gateId, 'no email')).rejects.toMatchObject({ code: 'invalid_input_value' });
+    await runtime.answer(gateId, 'ana@example.com');
+    await runtime.cancel(sessionId);
+    const spans = exporter.getFinishedSpans().map(attributesOf);
+    expect(spans.slice(1)).toEqual([
+      expect.objectContaining({ name: 'gateflow.answer', 'gateflow.input.id': gateId, 'gateflow.session.id': sessionId, 'gateflow.turn.outcome': 'invalid_input_value' }),
+      expect.objectContaining({
+        name: 'gateflow.answer',
+        'gateflow.input.name': 'email',
+        'gateflow.state.before': 'contact',
+        'gateflow.state.after': 'approval',
+        'gateflow.turn.outcome': 'applied',
+      }),
+      expect.objectContaining({ name: 'gateflow.cancel', 'gateflow.session.id': sessionId, 'gateflow.turn.outcome': 'applied' }),
+    ]);
+    runtime.close();
+  });
 
   it('records workflow, session, states, outcome and round trips for each turn of a flow', async () => {
     const { exporter, tracer } = sdk();

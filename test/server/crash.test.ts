@@ -3,15 +3,19 @@
  * PGlite is killed with SIGKILL in the middle of a conversation, started again
  * on the same directory, and continues it with every answer kept; an
  * extraction in flight when the process dies is simply run again, with no
- * duplicate turn and no duplicate HANDOFF.
+ * duplicate turn and no duplicate HANDOFF. Input gates (issue 12) outlive the
+ * process: an open gate keeps its id and is answered after the restart, and a
+ * deadline that passes while the server is down fires once when it is back.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/flow/reply.js';
+import type { OpenInput } from '../../src/inputs/gate.js';
+import type { JournalTurn } from '../../src/store/types.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import {
@@ -22,12 +26,10 @@ import {
   type Responder,
 } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
+import { spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const TEST_TIMEOUT = 60_000;
-/** A fresh PGlite directory takes several seconds to initialize; a used one about two. */
-const START_TIMEOUT = 40_000;
 /** Text the offline matcher abstains on at gate 2 (see test/extract/openai-server.test.ts), so the model is asked. */
 const HARD_TEXT = 'Her coverage story is complicated';
 
@@ -36,11 +38,7 @@ interface Session {
   history: { turn: Turn | null; reply: Reply }[];
 }
 
-interface Server {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  output(): string;
-}
+type Server = ServeProcess;
 
 const children = new Set<ChildProcessWithoutNullStreams>();
 let base: string;
@@ -70,45 +68,14 @@ function freshDir(name: string): string {
   return dir;
 }
 
-/** `gateflow serve --port 0` on `dbDir`, resolved once it prints where it listens. */
-async function startServe(dbDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const clean = { ...process.env };
-  for (const key of ['DATABASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GATEFLOW_MODEL', 'GATEFLOW_MODEL_TIMEOUT_MS', 'GATEFLOW_JWT_SECRET', 'PORT'])
-    delete clean[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...clean, NODE_OPTIONS: '', GATEFLOW_DB_DIR: dbDir, ...env },
-  });
-  children.add(child);
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT} ms:\n${output}`)), START_TIMEOUT);
-    const onData = (chunk: string) => {
-      output += chunk;
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: string) => (output += chunk));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`));
-    });
-  });
-  return { child, url, output: () => output };
+/** `gateflow serve --port 0` on `dbDir` (with more options in `args`), resolved once it prints where it listens. */
+async function startServe(dbDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<Server> {
+  const server = await spawnServe({ env: { GATEFLOW_DB_DIR: dbDir, ...env }, args });
+  children.add(server.child);
+  return server;
 }
 
-async function kill(child: ChildProcessWithoutNullStreams): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = (child: ChildProcessWithoutNullStreams) => stopProcess(child);
 
 /** SIGKILL: no shutdown handler runs, nothing is flushed or closed. */
 async function crash(server: Server): Promise<void> {
@@ -393,4 +360,154 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       TEST_TIMEOUT,
     );
   });
+});
+
+/** A reply of a flow with input gates: its status and the session's open gates. */
+type GatedReply = Reply & { status: string; inputs: OpenInput[] };
+
+interface GatedSession {
+  reply: GatedReply;
+  history: { turn: JournalTurn | null; reply: GatedReply }[];
+}
+
+/** The refund-approval turns up to the manager's gates (150 EUR is above the 100 EUR of automatic approval). */
+const REFUND_TURNS: Turn[] = [
+  { text: 'AB1234', turnId: 'r-order' },
+  { text: '150', turnId: 'r-amount' },
+  { text: 'it arrived broken', turnId: 'r-reason' },
+  { button: 'confirm', turnId: 'r-confirm' },
+];
+const APPROVED = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
+const TAKES_OVER = 'a person from our support team is taking over your refund request for order AB1234';
+
+/** A refund-approval session driven through the chat to the wait for the manager. */
+async function refundAtWait(server: Server): Promise<{ sessionId: string; waiting: GatedReply }> {
+  const started = await call<{ sessionId: string }>(server, 'POST', '/api/flows/refund-approval/sessions');
+  expect(started.status).toBe(201);
+  const { sessionId } = started.json;
+  let waiting: GatedReply | undefined;
+  for (const t of REFUND_TURNS) waiting = (await turn(server, sessionId, t)) as GatedReply;
+  expect(waiting!.state).toEqual({ manager_approval: 'waiting' });
+  expect(waiting!.status).toBe('waiting');
+  expect(waiting!.inputs.map((g) => g.name)).toEqual(['approved', 'approved_amount']);
+  return { sessionId, waiting: waiting! };
+}
+
+const openInputs = async (server: Server) => {
+  const { status, json } = await call<{ inputs: OpenInput[] }>(server, 'GET', '/api/inputs');
+  expect(status).toBe(200);
+  return json.inputs;
+};
+
+const gatedSession = (server: Server, sessionId: string) => session(server, sessionId) as unknown as Promise<GatedSession>;
+
+/** The chat turns of a history, in order: each of REFUND_TURNS exactly once means nothing before the wait ran again. */
+const chatTurns = (s: GatedSession) => s.history.map((e) => e.turn).filter((t): t is Turn => t !== null && ('text' in t || 'button' in t));
+const timeouts = (s: GatedSession) => s.history.filter((e) => e.turn !== null && 'timeout' in e.turn);
+
+describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () => {
+  it(
+    'keeps the unanswered gate with its id; answering it after the restart finishes the flow, nothing before the wait runs again',
+    async () => {
+      const dir = freshDir('gates-across-kill');
+      let server = await startServe(dir);
+      const { sessionId, waiting } = await refundAtWait(server);
+      const [approved, amount] = waiting.inputs as [OpenInput, OpenInput];
+      expect(await openInputs(server)).toEqual(waiting.inputs);
+
+      const first = await call<GatedReply>(server, 'POST', `/api/inputs/${approved.gateId}`, { value: 'yes' });
+      expect(first.status, JSON.stringify(first.json)).toBe(200);
+      expect(first.json.status).toBe('waiting');
+      expect(first.json.inputs).toEqual([amount]);
+      const before = await gatedSession(server, sessionId);
+
+      await crash(server);
+      server = await startServe(dir);
+
+      // The same gate, same id, same deadline; the answered one is not back.
+      expect(await openInputs(server)).toEqual([amount]);
+      const restored = await gatedSession(server, sessionId);
+      expect(restored).toEqual(before);
+      expect(restored.reply).toEqual(first.json);
+      const again = await call<{ error: { code: string } }>(server, 'POST', `/api/inputs/${approved.gateId}`, { value: 'no' });
+      expect(again.status).toBe(409);
+      expect(again.json.error.code).toBe('input_closed');
+
+      const last = await call<GatedReply>(server, 'POST', `/api/inputs/${amount.gateId}`, { value: '150' });
+      expect(last.status, JSON.stringify(last.json)).toBe(200);
+      expect(last.json.message).toContain(APPROVED);
+      expect(last.json).toMatchObject({ status: 'done', inputs: [], state: 'approved', completion: { isComplete: true, reason: 'completed' } });
+      expect(last.json.answers).toMatchObject({ order_number: { value: 'AB1234' }, amount: { value: 150 }, reason: { value: 'damaged' } });
+      expect(await openInputs(server)).toEqual([]);
+
+      const finished = await gatedSession(server, sessionId);
+      expect(finished.history.map((e) => e.turn)).toEqual([
+        null,
+        ...REFUND_TURNS,
+        { input: approved.gateId, name: 'approved', value: true, by: null },
+        { input: amount.gateId, name: 'approved_amount', value: 150, by: null },
+      ]);
+      // What was journaled before the kill is there unchanged, once.
+      expect(finished.history.slice(0, before.history.length)).toEqual(before.history);
+      expect(chatTurns(finished)).toEqual(REFUND_TURNS);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'fires a deadline that passed while the server was down exactly once after the restart',
+    async () => {
+      const dir = freshDir('deadline-across-kill');
+      // The example flow with a manager who has 3 seconds instead of 24 hours.
+      const flows = join(base, 'flows-short-deadline');
+      mkdirSync(flows, { recursive: true });
+      const doc = JSON.parse(readFileSync(join(ROOT, 'machines', 'flows', 'refund-approval.json'), 'utf8')) as { nodes: { id: string; deadline?: string }[] };
+      doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT3S';
+      writeFileSync(join(flows, 'refund-approval.json'), JSON.stringify(doc));
+      const args = ['--flows', flows];
+
+      let server = await startServe(dir, {}, args);
+      const { sessionId, waiting } = await refundAtWait(server);
+      const deadline = Date.parse(waiting.inputs[0]!.deadline!);
+      expect(deadline - Date.parse(waiting.inputs[0]!.openedAt)).toBe(3000);
+      expect(await openInputs(server)).toEqual(waiting.inputs);
+      // Killed before the deadline: it passes while no process runs.
+      expect(Date.now()).toBeLessThan(deadline);
+      await crash(server);
+
+      // On disk, read directly: still waiting, both gates open, no timeout journaled.
+      const store = await createPgliteStore({ dataDir: dir });
+      try {
+        expect((await store.listInputs({ sessionId })).map((g) => g.gateId)).toEqual(waiting.inputs.map((g) => g.gateId));
+        expect(await store.history(sessionId)).toHaveLength(1 + REFUND_TURNS.length);
+      } finally {
+        await store.close();
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, deadline + 500 - Date.now())));
+
+      server = await startServe(dir, {}, args);
+      // The server sweeps the store for due deadlines (every second): the session takes the timeout edge.
+      let s = await gatedSession(server, sessionId);
+      for (const until = Date.now() + 15_000; s.reply.status === 'waiting' && Date.now() < until; s = await gatedSession(server, sessionId))
+        await new Promise((r) => setTimeout(r, 200));
+      expect(s.reply.message).toContain(TAKES_OVER);
+      expect(s.reply).toMatchObject({ state: 'person_takes_over', inputs: [], completion: { isComplete: true } });
+      expect(timeouts(s).map((e) => e.turn)).toEqual([{ timeout: waiting.inputs.map((g) => g.gateId) }]);
+      expect(s.history).toHaveLength(1 + REFUND_TURNS.length + 1);
+      expect(chatTurns(s)).toEqual(REFUND_TURNS);
+      expect(await openInputs(server)).toEqual([]);
+      const late = await call<{ error: { code: string } }>(server, 'POST', `/api/inputs/${waiting.inputs[1]!.gateId}`, { value: '150' });
+      expect(late.status).toBe(409);
+      expect(late.json.error.code).toBe('input_closed');
+
+      // Killed and restarted once more, given time to sweep again: still one timeout.
+      await crash(server);
+      server = await startServe(dir, {}, args);
+      await new Promise((r) => setTimeout(r, 2500));
+      const final = await gatedSession(server, sessionId);
+      expect(final).toEqual(s);
+      expect(timeouts(final)).toHaveLength(1);
+    },
+    TEST_TIMEOUT,
+  );
 });

@@ -166,6 +166,7 @@ describe('HTTP API on the memory store', () => {
         { id: 'led-sales', version: '1.0.0', title: 'LED lighting sales' },
         { id: 'lighting-consult', version: 1, title: 'Lighting consultation' },
         { id: 'patient-intake', version: '1.0.0', title: 'Patient intake' },
+        { id: 'refund-approval', version: 1, title: 'Refund request' },
       ],
     });
   });
@@ -787,6 +788,8 @@ describe('session ids', () => {
       }
       expect(ids).toHaveLength(1000);
       for (const id of ids) expect(id).toMatch(SESSION_ID);
+      // None starts with "-", which a command line would read as an option (`gateflow inputs --session -x...`).
+      expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
       expect(new Set(ids).size).toBe(1000);
       // Random, not sequential: every base64url character shows up in every position's mix.
       const alphabet = new Set(ids.join(''));
@@ -822,6 +825,10 @@ describe('GET /api/openapi.json', () => {
     '/api/flows/{flowId}/sessions': { post: [201, 400, 403, 404, 405, 413, 415, 503] },
     '/api/sessions/{sessionId}/turns': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/sessions/{sessionId}': { get: [200, 400, 403, 404, 503] },
+    '/api/sessions/{sessionId}/cancel': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
+    '/api/inputs': { get: [200, 400, 403, 503] },
+    '/api/inputs/{gateId}': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
+    '/api/events': { get: [200, 400, 403, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();

@@ -213,7 +213,7 @@ describe.each(factories)('$name store', (factory) => {
       // Timestamps are real (clock skew between this process and a server allowed for).
       expect(Math.abs(session.createdAt.getTime() - before)).toBeLessThan(60_000);
       expect(Object.keys(session).sort()).toEqual(
-        ['createdAt', 'flowId', 'flowVersion', 'owner', 'sessionId', 'snapshot', 'updatedAt', 'version'].sort(),
+        ['createdAt', 'flowId', 'flowVersion', 'owner', 'sessionId', 'snapshot', 'status', 'updatedAt', 'version'].sort(),
       );
 
       const history = await store().history(s.sessionId);
@@ -556,7 +556,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
       const { rows: tables } = await client.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
       );
-      expect(tables.map((t) => t.table_name)).toEqual(['gateflow_journal', 'gateflow_migrations', 'gateflow_sessions']);
+      expect(tables.map((t) => t.table_name)).toEqual(['gateflow_events', 'gateflow_inputs', 'gateflow_journal', 'gateflow_migrations', 'gateflow_sessions']);
     } finally {
       await client.end();
       await store.close();

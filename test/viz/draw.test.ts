@@ -13,6 +13,7 @@ import {
   toMermaid,
   type DrawnState,
 } from '../../src/viz/index.js';
+import { waitsFor } from '../../src/inputs/declared.js';
 
 // A gate-like flow: dashes and underscores in ids, guards with params, not(),
 // a targetless transition, an invoke with onDone/onError, a compound state with
@@ -94,6 +95,7 @@ const state = (over: Partial<DrawnState> & Pick<DrawnState, 'id' | 'key' | 'pare
   tags: [],
   meta: null,
   invoke: [],
+  inputs: [],
   ...over,
 });
 
@@ -329,6 +331,67 @@ describe('toDot', () => {
 
   it('quotes DOT strings', () => {
     expect(dotQuote('a "b" \\n c\nd')).toBe('"a \\"b\\" \\\\n c\\nd"');
+  });
+});
+
+// A machine written in code that waits for inputs (src/inputs: `meta.inputs`), atomic and compound.
+const approvals = setup({}).createMachine({
+  id: 'approvals',
+  initial: 'approval',
+  states: {
+    approval: {
+      meta: waitsFor(
+        [
+          { name: 'approved', type: 'boolean' },
+          { name: 'amount', type: 'number', min: 0 },
+          { name: 'note', type: 'string', to: 'auditor' },
+        ],
+        { to: 'manager', deadline: 'PT24H' },
+      ),
+      on: { 'input.answered': 'confirm', 'input.timedOut': 'late' },
+    },
+    confirm: {
+      meta: waitsFor([{ name: 'ok', type: 'boolean' }]),
+      initial: 'open',
+      states: { open: {} },
+      on: { 'input.answered': 'done' },
+    },
+    late: { type: 'final' },
+    done: { type: 'final' },
+  },
+});
+
+describe('waiting states (meta.inputs)', () => {
+  it('the drawing lists each input with its type, role and deadline; other states wait for nothing', () => {
+    const states = machineDrawing(approvals).states;
+    expect(states.find((s) => s.key === 'approval')!.inputs).toEqual([
+      { name: 'approved', type: 'boolean', to: 'manager', deadline: 'PT24H' },
+      { name: 'amount', type: 'number', to: 'manager', deadline: 'PT24H' },
+      { name: 'note', type: 'string', to: 'auditor', deadline: 'PT24H' },
+    ]);
+    expect(states.find((s) => s.key === 'confirm')!.inputs).toEqual([{ name: 'ok', type: 'boolean', to: null, deadline: null }]);
+    expect(states.find((s) => s.key === 'late')!.inputs).toEqual([]);
+    // Meta that is not a list of inputs draws no input.
+    const odd = setup({}).createMachine({ id: 'odd', initial: 'a', states: { a: { meta: { inputs: [{ name: 1 }, 'x', { name: 'n' }] } } } });
+    expect(machineDrawing(odd).states[1]!.inputs).toEqual([]);
+  });
+
+  it('Mermaid: under an atomic state, in the title of a compound one', () => {
+    const text = toMermaid(machineDrawing(approvals));
+    const lines = text.split('\n');
+    expect(lines).toContain('  approvals_approval : waits for manager (PT24H)#58; approved (boolean), amount (number)');
+    expect(lines).toContain('  approvals_approval : waits for auditor (PT24H)#58; note (string)');
+    expect(lines).toContain('  state "confirm / waits for the person#58; ok (boolean)" as approvals_confirm {');
+    expect(lines).toContain('approvals_approval --> approvals_late : input.timedOut');
+    checkMermaid(text);
+  });
+
+  it('DOT: lines of the state label, node or cluster', () => {
+    const text = toDot(machineDrawing(approvals));
+    const lines = text.split('\n');
+    expect(lines).toContain('    "approvals.approval" [label="approval\\nwaits for manager (PT24H): approved (boolean), amount (number)\\nwaits for auditor (PT24H): note (string)"];');
+    expect(lines).toContain('      label="confirm\\nwaits for the person: ok (boolean)";');
+    checkDot(text);
   });
 });
 

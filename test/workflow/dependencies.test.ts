@@ -14,7 +14,7 @@ const filesUnder = (dir: string): string[] =>
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1]!);
 
 describe('nothing outside src/flow knows flow documents', () => {
-  it.each(['workflow', 'runtime', 'store', 'server', 'react', 'error'])('src/%s imports nothing of src/flow', (folder) => {
+  it.each(['workflow', 'runtime', 'store', 'server', 'react', 'error', 'inputs'])('src/%s imports nothing of src/flow', (folder) => {
     const files = filesUnder(join(SRC, folder));
     expect(files.length).toBeGreaterThan(0);
     const offending = files.flatMap((f) => importsOf(f).filter((i) => /(^|\/)flow\//.test(i) && !i.includes('workflow/')).map((i) => `${f.slice(SRC.length)} → ${i}`));

@@ -1,6 +1,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { booleanLabels, type AnswerSpec } from '../fields.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from '../../extract/suggest.js';
 import { guardAst, type GuardKind, type GuardProblem } from './cel.js';
 
 /**

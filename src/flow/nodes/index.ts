@@ -1,6 +1,7 @@
 import { action } from './action.js';
 import { confirmation } from './confirmation.js';
 import { decision } from './decision.js';
+import { input } from './input.js';
 import type { AnyNodeKind } from './kind.js';
 import { path } from './path.js';
 import { question } from './question.js';
@@ -22,6 +23,7 @@ export const NODE_KINDS = {
   [action.kind]: action,
   [subgraph.kind]: subgraph,
   [path.kind]: path,
+  [input.kind]: input,
 };
 
 export type NodeKinds = typeof NODE_KINDS;

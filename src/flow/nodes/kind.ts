@@ -2,6 +2,7 @@ import type { ActionFunction, AnyActorLogic, ParameterizedObject, StateValue } f
 import type { z } from 'zod';
 import type { PathVoteEmitted } from '../../../machines/path-selection.js';
 import type { ExtractionInput } from '../../extract/types.js';
+import type { InputEvent } from '../../inputs/events.js';
 import type * as ReplyWording from '../../flow/messages.js';
 import type { Reply } from '../reply.js';
 import type { FlowIssue, IssuePath } from '../check.js';
@@ -96,8 +97,8 @@ export type AnyNodeKind = NodeKind<NodeSchema>;
 
 // ---------------------------------------------------------------- the machine
 
-/** Events the machine takes: a person's turns, and path selection reporting a vote. */
-export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVoteEmitted };
+/** Events the machine takes: a person's turns, path selection reporting a vote, and the runtime's input gates (answered, timed out). */
+export type FlowMachineEvent = FlowEvent | { type: 'path.changed'; vote: PathVoteEmitted } | InputEvent;
 
 /** What a guard reads. */
 export interface FlowGuardArgs {
@@ -174,6 +175,8 @@ export interface CompileContext {
   readonly lookups: FlowLookups;
   /** The actors the host gave `compileFlow(doc, { actors })`, by name. */
   readonly givenActors: Readonly<Record<string, AnyActorLogic>>;
+  /** Today, for date bounds written "today" (`compileFlow(doc, { today })`; the clock when absent). */
+  readonly today: () => Date;
 
   /**
    * The transitions of one group of edges (the node at `p` leaving on

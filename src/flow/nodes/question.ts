@@ -18,7 +18,7 @@ import {
   text,
 } from '../fields.js';
 import type { IssuePath } from '../check.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from '../../extract/suggest.js';
 import type { Place } from '../places.js';
 import type { CompileContext, Enqueue, FlowActions, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
 import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside, summariesOf } from './shared.js';
@@ -30,6 +30,7 @@ import {
   aroundEach,
   button,
   numbersOf,
+  patternSample,
   stringsOf,
   text as textEvent,
   type FlowTestEvent,
@@ -642,8 +643,10 @@ function typedSamples(q: QuestionNode, t: TestEventInput): { valid: string[]; in
       const max = spec.maxLength;
       const plain = 'Sam Example';
       const sample = plain.length >= min && (max === undefined || plain.length <= max) ? plain : 'x'.repeat(Math.max(1, min));
+      // A text its pattern takes, first (the first sample is also pressed as a button); the plain one is still tried.
+      const matching = spec.pattern !== undefined ? patternSample(spec.pattern) : undefined;
       return {
-        valid: [sample, ...stringsOf(literals), ...extra],
+        valid: [...(matching !== undefined ? [matching] : []), sample, ...stringsOf(literals), ...extra],
         invalid: ['', ...(min > 1 ? ['x'.repeat(min - 1)] : []), ...(max !== undefined ? ['x'.repeat(max + 1)] : [])],
       };
     }

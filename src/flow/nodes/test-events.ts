@@ -1,5 +1,6 @@
 import type { PathVoteEmitted } from '../../../machines/path-selection.js';
 import type { ExtractionOutput } from '../../extract/types.js';
+import type { InputAnsweredEvent, InputTimedOutEvent } from '../../inputs/events.js';
 import { EXTRACT_ACTOR_ID } from './shared.js';
 
 /**
@@ -15,7 +16,7 @@ export const ERROR_EXTRACT = `xstate.error.actor.${EXTRACT_ACTOR_ID}` as const;
 export type ActionDoneEvent = { type: `xstate.done.actor.action.${string}`; output: unknown };
 export type ActionErrorEvent = { type: `xstate.error.actor.action.${string}`; error: string };
 
-/** A person's turn; the extractor or an action finishing or failing; path selection reporting a vote. */
+/** A person's turn; the extractor or an action finishing or failing; path selection reporting a vote; an input gate answered or timed out. */
 export type FlowTestEvent =
   | { type: 'user.text'; text: string }
   | { type: 'user.button'; value: string }
@@ -23,13 +24,15 @@ export type FlowTestEvent =
   | { type: typeof ERROR_EXTRACT; error: string }
   | ActionDoneEvent
   | ActionErrorEvent
-  | { type: 'path.changed'; vote: PathVoteEmitted };
+  | { type: 'path.changed'; vote: PathVoteEmitted }
+  | InputAnsweredEvent
+  | InputTimedOutEvent;
 
 /** What the generator adds to what it derives from the flow. */
 export interface FlowTestOptions {
   /** Today for date answers, in the search and the replay alike; {@link MODEL_TODAY} when absent. */
   today?: Date;
-  /** Extra texts to try on a typed question, by answer key (a value only a validator refuses, a pattern's match). */
+  /** Extra texts to try on a typed question or an input node's input, by answer key (a value only a validator refuses, a pattern's match). */
   samples?: Record<string, string[]>;
   /** Extra outputs to try for an action node, by actor name. */
   actionOutputs?: Record<string, unknown[]>;
@@ -54,3 +57,81 @@ export const numbersOf = (literals: readonly (number | string)[] | undefined) =>
 export const stringsOf = (literals: readonly (number | string)[] | undefined) => (literals ?? []).filter((l): l is string => typeof l === 'string');
 /** Each literal and its neighbours: both sides of `>`, `>=`, `==`, `!=`. */
 export const aroundEach = (values: number[]) => values.flatMap((v) => [v - 1, v, v + 1]);
+
+/**
+ * A short text that matches `pattern` (a question's or an input's regular
+ * expression, matched whole), for the simple patterns authors write: literal
+ * characters, classes (`[A-Z]`, `\d`, `\w`, `.`), groups and alternatives
+ * (the first is taken), quantifiers (the fewest repetitions, at least one
+ * where `{n}` asks for some). Undefined when the text made does not match (a
+ * pattern this does not read): the caller's own samples are needed then.
+ */
+export function patternSample(pattern: string): string | undefined {
+  let at = 0;
+  const escaped = (c: string) => (c === 'd' ? '0' : c === 'w' ? 'a' : c === 's' ? ' ' : c === 'D' || c === 'W' || c === 'S' ? '-' : c);
+  /** One character of a class: its first member, or for `[^...]` the first common character it leaves out. */
+  const klass = (): string => {
+    const negated = pattern[at] === '^';
+    if (negated) at++;
+    const members: string[] = [];
+    while (at < pattern.length && pattern[at] !== ']') {
+      const c = pattern[at++]!;
+      const member = c === '\\' ? escaped(pattern[at++] ?? '') : c;
+      // A range a-z: its first character stands for it (and for a negated class, its ends are left out).
+      if (pattern[at] === '-' && pattern[at + 1] !== ']' && at + 1 < pattern.length) {
+        const end = pattern[at + 1]!;
+        at += 2;
+        members.push(member, end);
+      } else members.push(member);
+    }
+    at++; // ]
+    if (!negated) return members[0] ?? '';
+    return ['a', 'A', '0', 'x', ' ', '-'].find((c) => !members.includes(c)) ?? '';
+  };
+  const sequence = (): string => {
+    let out = '';
+    while (at < pattern.length && pattern[at] !== '|' && pattern[at] !== ')') {
+      const c = pattern[at++]!;
+      let atom: string;
+      if (c === '^' || c === '$') continue;
+      else if (c === '\\') atom = escaped(pattern[at++] ?? '');
+      else if (c === '.') atom = 'a';
+      else if (c === '[') atom = klass();
+      else if (c === '(') {
+        if (pattern[at] === '?') at += pattern[at + 1] === ':' ? 2 : pattern.slice(at).search(/[:>)]/) + 1;
+        atom = alternatives();
+        at++; // )
+      } else atom = c;
+      // The quantifier after the atom: the fewest repetitions it allows.
+      const q = pattern[at];
+      if (q === '?' || q === '*') {
+        at++;
+        atom = '';
+      } else if (q === '+') at++;
+      else if (q === '{') {
+        const m = /^\{(\d+)(?:,(\d*))?\}/.exec(pattern.slice(at));
+        if (m) {
+          at += m[0].length;
+          atom = atom.repeat(Number(m[1]));
+        }
+      }
+      if (pattern[at] === '?') at++; // lazy
+      out += atom;
+    }
+    return out;
+  };
+  const alternatives = (): string => {
+    const first = sequence();
+    while (pattern[at] === '|') {
+      at++;
+      sequence();
+    }
+    return first;
+  };
+  try {
+    const sample = alternatives();
+    return new RegExp(`^(?:${pattern})$`, 'u').test(sample) ? sample : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -40,4 +40,44 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'input gates and events',
+    sql: `
+      ALTER TABLE gateflow_sessions ADD COLUMN status text NOT NULL DEFAULT 'active';
+      CREATE TABLE gateflow_inputs (
+        gate_id     text PRIMARY KEY,
+        session_id  text NOT NULL,
+        workflow_id text NOT NULL,
+        owner       text,
+        state       text NOT NULL,
+        name        text NOT NULL,
+        spec        json NOT NULL,
+        addressed_to text,
+        status      text NOT NULL,
+        deadline    timestamptz,
+        opened_at   timestamptz NOT NULL,
+        closed_at   timestamptz,
+        value       json,
+        answered_by text,
+        -- Set by a process that took the gate's session to fire its deadline (see claimDueInputs).
+        lease_until timestamptz,
+        -- The order gates were opened in (a state's inputs open together, in the order declared).
+        n           bigserial
+      );
+      CREATE INDEX gateflow_inputs_open ON gateflow_inputs (session_id) WHERE status = 'open';
+      CREATE INDEX gateflow_inputs_due ON gateflow_inputs (deadline) WHERE status = 'open' AND deadline IS NOT NULL;
+      CREATE TABLE gateflow_events (
+        id           bigserial PRIMARY KEY,
+        type         text NOT NULL,
+        session_id   text NOT NULL,
+        workflow_id  text NOT NULL,
+        owner        text,
+        addressed_to text,
+        gate_id      text,
+        data         json NOT NULL,
+        created_at   timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];

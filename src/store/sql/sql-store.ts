@@ -1,7 +1,19 @@
 import type { Snapshot } from 'xstate';
-import type { ReplyEnvelope, WorkflowVersion } from '../../workflow/reply.js';
-import type { Turn } from '../../workflow/turn.js';
-import { ConflictError, StoreUnavailableError, type JournalEntry, type SessionRecord, type Store } from '../types.js';
+import type { InputValue } from '../../inputs/coerce.js';
+import type { GateClosing, GateRecord, GateStatus } from '../../inputs/gate.js';
+import type { InputSpec } from '../../inputs/spec.js';
+import type { ReplyEnvelope, SessionStatus, WorkflowVersion } from '../../workflow/reply.js';
+import {
+  ConflictError,
+  StoreUnavailableError,
+  type JournalEntry,
+  type JournalTurn,
+  type NewSessionEvent,
+  type SessionEvent,
+  type SessionEventType,
+  type SessionRecord,
+  type Store,
+} from '../types.js';
 import { SCHEMA_CHANGES, type SchemaChange } from './schema-changes.js';
 
 /** The little a SQL store needs of a driver: PGlite and `pg` both fit. */
@@ -30,13 +42,14 @@ interface SessionRow {
   snapshot: Snapshot<unknown>;
   version: number;
   owner: string | null;
+  status: SessionStatus;
   created_at: Date;
   updated_at: Date;
 }
 interface JournalRow {
   seq: number;
   turn_id: string | null;
-  turn: Turn | null;
+  turn: JournalTurn | null;
   reply: ReplyEnvelope;
   created_at: Date;
 }
@@ -67,7 +80,115 @@ export async function upgradeSchema(client: SqlClient, changes: readonly SchemaC
 }
 
 type JournalColumns = { [K in keyof JournalRow as `j_${K}`]: JournalRow[K] | null };
-const SESSION_COLUMNS = 's.id, s.flow_id, s.flow_version, s.snapshot, s.version, s.owner, s.created_at, s.updated_at';
+const SESSION_COLUMNS = 's.id, s.flow_id, s.flow_version, s.snapshot, s.version, s.owner, s.status, s.created_at, s.updated_at';
+/**
+ * A session's open gates as one JSON column, so that loading a session stays
+ * one round trip. Only a waiting session has any (a step that leaves a gate
+ * open sets the status `waiting`): the others skip the look.
+ */
+const OPEN_GATES = `CASE WHEN s.status = 'waiting' THEN
+                      (SELECT coalesce(json_agg(g ORDER BY g.opened_at, g.n), '[]'::json)
+                         FROM gateflow_inputs g WHERE g.session_id = s.id AND g.status = 'open')
+                    ELSE '[]'::json END AS open_gates`;
+
+/** A gate row (timestamps are Dates from a column, strings inside json_agg). */
+interface GateRow {
+  gate_id: string;
+  session_id: string;
+  workflow_id: string;
+  owner: string | null;
+  state: string;
+  name: string;
+  spec: InputSpec;
+  addressed_to: string | null;
+  status: GateStatus;
+  deadline: Date | string | null;
+  opened_at: Date | string;
+  closed_at: Date | string | null;
+  value: InputValue | null;
+  answered_by: string | null;
+}
+const GATE_COLUMNS = 'gate_id, session_id, workflow_id, owner, state, name, spec, addressed_to, status, deadline, opened_at, closed_at, value, answered_by';
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+const toGate = (r: GateRow): GateRecord => ({
+  gateId: r.gate_id,
+  sessionId: r.session_id,
+  workflowId: r.workflow_id,
+  owner: r.owner,
+  state: r.state,
+  name: r.name,
+  spec: r.spec,
+  to: r.addressed_to,
+  status: r.status,
+  deadline: r.deadline === null ? null : date(r.deadline),
+  openedAt: date(r.opened_at),
+  closedAt: r.closed_at === null ? null : date(r.closed_at),
+  value: r.value,
+  answeredBy: r.answered_by,
+});
+interface EventRow {
+  id: string | number;
+  type: SessionEventType;
+  session_id: string;
+  workflow_id: string;
+  owner: string | null;
+  addressed_to: string | null;
+  gate_id: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+const toEvent = (r: EventRow): SessionEvent => ({
+  id: Number(r.id),
+  type: r.type,
+  sessionId: r.session_id,
+  workflowId: r.workflow_id,
+  owner: r.owner,
+  to: r.addressed_to,
+  gateId: r.gate_id,
+  data: r.data,
+  createdAt: r.created_at,
+});
+
+// Gates and events as json_to_recordset reads them: one parameter each, however many.
+const gateRows = (gates: readonly GateRecord[]) =>
+  gates.map((g) => ({
+    gate_id: g.gateId,
+    workflow_id: g.workflowId,
+    owner: g.owner,
+    state: g.state,
+    name: g.name,
+    spec: g.spec,
+    addressed_to: g.to,
+    deadline: g.deadline?.toISOString() ?? null,
+    opened_at: g.openedAt.toISOString(),
+  }));
+const closingRows = (closed: readonly GateClosing[]) =>
+  closed.map((c) => ({ gate_id: c.gateId, status: c.status, value: c.value ?? null, answered_by: c.answeredBy ?? null }));
+const eventRows = (events: readonly NewSessionEvent[]) =>
+  events.map((e) => ({
+    type: e.type,
+    session_id: e.sessionId,
+    workflow_id: e.workflowId,
+    owner: e.owner,
+    addressed_to: e.to,
+    gate_id: e.gateId,
+    data: e.data,
+  }));
+
+/** The statements that add gates and events, run after CTE `s` (nothing happens when `s` is empty). */
+const GATE_CTES = (opened: string, closed: string, events: string) => `
+  o AS (INSERT INTO gateflow_inputs (gate_id, session_id, workflow_id, owner, state, name, spec, addressed_to, status, deadline, opened_at)
+        SELECT g.gate_id, s.id, g.workflow_id, g.owner, g.state, g.name, g.spec, g.addressed_to, 'open', g.deadline, g.opened_at
+          FROM s, json_to_recordset(${opened}::json)
+               AS g(gate_id text, workflow_id text, owner text, state text, name text, spec json, addressed_to text, deadline timestamptz, opened_at timestamptz)),
+  c AS (UPDATE gateflow_inputs i
+           SET status = x.status, value = x.value, answered_by = x.answered_by, closed_at = now()
+          FROM s, json_to_recordset(${closed}::json) AS x(gate_id text, status text, value json, answered_by text)
+         WHERE i.gate_id = x.gate_id AND i.status = 'open'),
+  e AS (INSERT INTO gateflow_events (type, session_id, workflow_id, owner, addressed_to, gate_id, data)
+        SELECT x.type, x.session_id, x.workflow_id, x.owner, x.addressed_to, x.gate_id, x.data
+          FROM s, json_to_recordset(${events}::json)
+               AS x(type text, session_id text, workflow_id text, owner text, addressed_to text, gate_id text, data json))`;
 
 const toSession = (r: SessionRow): SessionRecord => ({
   sessionId: r.id,
@@ -76,6 +197,7 @@ const toSession = (r: SessionRow): SessionRecord => ({
   snapshot: r.snapshot,
   version: r.version,
   owner: r.owner,
+  status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -113,24 +235,26 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
     kind,
     create: (s) =>
       guard('create session', async () => {
-        await client.query(
-          `WITH s AS (
-             INSERT INTO gateflow_sessions (id, flow_id, flow_version, snapshot, version, owner)
-             VALUES ($1, $2, $3::jsonb, $4::json, 1, $5) RETURNING id)
-           INSERT INTO gateflow_journal (session_id, seq, reply) SELECT id, 1, $6::json FROM s`,
-          [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply)],
-        );
+        const gates = s.gates ?? [];
+        const events = s.events ?? [];
+        const params = [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply), s.reply.status];
+        const session = `s AS (
+             INSERT INTO gateflow_sessions (id, flow_id, flow_version, snapshot, version, owner, status)
+             VALUES ($1, $2, $3::jsonb, $4::json, 1, $5, $7) RETURNING id)`;
+        const journal = 'INSERT INTO gateflow_journal (session_id, seq, reply) SELECT id, 1, $6::json FROM s';
+        if (gates.length === 0 && events.length === 0) await client.query(`WITH ${session} ${journal}`, params);
+        else await client.query(`WITH ${session}, ${GATE_CTES('$8', "'[]'", '$9')} ${journal}`, [...params, json(gateRows(gates)), json(eventRows(events))]);
       }),
     load: (sessionId, turnId) =>
       guard('load session', async () => {
         // With a turn id, the journal entry of that turn comes in the same round trip.
+        type Row = SessionRow & Partial<JournalColumns> & { open_gates: GateRow[] };
         const { rows } =
           turnId === undefined
-            ? await client.query<SessionRow & Partial<JournalColumns>>(`SELECT ${SESSION_COLUMNS} FROM gateflow_sessions s WHERE s.id = $1`, [
-                sessionId,
-              ])
-            : await client.query<SessionRow & Partial<JournalColumns>>(
-                `SELECT ${SESSION_COLUMNS}, j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
+            ? await client.query<Row>(`SELECT ${SESSION_COLUMNS}, ${OPEN_GATES} FROM gateflow_sessions s WHERE s.id = $1`, [sessionId])
+            : await client.query<Row>(
+                `SELECT ${SESSION_COLUMNS}, ${OPEN_GATES},
+                        j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
                    FROM gateflow_sessions s
                    LEFT JOIN gateflow_journal j ON j.session_id = s.id AND j.turn_id = $2
                   WHERE s.id = $1`,
@@ -142,21 +266,32 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
           row.j_seq !== undefined && row.j_seq !== null
             ? toEntry({ seq: row.j_seq, turn_id: row.j_turn_id!, turn: row.j_turn!, reply: row.j_reply!, created_at: row.j_created_at! })
             : null;
-        return { session: toSession(row), replayed };
+        return { session: toSession(row), replayed, gates: row.open_gates.map(toGate) };
       }),
     commitTurn: (sessionId, expectedVersion, t) =>
       guard('commit turn', async () => {
-        const { rows } = await client.query<{ seq: number }>(
-          `WITH s AS (
+        const opened = t.gates?.opened ?? [];
+        const closed = t.gates?.closed ?? [];
+        const events = t.events ?? [];
+        const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply), t.reply.status];
+        const session = `s AS (
              UPDATE gateflow_sessions
-                SET snapshot = $3::json, flow_version = $4::jsonb, version = version + 1, updated_at = now()
+                SET snapshot = $3::json, flow_version = $4::jsonb, version = version + 1, status = $8, updated_at = now()
               WHERE id = $1 AND version = $2
-             RETURNING version)
-           INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply)
+             RETURNING id, version)`;
+        const journal = `INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply)
            SELECT $1, s.version, $5, $6::json, $7::json FROM s
-           RETURNING seq`,
-          [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply)],
-        );
+           RETURNING seq`;
+        // A turn that opens, closes or announces nothing keeps to the one short statement.
+        const { rows } =
+          opened.length + closed.length + events.length === 0
+            ? await client.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
+            : await client.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$9', '$10', '$11')} ${journal}`, [
+                ...params,
+                json(gateRows(opened)),
+                json(closingRows(closed)),
+                json(eventRows(events)),
+              ]);
         const seq = rows[0]?.seq;
         if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
         return seq;
@@ -169,6 +304,66 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
           [sessionId, page?.after ?? 0, page?.limit ?? null],
         );
         return rows.map(toEntry);
+      }),
+    findInput: (gateId) =>
+      guard('find input', async () => {
+        const { rows } = await client.query<GateRow>(`SELECT ${GATE_COLUMNS} FROM gateflow_inputs WHERE gate_id = $1`, [gateId]);
+        return rows[0] ? toGate(rows[0]) : null;
+      }),
+    listInputs: (filter = {}) =>
+      guard('list inputs', async () => {
+        const v = filter.visibleTo;
+        // Visible: everything on a server without auth; a person's own gates; gates addressed to a role the caller holds.
+        const { rows } = await client.query<GateRow>(
+          `SELECT ${GATE_COLUMNS} FROM gateflow_inputs
+            WHERE status = 'open'
+              AND ($1::text IS NULL OR session_id = $1)
+              AND ($2::text IS NULL OR workflow_id = $2)
+              AND ($3::boolean IS NOT TRUE
+                   OR (owner IS NULL AND $4::text IS NULL)
+                   OR (addressed_to IS NULL AND owner = $4)
+                   OR addressed_to = ANY($5::text[]))
+            ORDER BY opened_at, n
+            LIMIT $6`,
+          [filter.sessionId ?? null, filter.workflowId ?? null, v !== undefined, v?.owner ?? null, [...(v?.roles ?? [])], filter.limit ?? 500],
+        );
+        return rows.map(toGate);
+      }),
+    claimDueInputs: (now, leaseMs, limit) =>
+      guard('claim due inputs', async () => {
+        const { rows } = await client.query<{ session_id: string }>(
+          `WITH due AS (
+             SELECT gate_id FROM gateflow_inputs
+              WHERE status = 'open' AND deadline <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+              ORDER BY deadline
+              LIMIT $3
+                FOR UPDATE SKIP LOCKED)
+           UPDATE gateflow_inputs i SET lease_until = $2 FROM due WHERE i.gate_id = due.gate_id
+           RETURNING i.session_id`,
+          [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
+        );
+        return [...new Set(rows.map((r) => r.session_id))];
+      }),
+    nextDeadline: () =>
+      guard('next deadline', async () => {
+        const { rows } = await client.query<{ deadline: Date | null }>(
+          "SELECT min(deadline) AS deadline FROM gateflow_inputs WHERE status = 'open' AND deadline IS NOT NULL",
+        );
+        const d = rows[0]?.deadline ?? null;
+        return d === null ? null : date(d);
+      }),
+    readEvents: (after, limit) =>
+      guard('read events', async () => {
+        const { rows } = await client.query<EventRow>(
+          'SELECT id, type, session_id, workflow_id, owner, addressed_to, gate_id, data, created_at FROM gateflow_events WHERE id > $1 ORDER BY id LIMIT $2',
+          [after, limit],
+        );
+        return rows.map(toEvent);
+      }),
+    lastEventId: () =>
+      guard('read events', async () => {
+        const { rows } = await client.query<{ id: string | number | null }>('SELECT max(id) AS id FROM gateflow_events');
+        return Number(rows[0]?.id ?? 0);
       }),
     ping: () =>
       guard('ping', async () => {

@@ -1,4 +1,4 @@
-import { editDistance } from '../extract/normalize.js';
+import { editDistance } from './normalize.js';
 
 /**
  * "Did you mean" for authors: the name a misspelt id, category, answer key

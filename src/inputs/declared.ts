@@ -1,0 +1,80 @@
+import type { AnyMachineSnapshot } from 'xstate';
+import { z } from 'zod';
+import { GateflowError } from '../error/gateflow-error.js';
+import { coerceInput } from './coerce.js';
+import { InputSpecSchema, type InputSpec } from './spec.js';
+
+/**
+ * Where a machine says what it waits for: a state's `meta.inputs`, a list of
+ * input specs. Any machine can wait this way:
+ *
+ * ```ts
+ * approval: {
+ *   meta: waitsFor([{ name: 'approved', type: 'boolean', to: 'manager', deadline: 'PT24H' }]),
+ *   on: {
+ *     'input.answered': [
+ *       { guard: 'lastInputAnswered', target: 'decide', actions: 'keepInput' },
+ *       { actions: 'keepInput' },
+ *     ],
+ *     'input.timedOut': { target: 'escalate' },
+ *   },
+ * }
+ * ```
+ */
+
+/** The inputs one active state waits for. */
+export interface DeclaredInputs {
+  /** The state node's id (`machine.approval`). */
+  state: string;
+  inputs: InputSpec[];
+}
+
+const InputListSchema = z.array(InputSpecSchema).min(1, 'a waiting state declares at least one input');
+
+/** A state's `meta.inputs` that are not valid input specs (a machine's mistake, found when the state is entered). */
+export class InvalidInputSpecError extends GateflowError {
+  override readonly name = 'InvalidInputSpecError';
+  readonly code = 'invalid_input_spec';
+  readonly status = 500;
+}
+
+/** The state meta that declares `inputs` (checked here, so a mistake shows where the machine is written). */
+export function waitsFor(inputs: readonly InputSpec[], options: { to?: string; deadline?: string } = {}): { inputs: InputSpec[] } {
+  const withDefaults = inputs.map((i) => ({ ...(options.to && { to: options.to }), ...(options.deadline && { deadline: options.deadline }), ...i }));
+  return { inputs: parseInputs('waitsFor()', withDefaults) };
+}
+
+// Meta objects belong to the machine's state nodes: each is read once.
+const parsed = new WeakMap<object, InputSpec[]>();
+
+function parseInputs(where: string, value: unknown): InputSpec[] {
+  const result = InputListSchema.safeParse(value);
+  if (!result.success)
+    throw new InvalidInputSpecError(
+      `${where}: invalid inputs: ${result.error.issues.map((i) => `${i.path.length ? `inputs.${i.path.join('.')}` : 'inputs'}: ${i.message}`).join('; ')}`,
+    );
+  const names = new Set<string>();
+  for (const input of result.data) {
+    if (names.has(input.name)) throw new InvalidInputSpecError(`${where}: two inputs are named "${input.name}"`);
+    names.add(input.name);
+    // A default is what the gate takes at its deadline: it must be a value the input allows.
+    if (input.default !== undefined) {
+      const read = coerceInput(input, input.default);
+      if (!read.ok) throw new InvalidInputSpecError(`${where}: the default of "${input.name}" is not allowed: ${read.message}`);
+    }
+  }
+  return result.data;
+}
+
+/** The inputs the active states of a snapshot wait for, by state (none when it is not active). */
+export function declaredInputs(snapshot: AnyMachineSnapshot): DeclaredInputs[] {
+  if (snapshot.status !== 'active') return [];
+  const found: DeclaredInputs[] = [];
+  for (const [state, meta] of Object.entries(snapshot.getMeta() as Record<string, unknown>)) {
+    if (typeof meta !== 'object' || meta === null || !('inputs' in meta)) continue;
+    let inputs = parsed.get(meta);
+    if (!inputs) parsed.set(meta, (inputs = parseInputs(`state "${state}"`, (meta as { inputs: unknown }).inputs)));
+    found.push({ state, inputs });
+  }
+  return found;
+}

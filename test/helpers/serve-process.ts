@@ -1,0 +1,86 @@
+/**
+ * `gateflow serve` as a real process (the CLI through tsx), for the tests
+ * that kill, restart or talk to it from another process: crash tests, the
+ * CLI's input commands, the browser's restart test.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** A fresh PGlite directory takes several seconds to initialize; a used one about two. */
+const START_TIMEOUT = 40_000;
+/** What of the developer's environment would change where a server keeps its sessions, or what it calls. */
+const DEVELOPER_ENV = ['DATABASE_URL', 'GATEFLOW_DB_DIR', 'GATEFLOW_SERVER', 'GATEFLOW_TOKEN', 'GATEFLOW_JWT_SECRET', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GATEFLOW_MODEL', 'GATEFLOW_MODEL_TIMEOUT_MS', 'PORT'];
+
+export interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  port: number;
+  /** What it printed so far, stdout and stderr. */
+  output(): string;
+  /** SIGKILL: no shutdown handler runs, nothing is flushed or closed. Resolves once the process is gone. */
+  kill(): Promise<void>;
+}
+
+const children = new Set<ChildProcessWithoutNullStreams>();
+// Whatever happens to the test run, no server is left behind.
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** This environment without the developer's settings, plus `env` (NO_COLOR, no NODE_OPTIONS of the test runner). */
+export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean = { ...process.env };
+  for (const key of DEVELOPER_ENV) delete clean[key];
+  return { ...clean, NODE_OPTIONS: '', NO_COLOR: '1', ...env };
+}
+
+/** Sends `signal` and resolves once the process has exited (at once if it already has). */
+export async function stopProcess(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  await exited;
+}
+
+/** `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens. */
+export async function spawnServe(options: { env?: Record<string, string>; args?: string[]; port?: number } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', String(options.port ?? 0), ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: cleanEnv(options.env),
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (output += chunk));
+  const kill = () => stopProcess(child);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT} ms:\n${output}`)), START_TIMEOUT);
+      child.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`));
+      });
+    });
+    return { child, url, port: Number(new URL(url).port), output: () => output, kill };
+  } catch (error) {
+    await kill();
+    throw error;
+  }
+}
+
+/** Kills every server still running. */
+export async function killServers(): Promise<void> {
+  await Promise.all([...children].map((child) => stopProcess(child)));
+}
