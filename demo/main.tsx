@@ -1,7 +1,9 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatWidget, createHttpTransport, InputsInbox } from '../src/react/index.js';
+import type { ReplyEnvelope } from '../src/workflow/reply.js';
 import type { WorkflowSummary as FlowSummary } from '../src/workflow/types.js';
+import { goalFinished, NewGoal, TASK_AGENT_FLOW, TaskAgentPanel } from './task-agent-panel.js';
 
 const transport = createHttpTransport();
 const params = new URLSearchParams(location.search);
@@ -31,6 +33,10 @@ function Demo() {
   const [flowId, setFlowId] = useState(() => params.get('flow') ?? '');
   /** A `?flow=` that names no flow: said once, then the first flow is shown. */
   const [unknown, setUnknown] = useState<string | null>(null);
+  /** The widget's latest reply: the task agent's panel shows what it carries. */
+  const [reply, setReply] = useState<ReplyEnvelope | null>(null);
+  /** Goals begun on this page: a new goal is a new session, so a new widget. */
+  const [goal, setGoal] = useState(0);
 
   useEffect(() => {
     transport.flows().then(
@@ -53,7 +59,7 @@ function Demo() {
   if (!flows) return <p>Loading flows…</p>;
   const flow = flows.find((f) => f.id === flowId);
   return (
-    <main style={MAIN_STYLE}>
+    <main style={flowId === TASK_AGENT_FLOW ? { ...MAIN_STYLE, maxWidth: '76rem' } : MAIN_STYLE}>
       <h1>gateflow</h1>
       <Tabs current="chat" />
       <p>
@@ -63,6 +69,7 @@ function Demo() {
             value={flowId}
             onChange={(e) => {
               setUnknown(null);
+              setReply(null);
               setFlowId(e.target.value);
             }}
           >
@@ -75,7 +82,7 @@ function Demo() {
         </label>
       </p>
       {unknown && <p role="status">There is no flow named “{unknown}”: showing {flow?.title ?? flowId} instead.</p>}
-      {flow && (
+      {flow && flowId !== TASK_AGENT_FLOW && (
         <ChatWidget
           key={flowId}
           transport={transport}
@@ -86,11 +93,41 @@ function Demo() {
           inspect={inspect}
         />
       )}
+      {flow && flowId === TASK_AGENT_FLOW && (
+        // The task agent: its chat, and beside it the steps taken and the graph.
+        <div style={TASK_AGENT_LAYOUT}>
+          <div>
+            <ChatWidget
+              key={`${flowId}#${goal}`}
+              transport={transport}
+              flowId={flowId}
+              title={flow.title ?? flow.id}
+              sessionId={localStorage.getItem(storageKey(flowId))}
+              onSessionId={(id) => localStorage.setItem(storageKey(flowId), id)}
+              onReply={setReply}
+              inspect={inspect}
+            />
+            {reply?.flowId === flowId && goalFinished(reply) && (
+              <NewGoal
+                onNewGoal={() => {
+                  // One session per goal: the finished one is left, the next starts afresh.
+                  localStorage.removeItem(storageKey(flowId));
+                  setReply(null);
+                  setGoal((n) => n + 1);
+                }}
+              />
+            )}
+          </div>
+          <TaskAgentPanel reply={reply?.flowId === flowId ? reply : null} />
+        </div>
+      )}
     </main>
   );
 }
 
 const MAIN_STYLE = { fontFamily: 'system-ui, sans-serif', maxWidth: '44rem', margin: '2rem auto', padding: '0 1rem' } as const;
+/** Chat and panel side by side where the window is wide enough, one under the other where not. */
+const TASK_AGENT_LAYOUT = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(22rem, 1fr))', gap: '1.5rem', alignItems: 'start' } as const;
 
 /**
  * The two pages of the demo as links, so that each opens in a tab of its own

@@ -4,6 +4,7 @@ import type { AnyActorLogic } from 'xstate';
 import { GateflowError } from '../error/gateflow-error.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
+import type { Store } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Turn } from '../workflow/turn.js';
 import type { Workflow } from '../workflow/types.js';
@@ -13,6 +14,8 @@ import { renderMarkdown } from './markdown.js';
 /** What a chat gives the runtime: the actors the workflow's machine names (the extractor too), a sink for what it emits. */
 export interface ChatOptions {
   actors?: Record<string, AnyActorLogic>;
+  /** Where the session lives (the in-memory store unless said: the task agent's chat keeps its graph). */
+  store?: Store;
   /** Receives what the machine emits (a flow's trace events): `--trace`. */
   onTrace?: (event: { type: string }) => void;
 }
@@ -59,7 +62,7 @@ const write = (output: Writable, text: string) => output.write(text.endsWith('\n
 async function startChat(workflow: Workflow, options: ChatOptions): Promise<{ runtime: Runtime; sessionId: string; reply: ReplyEnvelope }> {
   const runtime = createRuntime({
     workflows: [workflow],
-    store: createMemoryStore(),
+    store: options.store ?? createMemoryStore(),
     ...(options.actors && { actors: options.actors }),
     ...(options.onTrace && { onEmitted: options.onTrace }),
   });

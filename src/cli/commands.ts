@@ -66,6 +66,20 @@ export const COMMANDS = {
       'A value starting with "-" goes after --: gateflow input <gateId> -- -5\n' +
       STORE_AND_SERVER,
   },
+  graph: {
+    args: [],
+    summary: "print the task agent's graph: its nodes and edges",
+    options: {
+      json: { type: 'boolean', description: 'print the graph as one JSON object, exactly as GET /api/graph answers' },
+      label: { type: 'string', value: 'LABEL', description: 'only nodes with this label, and the edges touching them' },
+      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
+    },
+    details:
+      'Nodes print as "Ticket TICKET-123 {status: open}", edges as "User john.doe -REPORTS-> Ticket TICKET-123". ' +
+      'Without --server it opens the store as serve does (PGlite in GATEFLOW_DB_DIR or .gateflow/db, with Apache AGE; or PostgreSQL at DATABASE_URL, which needs AGE installed on the server) and reads the graph shared by sessions without an owner; ' +
+      'a PGlite directory is locked by a running server: then use --server http://127.0.0.1:3000. ' +
+      "With --server, GATEFLOW_TOKEN is sent as the bearer token when set: on a server with GATEFLOW_JWT_SECRET each token's subject has a graph of its own.",
+  },
   validate: {
     args: ['<flow>'],
     summary: 'check a flow document, gate config or checklist: errors and warnings (exit 1 on errors)',

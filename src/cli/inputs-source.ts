@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { AnyActorLogic } from 'xstate';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { OpenInput } from '../inputs/gate.js';
 import { createRuntime } from '../runtime/runtime.js';
-import { DirectoryLockedError } from '../store/dir-lock.js';
-import type { PostgresTimeouts } from '../store/postgres.js';
-import { StoreUnavailableError, type Store } from '../store/types.js';
+import { StoreUnavailableError } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Workflow } from '../workflow/types.js';
 import type { InputsSource } from './inputs.js';
 import { CliError } from './io.js';
+import { openLocalStore, type LocalStoreLocation } from './local-store.js';
 
 /**
  * The two places `gateflow inputs` and `gateflow input` find gates: the
@@ -22,11 +19,8 @@ import { CliError } from './io.js';
 /** How long a request to a server may take. */
 const SERVER_TIMEOUT_MS = 30_000;
 
-/** Where the store is: as `gateflow serve` reads it from the environment. */
-export interface LocalStoreOptions {
-  databaseUrl?: string | undefined;
-  dataDir?: string | undefined;
-  postgresTimeouts?: PostgresTimeouts;
+/** Where the store is (as `gateflow serve` reads it from the environment), and what its sessions run. */
+export interface LocalStoreOptions extends LocalStoreLocation {
   workflows: Workflow[];
   actors?: Record<string, AnyActorLogic>;
 }
@@ -38,28 +32,7 @@ export interface LocalStoreOptions {
  * a gate past its deadline is neither listed nor answered.
  */
 export async function localInputsSource(options: LocalStoreOptions): Promise<InputsSource> {
-  let store: Store;
-  try {
-    if (options.databaseUrl) {
-      const { createPostgresStore } = await import('../store/postgres.js');
-      store = await createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) });
-    } else {
-      const { createPgliteStore, DEFAULT_PGLITE_DIR } = await import('../store/pglite.js');
-      const dataDir = options.dataDir ?? DEFAULT_PGLITE_DIR;
-      // Opening a directory that holds no store would create an empty one there (and
-      // answer "no open input gates"): a mistyped path or another working directory.
-      if (!existsSync(join(dataDir, 'PG_VERSION')))
-        throw new CliError(
-          `gateflow: no gateflow store in ${resolve(dataDir)}: set GATEFLOW_DB_DIR to the directory gateflow serve uses (DATABASE_URL for PostgreSQL), or ask a running server with --server URL`,
-          1,
-        );
-      store = await createPgliteStore({ dataDir });
-    }
-  } catch (error) {
-    if (error instanceof DirectoryLockedError) throw new CliError(`gateflow: ${error.message}.\ngateflow: ${lockedAdvice(error)}`, 1);
-    if (error instanceof StoreUnavailableError) throw new CliError(`gateflow: ${error.message}`, 1);
-    throw error;
-  }
+  const store = await openLocalStore(options);
   const runtime = createRuntime({ workflows: options.workflows, store, ...(options.actors && { actors: options.actors }) });
   // The terminal's user has no token: they see and answer what a caller without auth may.
   const caller = { owner: null, roles: [] };
@@ -94,18 +67,6 @@ export async function localInputsSource(options: LocalStoreOptions): Promise<Inp
   };
 }
 
-/**
- * What to do about a held PGlite directory: a server is asked with `--server`;
- * another command (a second `gateflow input` at the same moment, a chat) is
- * waited for, which the advice to use a server would not help with.
- */
-function lockedAdvice(error: DirectoryLockedError): string {
-  const command = error.holder.command;
-  if (command !== undefined && !/\bserve\b/.test(command))
-    return 'another gateflow command holds this store: try again once it has finished (or ask a running server with --server URL)';
-  return 'a server holds this store: ask it instead with --server URL (e.g. --server http://127.0.0.1:3000, or set GATEFLOW_SERVER)';
-}
-
 /** A server's base URL as given (`--server`, GATEFLOW_SERVER): http or https, without a trailing slash. */
 export function serverUrl(text: string): string {
   let url: URL;
@@ -118,8 +79,35 @@ export function serverUrl(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** Where a command finds a running server (`--server`, GATEFLOW_SERVER) and the token it sends (GATEFLOW_TOKEN). */
+export interface ServerAccess {
+  server: string;
+  token?: string | undefined;
+  fetch?: typeof fetch;
+}
+
 /** Gates on a running server: `GET /api/inputs`, `POST /api/inputs/{gateId}`, with a bearer token when given. */
-export function remoteInputsSource(options: { server: string; token?: string | undefined; fetch?: typeof fetch }): InputsSource {
+export function remoteInputsSource(options: ServerAccess): InputsSource {
+  const request = serverRequester(options);
+  return {
+    async list(query) {
+      const params = new URLSearchParams();
+      if (query.sessionId !== undefined) params.set('sessionId', query.sessionId);
+      if (query.workflowId !== undefined) params.set('workflowId', query.workflowId);
+      const search = params.size > 0 ? `?${params}` : '';
+      return (await request<{ inputs: OpenInput[] }>('GET', `/api/inputs${search}`)).inputs;
+    },
+    answer: (gateId, value) => request<ReplyEnvelope>('POST', `/api/inputs/${encodeURIComponent(gateId)}`, { value }),
+    close: async () => {},
+  };
+}
+
+/**
+ * Requests to a server's API as a command makes them: JSON, the bearer token
+ * when given, a time limit; a server that cannot be reached or refuses is one
+ * line (its error message) and exit 1.
+ */
+export function serverRequester(options: ServerAccess): <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T> {
   const base = serverUrl(options.server);
   const doFetch = options.fetch ?? fetch;
   const request = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
@@ -151,17 +139,7 @@ export function remoteInputsSource(options: { server: string; token?: string | u
     }
     return parsed as T;
   };
-  return {
-    async list(query) {
-      const params = new URLSearchParams();
-      if (query.sessionId !== undefined) params.set('sessionId', query.sessionId);
-      if (query.workflowId !== undefined) params.set('workflowId', query.workflowId);
-      const search = params.size > 0 ? `?${params}` : '';
-      return (await request<{ inputs: OpenInput[] }>('GET', `/api/inputs${search}`)).inputs;
-    },
-    answer: (gateId, value) => request<ReplyEnvelope>('POST', `/api/inputs/${encodeURIComponent(gateId)}`, { value }),
-    close: async () => {},
-  };
+  return request;
 }
 
 /** Why a request did not get through, in a few words (fetch's own message is "fetch failed"). */

@@ -7,6 +7,8 @@ import { COMMANDS, usage } from './commands.js';
 import { runEval } from './eval.js';
 import { wantsColor } from './markdown.js';
 import { extractorFromEnv } from './extractor.js';
+import { modelFromEnv } from '../extract/model-from-env.js';
+import { openTaskAgentChat } from './task-agent-chat.js';
 import { ServerConfigError } from '../server/auth.js';
 import { DirectoryLockedError } from '../store/dir-lock.js';
 import { StoreUnavailableError } from '../store/types.js';
@@ -17,6 +19,9 @@ import { runValidate } from './validate.js';
 import { runInput, runInputs, type InputsQuery } from './inputs.js';
 import { localInputsSource, remoteInputsSource } from './inputs-source.js';
 import { InputQuerySchema, readQuery } from '../server/inputs.js';
+import { localGraphReader, remoteGraphReader, runGraph } from './graph.js';
+import type { LocalStoreLocation } from './local-store.js';
+import { GraphQueryParamsSchema } from '../server/graph.js';
 
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
@@ -58,19 +63,27 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     session: text('session'),
     workflow: text('workflow'),
     server: text('server'),
+    label: text('label'),
   };
 
   switch (command) {
     case 'chat': {
-      const workflow = await readWorkflow(args[0]!);
       const { extract, note } = await extractorFromEnv(env);
+      // The task agent is not a flow file: it chats on the store that holds its graph.
+      const agent = args[0] === 'task-agent' ? await openTaskAgentChat(env, (await modelFromEnv(env))?.model) : null;
+      const workflow = agent?.workflow ?? (await readWorkflow(args[0]!));
       process.stderr.write(`${note}\n`);
       const io = { input: process.stdin, output: process.stdout };
       const options = {
-        actors: { extract, ...EXAMPLE_ACTORS },
+        actors: { extract, ...EXAMPLE_ACTORS, ...agent?.actors },
+        ...(agent && { store: agent.store }),
         ...(values.trace && { onTrace: (event: { type: string }) => void process.stderr.write(`${JSON.stringify(event)}\n`) }),
       };
-      return values.json ? chatJson(workflow, io, options) : chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY), color: wantsColor(process.stdout, env) }, options);
+      try {
+        return values.json ? await chatJson(workflow, io, options) : await chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY), color: wantsColor(process.stdout, env) }, options);
+      } finally {
+        await agent?.store.close();
+      }
     }
     case 'serve': {
       const port = Number(values.port ?? env.PORT ?? 3000);
@@ -88,7 +101,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         throw new CliError(`gateflow: ${(error as Error).message}`, 2);
       }
       const workflows = flows.map((flow) => flowWorkflow(flow));
-      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, port, postgresTimeouts }).catch((error: unknown) => {
+      const { model } = (await modelFromEnv(env)) ?? {};
+      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, taskAgent: { model }, port, postgresTimeouts }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);
@@ -98,6 +112,9 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
           (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector)\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
+          (server.graph.available
+            ? `gateflow: graph: Apache AGE ${server.graph.version} (GET /api/graph); task agent: task-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'})\n`
+            : `gateflow: task agent off: ${server.graph.reason}; flows keep working\n`) +
           `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
@@ -117,6 +134,12 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       } finally {
         await source.close();
       }
+    }
+    case 'graph': {
+      const query = graphQuery(values.label);
+      const server = values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined);
+      if (server !== undefined) return runGraph(remoteGraphReader({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined }), query, { json: values.json }, process.stdout);
+      return runGraph(localGraphReader(await storeLocation(env)), query, { json: values.json }, process.stdout);
     }
     case 'eval': {
       const { flow } = readFlow(args[0]!);
@@ -150,23 +173,25 @@ async function inputsSource(values: { server: string | undefined; flows: string 
   const server = values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined);
   if (server !== undefined) return remoteInputsSource({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined });
   const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
-  const settings = serveOptionsFromEnv(env);
-  const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
-  let postgresTimeouts;
-  try {
-    postgresTimeouts = postgresTimeoutsFromEnv(env);
-  } catch (error) {
-    throw new CliError(`gateflow: ${(error as Error).message}`, 2);
-  }
+  const location = await storeLocation(env);
   // The flows' actors as serve has them, for what a session does once it resumes; no note about the model here.
   const { extract } = await extractorFromEnv(env);
   return localInputsSource({
-    databaseUrl: settings.databaseUrl,
-    dataDir: settings.dataDir,
-    postgresTimeouts,
+    ...location,
     workflows: flows.map((flow) => flowWorkflow(flow)),
     actors: { extract, ...EXAMPLE_ACTORS },
   });
+}
+
+/** The store `serve` would open, from the same environment (a wrong setting is a usage error). */
+async function storeLocation(env: Record<string, string | undefined>): Promise<LocalStoreLocation> {
+  const settings = serveOptionsFromEnv(env);
+  const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
+  try {
+    return { databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, postgresTimeouts: postgresTimeoutsFromEnv(env) };
+  } catch (error) {
+    throw new CliError(`gateflow: ${(error as Error).message}`, 2);
+  }
 }
 
 /** The filters of `inputs`, checked as the server checks them (a malformed id is a usage error). */
@@ -178,6 +203,16 @@ function inputsQuery(sessionId: string | undefined, workflowId: string | undefin
     return readQuery(queries, InputQuerySchema);
   } catch (error) {
     throw new CliError(`gateflow inputs: ${(error as Error).message.replace(/^sessionId/, '--session').replace(/^workflowId/, '--workflow')}`, 2);
+  }
+}
+
+/** `--label`, checked as the server checks it (a malformed label is a usage error, before any store is opened). */
+function graphQuery(label: string | undefined): { label?: string } {
+  if (label === undefined) return {};
+  try {
+    return readQuery({ label: [label] }, GraphQueryParamsSchema);
+  } catch (error) {
+    throw new CliError(`gateflow graph: --${(error as Error).message}`, 2);
   }
 }
 

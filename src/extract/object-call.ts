@@ -18,6 +18,8 @@ export interface ObjectCallOptions {
   timeoutMs?: number;
   maxRetries?: number;
   abortSignal?: AbortSignal;
+  /** Passed to the provider as is (e.g. `{ openai: { strictJsonSchema: false } }` for a schema with free-form objects). */
+  providerOptions?: Parameters<typeof generateText>[0]['providerOptions'];
 }
 
 /** Why a model call gave nothing usable: it failed, or it answered outside the schema. */
@@ -49,6 +51,7 @@ export async function generateObjectSafely<Schema extends z.ZodType>(
       output: Output.object({ schema: request.schema, name: request.name }),
       maxRetries: options.maxRetries ?? 1,
       abortSignal: deadline.signal,
+      ...(options.providerOptions && { providerOptions: options.providerOptions }),
     });
     return { ok: true, output: result.output as z.infer<Schema> };
   } catch (error) {

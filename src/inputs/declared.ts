@@ -38,10 +38,26 @@ export class InvalidInputSpecError extends GateflowError {
   readonly status = 500;
 }
 
-/** The state meta that declares `inputs` (checked here, so a mistake shows where the machine is written). */
-export function waitsFor(inputs: readonly InputSpec[], options: { to?: string; deadline?: string } = {}): { inputs: InputSpec[] } {
-  const withDefaults = inputs.map((i) => ({ ...(options.to && { to: options.to }), ...(options.deadline && { deadline: options.deadline }), ...i }));
-  return { inputs: parseInputs('waitsFor()', withDefaults) };
+/** Inputs that depend on what the machine knows (an agent's question, the values it offers): read from the context when the state is entered. */
+export type InputsOf = (context: unknown) => readonly InputSpec[];
+
+/** What a waiting state declares in `meta.inputs`. */
+export type WaitsFor = { inputs: InputSpec[] } | { inputs: InputsOf };
+
+type Defaults = { to?: string; deadline?: string };
+const withDefaults = (inputs: readonly InputSpec[], options: Defaults) =>
+  inputs.map((i) => ({ ...(options.to && { to: options.to }), ...(options.deadline && { deadline: options.deadline }), ...i }));
+
+/**
+ * The state meta that declares `inputs`: a list (checked here, so a mistake
+ * shows where the machine is written), or a function of the context (checked
+ * whenever it is read; an empty list means the state waits for nothing).
+ */
+export function waitsFor(inputs: readonly InputSpec[], options?: Defaults): { inputs: InputSpec[] };
+export function waitsFor(inputs: InputsOf, options?: Defaults): { inputs: InputsOf };
+export function waitsFor(inputs: readonly InputSpec[] | InputsOf, options: Defaults = {}): WaitsFor {
+  if (typeof inputs === 'function') return { inputs: (context: unknown) => withDefaults(inputs(context), options) };
+  return { inputs: parseInputs('waitsFor()', withDefaults(inputs, options)) };
 }
 
 // Meta objects belong to the machine's state nodes: each is read once.
@@ -72,6 +88,12 @@ export function declaredInputs(snapshot: AnyMachineSnapshot): DeclaredInputs[] {
   const found: DeclaredInputs[] = [];
   for (const [state, meta] of Object.entries(snapshot.getMeta() as Record<string, unknown>)) {
     if (typeof meta !== 'object' || meta === null || !('inputs' in meta)) continue;
+    const declared = (meta as { inputs: unknown }).inputs;
+    if (typeof declared === 'function') {
+      const now = (declared as InputsOf)(snapshot.context);
+      if (now.length > 0) found.push({ state, inputs: parseInputs(`state "${state}"`, now) });
+      continue;
+    }
     let inputs = parsed.get(meta);
     if (!inputs) parsed.set(meta, (inputs = parseInputs(`state "${state}"`, (meta as { inputs: unknown }).inputs)));
     found.push({ state, inputs });

@@ -1,5 +1,5 @@
 export { coerceInput, expectedValue, MAX_INPUT_TEXT, type CoercedInput, type InputValue } from './coerce.js';
-export { declaredInputs, InvalidInputSpecError, waitsFor, type DeclaredInputs } from './declared.js';
+export { declaredInputs, InvalidInputSpecError, waitsFor, type DeclaredInputs, type InputsOf, type WaitsFor } from './declared.js';
 export { InputClosedError, InputForbiddenError, InputNotFoundError, InvalidInputValueError } from './errors.js';
 export {
   INPUT_ANSWERED,

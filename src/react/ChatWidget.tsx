@@ -31,6 +31,12 @@ export interface ChatWidgetProps {
    * which opens the list.
    */
   notify?: Notify;
+  /**
+   * Told each reply the widget shows (the first, every answer, a session
+   * resumed or moved by others), so the page around it can show what the
+   * reply carries beside the chat: its artifacts, say.
+   */
+  onReply?: (reply: ChatReply) => void;
 }
 
 export type Notify = 'inline' | 'badge';
@@ -51,6 +57,10 @@ export function ChatWidget(props: ChatWidgetProps) {
   useEffect(() => {
     if (conversation.sessionId) onSessionId?.(conversation.sessionId);
   }, [conversation.sessionId, onSessionId]);
+  const { onReply } = props;
+  useEffect(() => {
+    if (conversation.reply) onReply?.(conversation.reply);
+  }, [conversation.reply, onReply]);
   return <ChatView conversation={conversation} title={props.title} className={props.className} note={note} notify={props.notify} />;
 }
 
@@ -387,7 +397,8 @@ const noSubscription = () => () => {};
 function finishedLine(reply: ChatReply): string {
   if (reply.status === 'cancelled') return 'Cancelled: this conversation takes no more answers. “Start over” begins a new one.';
   if (reply.status === 'failed') return 'Stopped: something went wrong.';
-  return reply.completion.readyForHandoff ? 'Finished: handed off.' : 'Finished.';
+  // Handed off is a flow's ending; another workflow's (a task agent's goal done) is said in its message.
+  return reply.completion.reason === 'handed_off' ? 'Finished: handed off.' : 'Finished.';
 }
 
 /** Whom the open gates wait for, besides the person: "a manager", "a manager or an auditor". */

@@ -25,6 +25,8 @@ export function ConversationInputs({ conversation, id }: { conversation: Convers
           busy={status === 'sending'}
           error={inputError?.gateId === input.gateId ? inputError.message : null}
           note={input.deadline ? sentence(deadlineInWords(input.deadline, now)) : undefined}
+          // A gate that asks what the last message asks (an agent's escalation): the question is not shown twice.
+          hideLabel={input.description != null && input.description === conversation.reply?.message}
           onAnswer={(value, label) => conversation.answer(input.gateId, value, label)}
         />
       ))}

@@ -16,6 +16,8 @@ export interface InputFormProps {
   note?: ReactNode;
   /** The submit button's words. */
   submitLabel?: string;
+  /** The label is already in view just above (the conversation's last message says it): kept for screen readers only. */
+  hideLabel?: boolean;
 }
 
 /** A name such as `approved_amount` in words: "Approved amount". */
@@ -53,7 +55,7 @@ function initialDraft(input: OpenInput): string {
  * what was expected. Only what cannot be an answer is held back here: no
  * choice made, nothing typed, or text a number field could not read.
  */
-export function InputForm({ input, onAnswer, busy = false, error = null, note, submitLabel = 'Send' }: InputFormProps) {
+export function InputForm({ input, onAnswer, busy = false, error = null, note, submitLabel = 'Send', hideLabel = false }: InputFormProps) {
   const id = useId();
   const [draft, setDraft] = useState(() => initialDraft(input));
   /** Why the draft was not sent (nothing to send); cleared as soon as it changes. */
@@ -66,6 +68,7 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   const shownError = unsent ?? (error && sent ? refusalInWords(input, sent.value, error) : error);
   const describedBy = [note ? `${id}-note` : null, hint ? `${id}-hint` : null, shownError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const invalid = shownError ? true : undefined;
+  const labelClass = hideLabel ? 'gf-input-label gf-visually-hidden' : 'gf-input-label';
   const edit = (next: string) => {
     setDraft(next);
     setUnsent(null);
@@ -145,11 +148,11 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   return (
     <form className={`gf-input-form gf-input-${spec.type}`} aria-labelledby={`${id}-label`} onSubmit={submit} noValidate data-gate={input.gateId} aria-busy={busy}>
       {spec.type === 'boolean' ? (
-        <p id={`${id}-label`} className="gf-input-label">
+        <p id={`${id}-label`} className={labelClass}>
           {label}
         </p>
       ) : (
-        <label id={`${id}-label`} htmlFor={`${id}-control`} className="gf-input-label">
+        <label id={`${id}-label`} htmlFor={`${id}-control`} className={labelClass}>
           {label}
         </label>
       )}

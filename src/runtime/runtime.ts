@@ -210,7 +210,11 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     return gate.to === null ? gate.owner === me : holds(caller, gate.to);
   };
 
-  const openActive = (workflow: Workflow<TReply>, sessionId: string, restore: { snapshot?: Snapshot<unknown>; context?: Record<string, unknown> }) =>
+  const openActive = (
+    workflow: Workflow<TReply>,
+    sessionId: string,
+    restore: { snapshot?: Snapshot<unknown>; context?: Record<string, unknown>; owner?: string | null },
+  ) =>
     openSession(workflow, {
       sessionId,
       host,
@@ -327,7 +331,9 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
           });
           reply = withInputs(reply, plan.open);
           roundTrips++;
+          const effects = active.workflow.effects?.({ before: session.snapshot, after: active.snapshot(), session: { sessionId, owner: session.owner } }) ?? null;
           const version = await store.commitTurn(sessionId, session.version, {
+            ...(effects && { effects }),
             snapshot: active.persisted(),
             flowVersion: active.workflow.version,
             turn: journalTurn,
@@ -408,8 +414,8 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
         if (!workflow) throw new FlowNotFoundError(workflowId);
         const sessionId = newSessionId();
         span.setAttributes({ 'gateflow.session.id': sessionId, 'gateflow.workflow.version': String(workflow.version) });
-        const active = await openActive(workflow, sessionId, { ...(startOptions.context && { context: startOptions.context }) });
         const owner = caller?.owner ?? null;
+        const active = await openActive(workflow, sessionId, { ...(startOptions.context && { context: startOptions.context }), owner });
         let plan: ReturnType<typeof planGates>;
         let reply: TReply;
         try {

@@ -8,6 +8,7 @@ import { InvalidPageError } from '../runtime/errors.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { HttpError, toHttpError } from './errors.js';
 import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
+import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
 import { openApiDocument } from './openapi.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** When aborted, open events streams end (the server is shutting down: `server.close()` waits for them otherwise). */
   shutdown?: AbortSignal;
+  /** The task agent's graph for `GET /api/graph` (`storeGraphSource`); absent: that route answers 503 `graph_unavailable`. */
+  graph?: GraphSource;
 }
 
 /** Who asks: the token's subject (a session's owner) and roles; `{ owner: null, roles: [] }` without auth. */
@@ -79,7 +82,8 @@ export function createApp(options: AppOptions) {
   const app = new Hono<Env>();
   app.onError((error, c) => {
     const http = toHttpError(error);
-    if (http.status >= 500 && http.code !== 'store_unavailable') options.onError?.(error);
+    // An outage or a store without AGE is the operator's to fix, not a bug: the answer says so, the log does not.
+    if (http.status >= 500 && http.code !== 'store_unavailable' && http.code !== 'graph_unavailable') options.onError?.(error);
     if (http.status === 401) c.header('WWW-Authenticate', 'Bearer');
     return c.json({ error: { code: http.code, message: http.message } }, http.status);
   });
@@ -179,6 +183,12 @@ export function createApp(options: AppOptions) {
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       ...(options.shutdown && { shutdown: options.shutdown }),
     });
+  });
+
+  const graph = options.graph ?? noGraphSource('this server was started without a graph store');
+  api.get('/graph', async (c) => {
+    const query = readQuery(c.req.queries(), GraphQueryParamsSchema);
+    return c.json(await graph.snapshot(c.get('caller').owner ?? null, query));
   });
 
   app.route('/api', api);

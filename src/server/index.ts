@@ -1,3 +1,4 @@
 export { MAX_BODY_BYTES, createApp, type AppOptions } from './app.js';
 export { HttpError, toHttpError } from './errors.js';
 export { openApiDocument } from './openapi.js';
+export { checkGraphSupport, storeGraphSource, type GraphSource, type GraphStatus } from './graph.js';

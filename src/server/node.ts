@@ -7,11 +7,13 @@ import type { z } from 'zod';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
 import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
-import type { Store } from '../store/types.js';
+import type { SqlDatabase, Store } from '../store/types.js';
+import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
 import { createApp } from './app.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
+import { checkGraphSupport, storeGraphSource, type GraphStatus } from './graph.js';
 import { LOOPBACK_HOSTS } from './host-check.js';
 
 export interface ServerOptions {
@@ -19,6 +21,8 @@ export interface ServerOptions {
   workflows: Workflow[];
   /** Actors the workflows' machines name: the flows' `extract` and action actors, an agent's tools. */
   actors?: Record<string, AnyActorLogic>;
+  /** Serve the task agent (workflow `task-agent`) beside the workflows, where the store holds graphs (Apache AGE). */
+  taskAgent?: TaskAgentServing;
   port?: number;
   hostname?: string;
   /** PostgreSQL when set; PGlite in `dataDir` otherwise. */
@@ -48,11 +52,16 @@ export interface ServerOptions {
   onBackgroundError?: (error: unknown) => void;
 }
 
+/** How the task agent is served: its model (none: the offline reader alone), host tools, limits. */
+export type TaskAgentServing = Omit<TaskAgentHostOptions, 'database'>;
+
 export interface RunningServer {
   url: string;
   store: Store;
   /** Where the store keeps its data, for the start-up line. */
   storeDescription: string;
+  /** Whether the store holds the task agent's graph (Apache AGE), found at start; when not, why (flows are served either way). */
+  graph: GraphStatus;
   close(): Promise<void>;
 }
 
@@ -66,7 +75,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (options.jwtSecret) createJwtAuth({ ...options.jwt, secret: options.jwtSecret });
   const store = options.databaseUrl
     ? await createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) })
-    : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR });
+    : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR, extensions: await graphExtensions() });
   try {
     return await serveStore(store, options);
   } catch (error) {
@@ -75,22 +84,38 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 }
 
+/** The task agent's workflow and actors on the store's database (loaded only when served). */
+async function taskAgentOf(database: SqlDatabase, options: TaskAgentServing) {
+  const { taskAgentHost } = await import('../task-agent/host.js');
+  return taskAgentHost({ database, ...options });
+}
+
+/** PGlite's Apache AGE, loaded only for a PGlite store (a PostgreSQL server has its own, or none). */
+async function graphExtensions() {
+  const { graphPgliteOptions } = await import('../graph/pglite.js');
+  return graphPgliteOptions().extensions;
+}
+
 async function serveStore(store: Store, options: ServerOptions): Promise<RunningServer> {
   const storeDescription = options.databaseUrl
     ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
     : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
+  // A store without AGE serves flows all the same: the graph says why it is off.
+  const graph = await checkGraphSupport(store);
   const onBackgroundError = options.onBackgroundError ?? backgroundErrorLog((line) => console.error(line));
+  // The task agent needs the graph: served where the store holds one, left out (and said why) where not.
+  const agent = graph.available && options.taskAgent && store.sql ? await taskAgentOf(store.sql, options.taskAgent) : null;
   const runtime = createRuntime({
-    workflows: options.workflows,
+    workflows: agent ? [...options.workflows, agent.workflow] : options.workflows,
     store,
-    ...(options.actors && { actors: options.actors }),
+    ...((options.actors || agent) && { actors: { ...options.actors, ...agent?.actors } }),
     ...(options.maxTurnsPerSession !== undefined && { maxTurnsPerSession: options.maxTurnsPerSession }),
     // Deadlines live in the store: this server fires those of any process, and those that passed while none ran.
     deadlines: { watchMs: options.deadlineWatchMs ?? 1000 },
     onBackgroundError,
   });
   try {
-    return await serveRuntime(store, runtime, storeDescription, onBackgroundError, options);
+    return await serveRuntime(store, runtime, { storeDescription, graph }, onBackgroundError, options);
   } catch (error) {
     runtime.close();
     throw error;
@@ -100,7 +125,7 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
 async function serveRuntime(
   store: Store,
   runtime: Runtime,
-  storeDescription: string,
+  { storeDescription, graph }: { storeDescription: string; graph: GraphStatus },
   onBackgroundError: (error: unknown) => void,
   options: ServerOptions,
 ): Promise<RunningServer> {
@@ -111,6 +136,7 @@ async function serveRuntime(
     runtime,
     jwtSecret: options.jwtSecret,
     shutdown: shutdown.signal,
+    graph: storeGraphSource(store, graph),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.jwt && { jwt: options.jwt }),
     ...(options.replySchema && { replySchema: options.replySchema }),
@@ -139,6 +165,7 @@ async function serveRuntime(
     url: `http://${hostname}:${port}`,
     store,
     storeDescription,
+    graph,
     close: async () => {
       shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));

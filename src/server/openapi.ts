@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { GraphSnapshotSchema } from '../graph/model.js';
 import { OpenInputSchema } from '../inputs/gate.js';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
 import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
 import { RuntimeEventSchema } from './events.js';
+import { GraphQueryParamsSchema } from './graph.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -63,6 +65,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         InputList: schema(InputListSchema),
         AnswerBody: schema(AnswerBodySchema),
         RuntimeEvent: schema(RuntimeEventSchema),
+        Graph: schema(GraphSnapshotSchema),
       },
       ...(options.auth && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
     },
@@ -194,6 +197,24 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
             200: { description: 'The stream (text/event-stream); each data line is a RuntimeEvent', content: { 'text/event-stream': { schema: ref('RuntimeEvent') } } },
             400: error('The filter is malformed or misspelt (invalid_query)'),
             ...common,
+          },
+        },
+      },
+      '/api/graph': {
+        get: {
+          summary: "The task agent's graph: nodes { label, key, properties } and edges { type, from, to, properties }",
+          description:
+            "The caller's own graph (one per token subject); without auth, the one graph every session shares. " +
+            'With `label`: the nodes of that label and the edges touching them.',
+          security,
+          parameters: queryParameters(GraphQueryParamsSchema),
+          responses: {
+            200: json('Graph', 'The graph, nodes ordered by label and key, edges by type and ends'),
+            400: error('The label is malformed, or a parameter misspelt or given twice (invalid_query)'),
+            ...common,
+            503: error(
+              'graph_unavailable: the database has no Apache AGE (the message says why; flows keep working); store_unavailable: the store is unreachable',
+            ),
           },
         },
       },

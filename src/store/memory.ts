@@ -71,6 +71,8 @@ export function createMemoryStore(): Store {
     async commitTurn(sessionId, expectedVersion, t: CommittedTurn) {
       const s = sessions.get(sessionId);
       if (!s) throw new ConflictError(`session ${sessionId} does not exist`);
+      // Writes that must commit with the turn need a database to commit in.
+      if (t.effects) throw new Error(`memory store: session ${sessionId}: this workflow keeps data in a SQL database; use the PGlite or PostgreSQL store`);
       const record = parseRecord(s.record);
       if (record.version !== expectedVersion)
         throw new ConflictError(`session ${sessionId} is at version ${record.version}, not ${expectedVersion}`);

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { acquireDirectoryLock, type DirectoryLock } from './dir-lock.js';
 import { createSqlStore, upgradeSchema, type SqlClient } from './sql/sql-store.js';
 import type { Store } from './types.js';
@@ -8,12 +8,24 @@ export { DirectoryLockedError, type LockHolder } from './dir-lock.js';
 
 export const DEFAULT_PGLITE_DIR = '.gateflow/db';
 
+/** Where a PGlite store lives, and what PGlite loads with it. */
+export interface PgliteStoreOptions {
+  /** A directory (created on first use); in memory when omitted. */
+  dataDir?: string;
+  /**
+   * PGlite extensions to load, e.g. Apache AGE for the task agent's graph
+   * (`graphPgliteOptions().extensions` from gateflow's graph module). Each
+   * adds to the time the store takes to open.
+   */
+  extensions?: Extensions;
+}
+
 /**
  * The embedded default: PostgreSQL compiled to WASM, in a directory (created on
  * first use), or in memory when `dataDir` is omitted. One process at a time: a
  * directory held by another live process throws {@link DirectoryLockedError}.
  */
-export async function createPgliteStore(options: { dataDir?: string } = {}): Promise<Store> {
+export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<Store> {
   const client = createPgliteClient(options);
   try {
     await upgradeSchema(client);
@@ -25,7 +37,7 @@ export async function createPgliteStore(options: { dataDir?: string } = {}): Pro
 }
 
 /** The SQL client a PGlite store runs on (exported for instrumented stores, e.g. the benchmark). Locks `dataDir` until closed. */
-export function createPgliteClient(options: { dataDir?: string } = {}): SqlClient {
+export function createPgliteClient(options: PgliteStoreOptions = {}): SqlClient {
   let lock: DirectoryLock | undefined;
   let db: PGlite;
   if (options.dataDir !== undefined) {
@@ -33,7 +45,8 @@ export function createPgliteClient(options: { dataDir?: string } = {}): SqlClien
     lock = acquireDirectoryLock(options.dataDir);
   }
   try {
-    db = options.dataDir !== undefined ? new PGlite(options.dataDir) : new PGlite();
+    const extensions = options.extensions && { extensions: options.extensions };
+    db = options.dataDir !== undefined ? new PGlite(options.dataDir, extensions) : new PGlite(extensions);
   } catch (error) {
     lock?.release();
     throw error;

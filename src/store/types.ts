@@ -64,6 +64,32 @@ export interface CommittedTurn {
   gates?: { opened: GateRecord[]; closed: GateClosing[] };
   /** What the events stream announces once the turn is saved. */
   events?: NewSessionEvent[];
+  /**
+   * Work that must commit with this turn or not at all (a task agent's graph
+   * changes): run in the same transaction, before the session is saved. Only a
+   * store with {@link Store.sql} can run it.
+   */
+  effects?: TurnEffects;
+}
+
+/** The queries of one transaction: what {@link CommittedTurn.effects} and {@link SqlDatabase.transaction} hand over. */
+export interface SqlTransaction {
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/** Writes in the turn's transaction; throwing rolls the whole turn back. */
+export type TurnEffects = (tx: SqlTransaction) => Promise<void>;
+
+/**
+ * The database under a SQL store, for workflows that keep data of their own
+ * beside the sessions (the task agent's graph): queries, and transactions on
+ * one connection. Closing stays with the store.
+ */
+export interface SqlDatabase {
+  /** Which engine: `pglite` or `postgres`. */
+  readonly kind: string;
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  transaction<T>(fn: (tx: SqlTransaction) => Promise<T>): Promise<T>;
 }
 
 /** Kinds of what the events stream announces. */
@@ -117,6 +143,8 @@ export interface LoadedSession {
  */
 export interface Store {
   readonly kind: string;
+  /** The SQL database the sessions live in (absent for the in-memory store). */
+  readonly sql?: SqlDatabase;
   /** Creates a session at version 1 with its opening reply as journal entry 1. */
   create(session: NewSession): Promise<void>;
   /** The session with its open gates, and the journal entry of `turnId` if it was already taken. Null when unknown. */

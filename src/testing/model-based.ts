@@ -41,6 +41,7 @@ export {
   type FlowTestEvent,
   type FlowTestOptions,
 } from '../flow/nodes/test-events.js';
+import { activeIds, figure, machineStateNodes, machineTransitions } from './machine-paths.js';
 
 export interface FlowTestPath {
   description: string;
@@ -266,58 +267,16 @@ export function generateFlowPaths(doc: FlowDocument, options: FlowTestOptions = 
 
 // ---------------------------------------------------------------- coverage
 
-/** Every state node of a machine. */
-export function allStateNodes(machine: FlowMachine): AnyStateNode[] {
-  const nodes: AnyStateNode[] = [];
-  const walk = (node: AnyStateNode) => {
-    nodes.push(node);
-    Object.values(node.states).forEach(walk);
-  };
-  walk(machine.root);
-  return nodes;
-}
+/** Every state node of a machine (see machine-paths.ts, shared with hand-written machines). */
+export const allStateNodes = (machine: FlowMachine): AnyStateNode[] => machineStateNodes(machine);
 
 /**
  * Every transition of a machine: each candidate of `on`, of `onDone` of a
  * compound state and of an invoke's `onDone` and `onError` (all in
  * `node.transitions`, by event type), and of `always`.
  */
-export function allTransitions(machine: FlowMachine): Map<AnyTransitionDefinition, string> {
-  const all = new Map<AnyTransitionDefinition, string>();
-  for (const node of allStateNodes(machine)) {
-    for (const [eventType, candidates] of node.transitions)
-      candidates.forEach((t, i) => all.set(t, `${node.id} on ${eventType} #${i + 1}`));
-    node.always?.forEach((t, i) => all.set(t, `${node.id} always #${i + 1}`));
-  }
-  return all;
-}
+export const allTransitions = (machine: FlowMachine): Map<AnyTransitionDefinition, string> => machineTransitions(machine);
 
-/** Ids of the state nodes a state value makes active (the root included). */
-function activeIds(machineId: string, value: StateValue): string[] {
-  const ids = [machineId];
-  const walk = (prefix: string, v: StateValue) => {
-    if (typeof v === 'string') {
-      ids.push(`${prefix}.${v}`);
-      return;
-    }
-    for (const [key, child] of Object.entries(v)) {
-      ids.push(`${prefix}.${key}`);
-      if (child !== undefined) walk(`${prefix}.${key}`, child as StateValue);
-    }
-  };
-  walk(machineId, value);
-  return ids;
-}
-
-function figure(covered: string[], all: string[]): CoverageFigure {
-  const seen = new Set(covered);
-  return {
-    covered: covered.length,
-    total: all.length,
-    percent: all.length === 0 ? 100 : Math.round((covered.length / all.length) * 10000) / 100,
-    missing: all.filter((x) => !seen.has(x)),
-  };
-}
 
 // ---------------------------------------------------------------- replay
 

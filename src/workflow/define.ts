@@ -1,7 +1,8 @@
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject, Snapshot } from 'xstate';
 import type { ButtonSchema, ReplyEnvelope, SessionStatus, WorkflowVersion } from './reply.js';
 import type { Turn } from './turn.js';
-import type { Workflow } from './types.js';
+import type { TurnEffects } from '../store/types.js';
+import type { SessionIdentity, Workflow, WorkflowStep } from './types.js';
 import type { z } from 'zod';
 
 /** What a hand-written machine says about a state: the rest of the reply is filled in. */
@@ -26,7 +27,9 @@ export interface DefineWorkflowOptions<TMachine extends AnyStateMachine> {
   toEvent?: (turn: Turn) => EventObject;
   /** What the person is shown in a state. */
   reply: (snapshot: ReturnType<TMachine['resolveState']>) => StateReply;
-  input?: (context: Record<string, unknown> | undefined) => unknown;
+  input?: (context: Record<string, unknown> | undefined, session: SessionIdentity) => unknown;
+  /** Writes that commit with each step (see `Workflow.effects`). */
+  effects?: (step: WorkflowStep) => TurnEffects | null;
   isSettled?: (snapshot: AnyMachineSnapshot) => boolean;
   migrate?: (fromVersion: WorkflowVersion, snapshot: Snapshot<unknown>) => Snapshot<unknown>;
 }
@@ -66,6 +69,7 @@ export function defineWorkflow<TMachine extends AnyStateMachine>(options: Define
     ...(options.input && { input: options.input }),
     ...(options.isSettled && { isSettled: options.isSettled }),
     ...(options.migrate && { migrate: options.migrate }),
+    ...(options.effects && { effects: options.effects }),
     reply: (snapshot, sessionId) => {
       const said = options.reply(snapshot as ReturnType<TMachine['resolveState']>);
       const status = said.status ?? statusOf(snapshot);

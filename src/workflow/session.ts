@@ -15,6 +15,8 @@ export interface OpenSessionOptions {
   snapshot?: Snapshot<unknown>;
   /** For a new session: facts the workflow's `input` receives. */
   context?: Record<string, unknown>;
+  /** For a new session: its owner (the JWT subject), which the workflow's `input` receives. */
+  owner?: string | null;
   /** Passed to the actor, e.g. the Stately inspector's `inspect`. */
   inspect?: (event: InspectionEvent) => void;
   /** Receives what the machine emits (a flow's trace events). */
@@ -71,7 +73,7 @@ export function createSession<TReply extends ReplyEnvelope>(
   const timeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const snapshot = options.snapshot && (workflow.restore ? workflow.restore(options.snapshot) : options.snapshot);
   const actor: Actor<AnyStateMachine> = createActor(machine, {
-    ...(snapshot ? { snapshot } : { input: workflow.input ? workflow.input(options.context) : options.context }),
+    ...(snapshot ? { snapshot } : { input: workflow.input ? workflow.input(options.context, { sessionId, owner: options.owner ?? null }) : options.context }),
     ...(options.inspect && { inspect: options.inspect }),
   });
   // A snapshot XState cannot restore gives an actor in error before it starts;

@@ -1,4 +1,5 @@
 import type { AnyActorLogic, AnyMachineSnapshot, AnyStateMachine, EventObject, Snapshot } from 'xstate';
+import type { TurnEffects } from '../store/types.js';
 import type { ReplyEnvelope, WorkflowVersion } from './reply.js';
 import type { Turn } from './turn.js';
 
@@ -19,8 +20,8 @@ export interface Workflow<TReply extends ReplyEnvelope = ReplyEnvelope> {
   readonly title: string | null;
   /** The machine a session runs, with the host's actors provided (pure: all its I/O is in those actors). */
   machine(host: WorkflowHost): AnyStateMachine;
-  /** The input of a new session's actor; `context` is what the host passed at start. */
-  input?(context: Record<string, unknown> | undefined): unknown;
+  /** The input of a new session's actor; `context` is what the host passed at start, `session` who it is for. */
+  input?(context: Record<string, unknown> | undefined, session: SessionIdentity): unknown;
   /** How a turn becomes an event of the machine. */
   toEvent(turn: Turn): EventObject;
   /** Whether the machine has settled after an event: default, no `busy` tag on it or its child machines (see `isSettled`). */
@@ -35,6 +36,26 @@ export interface Workflow<TReply extends ReplyEnvelope = ReplyEnvelope> {
    * a snapshot is refused.
    */
   migrate?(fromVersion: WorkflowVersion, snapshot: Snapshot<unknown>): Snapshot<unknown>;
+  /**
+   * Writes of its own that must commit with the step that made them (a task
+   * agent's graph changes), or null: the store runs them in the transaction
+   * that saves the snapshot, so that a crash leaves neither half done. `before`
+   * is the snapshot stored before the step (what is committed already).
+   */
+  effects?(step: WorkflowStep): TurnEffects | null;
+}
+
+/** A step about to be saved: the stored snapshot before it, the machine's snapshot after it, whose session. */
+export interface WorkflowStep {
+  before: Snapshot<unknown>;
+  after: AnyMachineSnapshot;
+  session: SessionIdentity;
+}
+
+/** Whose session it is: its id and owner (the JWT subject, null without auth). */
+export interface SessionIdentity {
+  sessionId: string;
+  owner: string | null;
 }
 
 /** The reply type of a workflow. */

@@ -829,6 +829,7 @@ describe('GET /api/openapi.json', () => {
     '/api/inputs': { get: [200, 400, 403, 503] },
     '/api/inputs/{gateId}': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/events': { get: [200, 400, 403, 503] },
+    '/api/graph': { get: [200, 400, 403, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();

@@ -68,6 +68,7 @@ export const deleteEdgeTool = defineTool({
 
 export const queryGraphTool = defineTool({
   name: 'query_graph',
+  readOnly: true,
   description:
     'Find nodes by label, key and property values (equality), and optionally their neighbours (by direction, edge type, neighbour label). Returns { nodes, edges, truncated }.',
   inputSchema: GraphQuerySchema,
@@ -76,6 +77,7 @@ export const queryGraphTool = defineTool({
 
 export const cypherQueryTool = defineTool({
   name: 'cypher_query',
+  readOnly: true,
   description:
     "Run one read-only openCypher query (MATCH … RETURN …) on the graph, values written inline (no $parameters), and get { columns, rows, truncated }. Writes are refused: change the graph with the other tools. Nodes hold their key in the property `key`.",
   inputSchema: z.strictObject({ query: z.string().min(1).max(MAX_CYPHER_LENGTH).describe('The Cypher query, e.g. MATCH (t:Ticket {status: "open"}) RETURN t.key') }),

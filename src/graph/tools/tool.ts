@@ -11,6 +11,12 @@ export interface GraphTool<S extends z.ZodType = z.ZodType, O = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: S;
+  /**
+   * True for a tool that only reads. A task agent saves a step's writes with
+   * its snapshot by running them again in that transaction, so a tool that is
+   * not read-only must change nothing but the graph it is given.
+   */
+  readonly readOnly?: boolean;
   run(graph: PropertyGraph, args: z.output<S>): Promise<O>;
 }
 

@@ -233,6 +233,7 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
 
   return {
     kind,
+    sql: { kind, query: (text, params) => client.query(text, params), transaction: (fn) => client.transaction(fn) },
     create: (s) =>
       guard('create session', async () => {
         const gates = s.gates ?? [];
@@ -283,18 +284,27 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
            SELECT $1, s.version, $5, $6::json, $7::json FROM s
            RETURNING seq`;
         // A turn that opens, closes or announces nothing keeps to the one short statement.
-        const { rows } =
-          opened.length + closed.length + events.length === 0
-            ? await client.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
-            : await client.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$9', '$10', '$11')} ${journal}`, [
-                ...params,
-                json(gateRows(opened)),
-                json(closingRows(closed)),
-                json(eventRows(events)),
-              ]);
-        const seq = rows[0]?.seq;
-        if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
-        return seq;
+        const save = async (db: Pick<SqlClient, 'query'>) => {
+          const { rows } =
+            opened.length + closed.length + events.length === 0
+              ? await db.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
+              : await db.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$9', '$10', '$11')} ${journal}`, [
+                  ...params,
+                  json(gateRows(opened)),
+                  json(closingRows(closed)),
+                  json(eventRows(events)),
+                ]);
+          const seq = rows[0]?.seq;
+          if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
+          return seq;
+        };
+        if (!t.effects) return save(client);
+        // The turn's own writes first, then the session: a conflict or a refused write undoes both.
+        const effects = t.effects;
+        return client.transaction(async (tx) => {
+          await effects(tx);
+          return save(tx);
+        });
       }),
     history: (sessionId, page) =>
       guard('read journal', async () => {

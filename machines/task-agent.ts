@@ -1,0 +1,589 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { BUSY_TAG } from './tags.js';
+import type { InputSpec } from '../src/inputs/spec.js';
+import type { InputAnsweredEvent, InputTimedOutEvent } from '../src/inputs/events.js';
+import type { Contradiction, Diagnosis, GoalSpec, StepPlan, ToolSignature } from '../src/task-agent/schemas.js';
+
+/**
+ * The task agent of seed 004 as a statechart: parse the goal, plan a step,
+ * route the call (is it a tool, do its arguments fit), call it, evaluate,
+ * and on failure diagnose, retry or escalate to the person; answer at the end.
+ * The seed's nodes are the states; its three routing functions are the named
+ * guards `routeAfterParseGoal`, `routeAfterEvaluate`, `routeAfterDiagnose`.
+ * Pure: every model call, the registry and the graph are actors the host
+ * provides (src/task-agent/actors.ts); the defaults here refuse.
+ *
+ * One session is one goal. The graph changes of a step are previews until the
+ * step is saved: `call_tool` replays this step's earlier writes in a
+ * transaction it rolls back, and the workflow (src/task-agent/workflow.ts)
+ * applies them for good in the transaction that saves the snapshot.
+ */
+
+/** A tool call tried, and how it went: what `answer` recounts and the demo shows. */
+export interface TaskStep {
+  call: ToolSignature;
+  rationale: string | null;
+  outcome: { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
+  /** Whether it changed the graph (a write, replayed when the step is saved). */
+  write: boolean;
+}
+
+/** Where a goal went wrong: parsing, planning, routing (the registry refused) or the call. */
+export interface TaskFailure {
+  stage: 'parse' | 'plan' | 'route' | 'call';
+  code: string;
+  message: string;
+  call: ToolSignature | null;
+}
+
+/** Why the agent turns to the person, what it asks, and the choices it offers. */
+export interface Escalation {
+  reason: 'unclear' | 'contradiction' | 'unknown_tool' | 'out_of_scope' | 'needs_command' | 'failed' | 'budget';
+  /** What the person is told (and, when `asks`, asked). */
+  message: string;
+  /** Whether it waits for an answer (an input gate); otherwise it answers at once. */
+  asks: boolean;
+  contradiction: Contradiction | null;
+}
+
+/** How the goal ended, for the answer. */
+export type TaskEnding = 'completed' | 'stopped' | 'timed_out' | 'informed' | 'gave_up';
+
+export interface TaskAgentContext {
+  /** Whose graph: the session's owner (null without auth). */
+  owner: string | null;
+  /** The goal as the person last put it, and what they said before a clarification. */
+  goal: string | null;
+  earlier: string[];
+  spec: GoalSpec | null;
+  /** Calls known ahead (the offline reader's, a simple goal's one call): taken in order, no model needed. */
+  planned: ToolSignature[];
+  current: StepPlan | null;
+  steps: TaskStep[];
+  /** The index in `steps` where the present step (one event from outside) began: its writes are not saved yet. */
+  stepStart: number;
+  failure: TaskFailure | null;
+  diagnosis: Diagnosis | null;
+  /** Failures retried so far, and how many the goal may have. */
+  retries: number;
+  retryBudget: number;
+  escalation: Escalation | null;
+  /** How long the person has to answer an escalation (ISO 8601 duration). */
+  answerWithin: string;
+  ending: TaskEnding | null;
+  answer: string | null;
+  /** Model calls made for this goal (the offline reader makes none). */
+  modelCalls: number;
+}
+
+export interface TaskAgentInput {
+  owner?: string | null;
+  retryBudget?: number;
+  answerWithin?: string;
+}
+
+export type TaskAgentEvent = { type: 'user.text'; text: string } | { type: 'user.button'; value: string } | InputAnsweredEvent | InputTimedOutEvent;
+
+/** parse_goal's outcome: a goal spec (and calls known ahead), or why it could not be read. */
+export type ParseOutcome = { ok: true; spec: GoalSpec; planned: ToolSignature[]; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number };
+/** plan_step's outcome: the next call, or why none could be planned. */
+export type PlanOutcome = { ok: true; plan: StepPlan; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number };
+export type CallOutcome = { outcome: TaskStep['outcome']; write: boolean };
+export type DiagnoseOutcome = { diagnosis: Diagnosis; modelCalls: number };
+export type AnswerOutcome = { message: string; modelCalls: number };
+
+export interface ParseGoalInput {
+  goal: string;
+  earlier: string[];
+}
+export interface PlanStepInput {
+  goal: string;
+  spec: GoalSpec | null;
+  planned: ToolSignature[];
+  /** What was done so far, one line per call. */
+  done: string[];
+  /** Why the last attempt failed, when re-planning after a diagnosis. */
+  avoid: string | null;
+}
+export interface RouteToolInput {
+  plan: StepPlan | null;
+  failure: TaskFailure | null;
+}
+export interface CallToolInput {
+  owner: string | null;
+  call: ToolSignature;
+  /** This step's earlier writes, replayed first (the graph as this step left it). */
+  replay: ToolSignature[];
+}
+export interface DiagnoseInput {
+  failure: TaskFailure;
+  /** Calls that failed before in this goal. */
+  failedBefore: ToolSignature[];
+  retries: number;
+  retryBudget: number;
+}
+export interface AnswerInput {
+  /** Model calls the goal needed so far: none means it was read offline, and the facts alone answer it. */
+  modelCalls: number;
+  goal: string | null;
+  spec: GoalSpec | null;
+  steps: TaskStep[];
+  ending: TaskEnding;
+  escalation: Escalation | null;
+}
+
+/** The retry budget per goal unless the session's input says otherwise. */
+export const DEFAULT_RETRY_BUDGET = 3;
+/** How long an escalation waits for the person unless said. */
+export const DEFAULT_ANSWER_WITHIN = 'PT1H';
+/** The value of the escalation's choice that ends the run. */
+export const STOP_VALUE = 'stop';
+
+/** Below this, a parsed goal is too unsure to act on: the person is asked. */
+export const MIN_CONFIDENCE = 0.5;
+
+// ── The seed's three routing functions ────────────────────────────────────────
+
+export type ParseRoute = 'simple' | 'complex' | 'error';
+/** route_after_parse_goal: a goal read well and done in one call is simple; several calls, complex; anything unsure, an error. */
+export function routeAfterParseGoal(outcome: ParseOutcome): ParseRoute {
+  if (!outcome.ok) return 'error';
+  const { spec, planned } = outcome;
+  if (spec.contradictions.length > 0 || spec.confidence < MIN_CONFIDENCE || spec.intent === 'unclear') return 'error';
+  const oneCall = spec.step !== null || planned.length === 1;
+  if (spec.complexity === 'simple' && oneCall) return 'simple';
+  if (spec.intent === 'unsupported' && !oneCall) return 'error';
+  return 'complex';
+}
+
+export type EvaluateRoute = 'continue' | 'complete' | 'retry' | 'escalate';
+/** route_after_evaluate: success goes on or finishes; an error goes to diagnose while retries are left, else to escalate. */
+export function routeAfterEvaluate(context: Pick<TaskAgentContext, 'steps' | 'current' | 'planned' | 'retries' | 'retryBudget'>): EvaluateRoute {
+  const last = context.steps.at(-1);
+  if (last?.outcome.ok) return context.current?.isFinalStep && context.planned.length === 0 ? 'complete' : 'continue';
+  return context.retries < context.retryBudget ? 'retry' : 'escalate';
+}
+
+export type DiagnoseRoute = 'retry' | 'escalate';
+/** route_after_diagnose: a remedy the budget allows goes back to planning; anything else to the person. */
+export function routeAfterDiagnose(diagnosis: Diagnosis, context: Pick<TaskAgentContext, 'retries' | 'retryBudget'>): DiagnoseRoute {
+  return diagnosis.remedy !== 'escalate' && context.retries < context.retryBudget ? 'retry' : 'escalate';
+}
+
+// ── What the escalation says ─────────────────────────────────────────────────
+
+/** The escalation a failure leads to: what the person is told, and whether they are asked. */
+export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec' | 'diagnosis' | 'retries' | 'retryBudget'>): Escalation {
+  const { failure, spec } = context;
+  const contradiction = spec?.contradictions[0] ?? null;
+  // A failure while acting speaks for itself; what the goal said matters only when it could not be acted on.
+  const acting = failure !== null && failure.stage !== 'parse';
+  if (contradiction && !acting) {
+    const values = contradiction.values.map((v) => `'${v}'`);
+    return {
+      reason: 'contradiction',
+      message: `I see a contradiction in your request: you asked for ${contradiction.property} of ${contradiction.subject} to be both ${values.slice(0, -1).join(', ')} and ${values.at(-1)}. Which should it be?`,
+      asks: true,
+      contradiction,
+    };
+  }
+  if (failure?.code === 'tool_not_found')
+    return { reason: 'unknown_tool', message: `${failure.message} What should I do instead? (Or answer "${STOP_VALUE}".)`, asks: true, contradiction: null };
+  if (failure?.code === 'needs_explicit_command')
+    return {
+      reason: 'needs_command',
+      message: `${failure.message} Please say it as an explicit command, for example: Create a Ticket node with key TICKET-1 and status open. (Or answer "${STOP_VALUE}".)`,
+      asks: true,
+      contradiction: null,
+    };
+  if (!acting && (spec?.intent === 'unsupported' || failure?.code === 'out_of_scope'))
+    return {
+      reason: 'out_of_scope',
+      message: `I'm sorry, I am a graph agent: I create, change, delete and find nodes and edges, and ${spec?.unsupportedReason ?? failure?.message ?? 'this is not something my tools do'}.`,
+      asks: false,
+      contradiction: null,
+    };
+  if (!acting && failure?.stage === 'parse' && (failure.code === 'model_error' || failure.code === 'invalid_output'))
+    return {
+      reason: 'failed',
+      message: `I could not read your request: ${failure.message.replace(/[.\s]*$/, '')}. Send it again, or put it as an explicit command such as: Create a Ticket node with key TICKET-1 and status open. (Or answer "${STOP_VALUE}".)`,
+      asks: true,
+      contradiction: null,
+    };
+  if (!acting && (failure?.stage === 'parse' || spec?.intent === 'unclear' || (spec && spec.confidence < MIN_CONFIDENCE)))
+    return {
+      reason: 'unclear',
+      message: `I need more information to help${spec?.summary ? ` with "${spec.summary}"` : ''}: which nodes or edges should I create, change, delete or find, with which labels, keys and properties? (Or answer "${STOP_VALUE}".)`,
+      asks: true,
+      contradiction: null,
+    };
+  const why = context.diagnosis?.explanation ?? failure?.message ?? 'the step failed';
+  const spent = context.retries >= context.retryBudget;
+  return {
+    reason: spent ? 'budget' : 'failed',
+    // Attempts: the first, and each retry.
+    message: `${spent ? `I tried ${context.retries + 1} times and could not finish: ` : 'I could not finish: '}${why.replace(/[.\s]*$/, '')}. How should I go on? (Or answer "${STOP_VALUE}".)`,
+    asks: true,
+    contradiction: null,
+  };
+}
+
+/** The gate an escalation opens: a choice between the contradicting values, or the person's words. */
+export function escalationInputs(context: TaskAgentContext): InputSpec[] {
+  const e = context.escalation;
+  if (!e?.asks) return [];
+  const description = e.message.slice(0, 500);
+  if (e.contradiction)
+    return [
+      {
+        name: 'choice',
+        type: 'enum',
+        description,
+        options: [
+          ...e.contradiction.values.map((v) => ({ label: v, value: v })),
+          ...(e.contradiction.values.includes(STOP_VALUE) ? [] : [{ label: 'Do nothing', value: STOP_VALUE }]),
+        ],
+        deadline: context.answerWithin,
+      },
+    ];
+  return [{ name: 'clarification', type: 'string', minLength: 1, maxLength: 2000, description, deadline: context.answerWithin }];
+}
+
+/** A contradiction settled: the chosen value replaces the others in every call planned. */
+export function settleContradiction(context: TaskAgentContext, chosen: string): Pick<TaskAgentContext, 'spec' | 'planned'> {
+  const c = context.escalation?.contradiction;
+  const spec = context.spec;
+  if (!c || !spec) return { spec, planned: context.planned };
+  const replace = (call: ToolSignature): ToolSignature => {
+    const args = { ...call.args };
+    for (const field of ['properties', 'set'] as const) {
+      const props = args[field];
+      if (props && typeof props === 'object' && !Array.isArray(props) && c.property in props)
+        args[field] = { ...(props as Record<string, unknown>), [c.property]: chosen };
+    }
+    return { tool: call.tool, args };
+  };
+  const planned = (spec.step ? [spec.step] : context.planned).map(replace);
+  const constraints = spec.constraints.filter((k) => k.property !== c.property).concat({ subject: c.subject, property: c.property, value: chosen });
+  return {
+    spec: { ...spec, contradictions: spec.contradictions.slice(1), constraints, step: spec.step ? replace(spec.step) : null },
+    planned,
+  };
+}
+
+/** One line per call: what `plan_step` is told was done (no results: it needs only what happened). */
+export const doneLines = (steps: readonly TaskStep[]): string[] =>
+  steps.map((s, i) => `${i + 1}. ${s.call.tool} ${JSON.stringify(s.call.args)}: ${s.outcome.ok ? 'ok' : `failed (${s.outcome.error.code})`}`);
+
+const sameCall = (a: ToolSignature, b: ToolSignature) => a.tool === b.tool && JSON.stringify(a.args) === JSON.stringify(b.args);
+export const failedCalls = (steps: readonly TaskStep[]): ToolSignature[] => steps.filter((s) => !s.outcome.ok).map((s) => s.call);
+export { sameCall };
+
+const refuse = (what: string) =>
+  fromPromise<never, unknown>(async () => {
+    throw new Error(`task-agent: no ${what} was provided (the host provides the task agent's actors)`);
+  });
+
+export const taskAgentMachine = setup({
+  types: {
+    context: {} as TaskAgentContext,
+    events: {} as TaskAgentEvent,
+    input: {} as TaskAgentInput | undefined,
+  },
+  actors: {
+    parseGoal: refuse('parseGoal') as unknown as ReturnType<typeof fromPromise<ParseOutcome, ParseGoalInput>>,
+    planStep: refuse('planStep') as unknown as ReturnType<typeof fromPromise<PlanOutcome, PlanStepInput>>,
+    routeTool: refuse('routeTool') as unknown as ReturnType<typeof fromPromise<ToolSignature, RouteToolInput>>,
+    callTool: refuse('callTool') as unknown as ReturnType<typeof fromPromise<CallOutcome, CallToolInput>>,
+    diagnose: refuse('diagnose') as unknown as ReturnType<typeof fromPromise<DiagnoseOutcome, DiagnoseInput>>,
+    answer: refuse('answer') as unknown as ReturnType<typeof fromPromise<AnswerOutcome, AnswerInput>>,
+  },
+  guards: {
+    routeAfterParseGoal: ({ event }, params: { route: ParseRoute }) => routeAfterParseGoal((event as unknown as { output: ParseOutcome }).output) === params.route,
+    routeAfterEvaluate: ({ context }, params: { route: EvaluateRoute }) => routeAfterEvaluate(context) === params.route,
+    routeAfterDiagnose: ({ context, event }, params: { route: DiagnoseRoute }) =>
+      routeAfterDiagnose((event as unknown as { output: DiagnoseOutcome }).output.diagnosis, context) === params.route,
+    /** The escalation only informs: nothing to wait for. */
+    nothingToAsk: ({ context }) => !context.escalation?.asks,
+    /** The person chose to end the run (unless "stop" is one of the contradicting values they choose between). */
+    stopAsked: ({ context, event }) =>
+      event.type === 'input.answered' &&
+      String(event.value).trim().toLowerCase() === STOP_VALUE &&
+      !(context.escalation?.contradiction?.values.includes(String(event.value)) ?? false),
+    /** The person chose one of the contradicting values. */
+    contradictionSettled: ({ context, event }) => event.type === 'input.answered' && context.escalation?.contradiction != null,
+  },
+  actions: {
+    /** An event from outside begins a new step: the writes before it are saved. */
+    beginStep: assign({ stepStart: ({ context }) => context.steps.length }),
+    takeGoal: assign(({ event }) => (event.type === 'user.text' ? { goal: event.text.trim() } : {})),
+    countModelCalls: assign({ modelCalls: ({ context, event }) => context.modelCalls + ((event as unknown as { output?: { modelCalls?: number } }).output?.modelCalls ?? 0) }),
+  },
+}).createMachine({
+  id: 'task-agent',
+  initial: 'idle',
+  context: ({ input }) => ({
+    owner: input?.owner ?? null,
+    goal: null,
+    earlier: [],
+    spec: null,
+    planned: [],
+    current: null,
+    steps: [],
+    stepStart: 0,
+    failure: null,
+    diagnosis: null,
+    retries: 0,
+    retryBudget: input?.retryBudget ?? DEFAULT_RETRY_BUDGET,
+    escalation: null,
+    answerWithin: input?.answerWithin ?? DEFAULT_ANSWER_WITHIN,
+    ending: null,
+    answer: null,
+    modelCalls: 0,
+  }),
+  states: {
+    /** START: waiting for the goal. */
+    idle: {
+      on: {
+        'user.text': { target: 'parse_goal', actions: ['beginStep', 'takeGoal'] },
+      },
+    },
+    parse_goal: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'parseGoal',
+        src: 'parseGoal',
+        input: ({ context }) => ({ goal: context.goal ?? '', earlier: context.earlier }),
+        onDone: [
+          {
+            guard: { type: 'routeAfterParseGoal', params: { route: 'simple' } },
+            target: 'route_tool',
+            actions: [
+              'countModelCalls',
+              assign(({ event }) => {
+                const o = event.output as Extract<ParseOutcome, { ok: true }>;
+                const call = o.spec.step ?? o.planned[0]!;
+                return { spec: o.spec, planned: [], failure: null, current: { rationale: o.spec.summary, call, isFinalStep: true } };
+              }),
+            ],
+          },
+          {
+            guard: { type: 'routeAfterParseGoal', params: { route: 'complex' } },
+            target: 'plan_step',
+            actions: ['countModelCalls', assign(({ event }) => ({ spec: (event.output as Extract<ParseOutcome, { ok: true }>).spec, planned: (event.output as Extract<ParseOutcome, { ok: true }>).planned, failure: null }))],
+          },
+          {
+            guard: { type: 'routeAfterParseGoal', params: { route: 'error' } },
+            target: 'diagnose',
+            actions: [
+              'countModelCalls',
+              assign(({ event }) =>
+                event.output.ok
+                  ? { spec: event.output.spec, planned: event.output.planned, failure: goalFailure(event.output.spec) }
+                  : { spec: null, planned: [], failure: event.output.failure },
+              ),
+            ],
+          },
+        ],
+        onError: { target: 'diagnose', actions: assign(({ event }) => ({ failure: thrown('parse', event.error, null) })) },
+      },
+    },
+    plan_step: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'planStep',
+        src: 'planStep',
+        input: ({ context }) => ({
+          goal: context.goal ?? '',
+          spec: context.spec,
+          planned: context.planned,
+          done: doneLines(context.steps),
+          avoid: context.diagnosis && context.diagnosis.remedy === 'replan' ? context.diagnosis.explanation : null,
+        }),
+        onDone: {
+          target: 'route_tool',
+          actions: [
+            'countModelCalls',
+            assign(({ context, event }) =>
+              event.output.ok
+                ? {
+                    current: event.output.plan,
+                    failure: null,
+                    // A call taken from those planned ahead leaves the list.
+                    planned: context.planned.length > 0 && sameCall(context.planned[0]!, event.output.plan.call) ? context.planned.slice(1) : context.planned,
+                  }
+                : { current: null, failure: event.output.failure },
+            ),
+          ],
+        },
+        onError: { target: 'route_tool', actions: assign(({ event }) => ({ current: null, failure: thrown('plan', event.error, null) })) },
+      },
+    },
+    route_tool: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'routeTool',
+        src: 'routeTool',
+        input: ({ context }) => ({ plan: context.current, failure: context.failure }),
+        onDone: {
+          target: 'call_tool',
+          // The arguments as the tool's schema parsed them (defaults filled in).
+          actions: assign(({ context, event }) => ({ current: context.current && { ...context.current, call: event.output } })),
+        },
+        // The seed's text: "If validation fails, it routes to diagnose".
+        onError: {
+          target: 'diagnose',
+          actions: assign(({ context, event }) => {
+            const failure = context.failure ?? thrown('route', event.error, context.current?.call ?? null);
+            // A call the registry refused is a step tried: the answer recounts it.
+            const steps = context.current
+              ? [...context.steps, { call: context.current.call, rationale: context.current.rationale, outcome: { ok: false as const, error: { code: failure.code, message: failure.message } }, write: false }]
+              : context.steps;
+            return { failure, steps };
+          }),
+        },
+      },
+    },
+    call_tool: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'callTool',
+        src: 'callTool',
+        input: ({ context }) => ({
+          owner: context.owner,
+          call: context.current!.call,
+          replay: context.steps.slice(context.stepStart).filter((s) => s.write && s.outcome.ok).map((s) => s.call),
+        }),
+        onDone: {
+          target: 'evaluate',
+          actions: assign(({ context, event }) => {
+            const step: TaskStep = { call: context.current!.call, rationale: context.current!.rationale, outcome: event.output.outcome, write: event.output.write };
+            return {
+              steps: [...context.steps, step],
+              failure: step.outcome.ok ? null : { stage: 'call' as const, code: step.outcome.error.code, message: step.outcome.error.message, call: step.call },
+            };
+          }),
+        },
+        onError: {
+          target: 'evaluate',
+          actions: assign(({ context, event }) => {
+            const failure = thrown('call', event.error, context.current!.call);
+            const step: TaskStep = { call: failure.call!, rationale: context.current!.rationale, outcome: { ok: false, error: { code: failure.code, message: failure.message } }, write: false };
+            return { steps: [...context.steps, step], failure };
+          }),
+        },
+      },
+    },
+    evaluate: {
+      always: [
+        { guard: { type: 'routeAfterEvaluate', params: { route: 'complete' } }, target: 'answer', actions: assign({ ending: 'completed' as const }) },
+        { guard: { type: 'routeAfterEvaluate', params: { route: 'continue' } }, target: 'plan_step', actions: assign({ diagnosis: null }) },
+        { guard: { type: 'routeAfterEvaluate', params: { route: 'retry' } }, target: 'diagnose' },
+        { guard: { type: 'routeAfterEvaluate', params: { route: 'escalate' } }, target: 'escalate' },
+      ],
+    },
+    diagnose: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'diagnose',
+        src: 'diagnose',
+        input: ({ context }) => ({
+          failure: context.failure ?? { stage: 'call', code: 'unknown', message: 'the step failed', call: null },
+          failedBefore: failedCalls(context.steps.slice(0, -1)),
+          retries: context.retries,
+          retryBudget: context.retryBudget,
+        }),
+        onDone: [
+          {
+            guard: { type: 'routeAfterDiagnose', params: { route: 'retry' } },
+            target: 'plan_step',
+            actions: [
+              'countModelCalls',
+              assign(({ context, event }) => ({
+                diagnosis: event.output.diagnosis,
+                retries: context.retries + 1,
+                // retry: the same call again (a passing fault); replan: the planner is told what to avoid.
+                planned:
+                  event.output.diagnosis.remedy === 'retry' && context.failure?.call
+                    ? [context.failure.call, ...context.planned]
+                    : context.planned,
+                current: event.output.diagnosis.remedy === 'retry' ? context.current : null,
+              })),
+            ],
+          },
+          {
+            guard: { type: 'routeAfterDiagnose', params: { route: 'escalate' } },
+            target: 'escalate',
+            actions: ['countModelCalls', assign({ diagnosis: ({ event }) => event.output.diagnosis })],
+          },
+        ],
+        onError: {
+          target: 'escalate',
+          actions: assign(({ event }) => ({ diagnosis: { kind: 'systematic' as const, remedy: 'escalate' as const, explanation: messageOf(event.error) } })),
+        },
+      },
+    },
+    escalate: {
+      entry: assign(({ context }) => ({ escalation: escalationFor(context) })),
+      meta: { inputs: (context: TaskAgentContext) => escalationInputs(context) },
+      always: { guard: 'nothingToAsk', target: 'answer', actions: assign({ ending: 'informed' as const }) },
+      on: {
+        'input.answered': [
+          { guard: 'stopAsked', target: 'answer', actions: ['beginStep', assign({ ending: 'stopped' as const })] },
+          {
+            // The issue's addition to the seed: a settled contradiction goes back into planning.
+            guard: 'contradictionSettled',
+            target: 'plan_step',
+            actions: ['beginStep', assign(({ context, event }) => ({ ...settleContradiction(context, String(event.value)), escalation: null, failure: null, diagnosis: null }))],
+          },
+          {
+            // The person's words are the clarified goal, read again from the start.
+            target: 'parse_goal',
+            actions: [
+              'beginStep',
+              assign(({ context, event }) => ({
+                earlier: context.goal ? [...context.earlier, context.goal] : context.earlier,
+                goal: String(event.value).trim(),
+                spec: null,
+                planned: [],
+                current: null,
+                escalation: null,
+                failure: null,
+                diagnosis: null,
+              })),
+            ],
+          },
+        ],
+        'input.timedOut': { target: 'answer', actions: ['beginStep', assign({ ending: 'timed_out' as const })] },
+      },
+    },
+    answer: {
+      tags: [BUSY_TAG],
+      invoke: {
+        id: 'answer',
+        src: 'answer',
+        input: ({ context }) => ({ modelCalls: context.modelCalls, goal: context.goal, spec: context.spec, steps: context.steps, ending: context.ending ?? 'gave_up', escalation: context.escalation }),
+        onDone: { target: 'done', actions: ['countModelCalls', assign({ answer: ({ event }) => event.output.message })] },
+        onError: { target: 'done', actions: assign({ answer: ({ event }) => `I could not write the answer: ${messageOf(event.error)}` }) },
+      },
+    },
+    /** END. */
+    done: { type: 'final' },
+  },
+});
+
+/** Why a goal that was read cannot be acted on as it stands. */
+function goalFailure(spec: GoalSpec): TaskFailure {
+  if (spec.contradictions.length > 0) return { stage: 'parse', code: 'contradiction', message: 'the goal asks for contradicting values', call: null };
+  if (spec.intent === 'unsupported') return { stage: 'parse', code: 'out_of_scope', message: spec.unsupportedReason ?? 'no tool does this', call: null };
+  return { stage: 'parse', code: 'unclear_goal', message: 'the goal is too unclear to act on', call: null };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A thrown error as a failure: its `code` when it has one (gateflow's errors do). */
+function thrown(stage: TaskFailure['stage'], error: unknown, call: ToolSignature | null): TaskFailure {
+  const e = error as { code?: unknown; failure?: TaskFailure };
+  if (e && typeof e === 'object' && e.failure) return e.failure;
+  return { stage, code: typeof e?.code === 'string' ? e.code : 'error', message: messageOf(error), call };
+}

@@ -1,0 +1,170 @@
+import type { LanguageModel } from 'ai';
+import { fromPromise } from 'xstate';
+import { generateObjectSafely, type ObjectCallFailure } from '../extract/object-call.js';
+import { GateflowError } from '../error/gateflow-error.js';
+import type { CypherLimits } from '../graph/cypher-query.js';
+import type { ToolRegistry } from '../graph/tools/registry.js';
+import type { SqlDatabase } from '../store/types.js';
+import type {
+  AnswerInput,
+  AnswerOutcome,
+  CallOutcome,
+  CallToolInput,
+  DiagnoseInput,
+  DiagnoseOutcome,
+  ParseGoalInput,
+  ParseOutcome,
+  PlanOutcome,
+  PlanStepInput,
+  RouteToolInput,
+  TaskFailure,
+} from '../../machines/task-agent.js';
+import { backoffMs, diagnoseByRule } from './diagnose.js';
+import { previewCall } from './graph-steps.js';
+import { readGoalOffline } from './offline-reader.js';
+import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
+import { AnswerSchema, DiagnosisSchema, GoalSpecSchema, StepPlanSchema, type ToolSignature } from './schemas.js';
+import { summarizeSteps } from './summary.js';
+
+export interface TaskAgentActorOptions {
+  /** The database the graph lives in (the store's `sql`). */
+  database: SqlDatabase;
+  registry: ToolRegistry;
+  /** Without one, the offline reader works alone and the agent asks for explicit commands. */
+  model?: LanguageModel;
+  /** Read explicit commands without a model first (default true); false sends every goal to the model. */
+  offlineReader?: boolean;
+  /** Per model call (default 20 s) and per tool call (default 10 s). */
+  modelTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  /** The first retry's pause, doubled each time up to `maxBackoffMs` (defaults 200 ms, 5 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  cypherLimits?: Partial<CypherLimits>;
+}
+
+/** A failure carried by a rejection, as the machine reads it (`thrown` in machines/task-agent.ts). */
+class StepFailure extends Error {
+  constructor(readonly failure: TaskFailure) {
+    super(failure.message);
+  }
+}
+
+const modelFailure = (stage: TaskFailure['stage'], f: ObjectCallFailure): TaskFailure => ({
+  stage,
+  code: f.reason === 'invalid_output' ? 'invalid_output' : 'model_error',
+  // The SDK's error class names (AI_RetryError: …) mean nothing to the person.
+  message: `the model ${f.reason === 'invalid_output' ? 'answered outside the expected form' : 'call failed'}: ${f.message.replace(/\bAI_\w+Error:\s*/g, '')}`,
+  call: null,
+});
+
+/**
+ * The task agent's actors, by the names machines/task-agent.ts gives them:
+ * the offline reader and the model for parse_goal, the planner, the
+ * registry's check, the graph call (previewed, see graph-steps.ts), the
+ * diagnosis and the answer. Every model call goes through the AI SDK with the
+ * step's zod schema, and is counted.
+ */
+export function taskAgentActors(options: TaskAgentActorOptions) {
+  const { registry, model } = options;
+  const ask = <S extends Parameters<typeof generateObjectSafely>[0]['schema']>(request: ModelRequest, schema: S, name: string) =>
+    generateObjectSafely(
+      { ...request, schema, name },
+      // A tool call's arguments are a free-form object, which OpenAI's strict structured outputs refuse.
+      { model: model!, timeoutMs: options.modelTimeoutMs ?? 20_000, providerOptions: { openai: { strictJsonSchema: false } } },
+    );
+
+  return {
+    parseGoal: fromPromise<ParseOutcome, ParseGoalInput>(async ({ input }) => {
+      const offline = options.offlineReader === false ? { kind: 'abstain' as const, reason: 'the offline reader is off' } : readGoalOffline(input.goal);
+      if (offline.kind === 'sure') return { ok: true, spec: offline.spec, planned: offline.calls, modelCalls: 0 };
+      if (!model)
+        return {
+          ok: false,
+          failure: { stage: 'parse', code: 'needs_explicit_command', message: `I could not read that as a command (${offline.reason}), and no model is configured to read it.`, call: null },
+          modelCalls: 0,
+        };
+      const result = await ask(parseGoalRequest(input, registry), GoalSpecSchema, 'GoalSpec');
+      if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1 };
+      return { ok: true, spec: result.output, planned: [], modelCalls: 1 };
+    }),
+
+    planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input }) => {
+      const next = input.planned[0];
+      // Calls known ahead need no model: the last of them finishes the goal.
+      if (next && !input.avoid) return { ok: true, plan: { rationale: `step ${input.done.length + 1} of the request`, call: next, isFinalStep: input.planned.length === 1 }, modelCalls: 0 };
+      if (!model)
+        return {
+          ok: false,
+          failure: { stage: 'plan', code: 'needs_explicit_command', message: 'I cannot plan another step without a model.', call: null },
+          modelCalls: 0,
+        };
+      const result = await ask(planStepRequest(input, registry), StepPlanSchema, 'StepPlan');
+      if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1 };
+      return { ok: true, plan: result.output, modelCalls: 1 };
+    }),
+
+    routeTool: fromPromise<ToolSignature, RouteToolInput>(async ({ input }) => {
+      if (input.failure) throw new StepFailure(input.failure);
+      if (!input.plan) throw new StepFailure({ stage: 'plan', code: 'no_plan', message: 'no step was planned', call: null });
+      const { call } = input.plan;
+      if (!registry.get(call.tool))
+        throw new StepFailure({
+          stage: 'route',
+          code: 'tool_not_found',
+          message: `I'm sorry, I don't have a \`${call.tool.slice(0, 64)}\` tool. What I can do: ${registry
+            .list()
+            .map((t) => t.name)
+            .join(', ')}.`,
+          call,
+        });
+      try {
+        return { tool: call.tool, args: registry.resolve(call.tool, call.args).args as Record<string, unknown> };
+      } catch (error) {
+        if (error instanceof GateflowError) throw new StepFailure({ stage: 'route', code: error.code, message: error.message, call });
+        throw error;
+      }
+    }),
+
+    callTool: fromPromise<CallOutcome, CallToolInput>(async ({ input }) => {
+      try {
+        return await previewCall(
+          { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) },
+          { owner: input.owner, call: input.call, replay: input.replay, timeoutMs: options.toolTimeoutMs ?? 10_000 },
+        );
+      } catch (error) {
+        // Outages and timeouts keep their code (diagnose reads it); anything else a tool threw is the tool's error.
+        const code = error instanceof GateflowError ? error.code : 'tool_error';
+        throw new StepFailure({ stage: 'call', code, message: (error as Error)?.message ?? String(error), call: input.call });
+      }
+    }),
+
+    diagnose: fromPromise<DiagnoseOutcome, DiagnoseInput>(async ({ input }) => {
+      const ruled = diagnoseByRule(input, { canReplan: Boolean(model) });
+      let diagnosis = ruled;
+      let modelCalls = 0;
+      if (!diagnosis && model) {
+        const result = await ask(diagnoseRequest(input), DiagnosisSchema, 'Diagnosis');
+        modelCalls = 1;
+        if (result.ok) diagnosis = result.output;
+      }
+      diagnosis ??= { kind: 'systematic', remedy: 'escalate', explanation: input.failure.message };
+      // A failed call never goes again unchanged unless the fault was passing.
+      if (diagnosis.remedy === 'retry' && diagnosis.kind !== 'random') diagnosis = { ...diagnosis, remedy: model ? 'replan' : 'escalate' };
+      // A passing fault is given time to pass, whether the same call follows or another plan.
+      if (diagnosis.kind === 'random' && diagnosis.remedy !== 'escalate') await sleep(backoffMs(input.retries, options.backoffMs ?? 200, options.maxBackoffMs ?? 5000));
+      return { diagnosis, modelCalls };
+    }),
+
+    answer: fromPromise<AnswerOutcome, AnswerInput>(async ({ input }) => {
+      const facts = summarizeSteps(input);
+      // A goal read without the model is answered without it too: the facts say all there is.
+      if (!model || input.steps.length === 0 || input.modelCalls === 0) return { message: facts, modelCalls: 0 };
+      const result = await ask(answerRequest(input, facts), AnswerSchema, 'Answer');
+      // The model's sentences lead; the facts follow, so nothing claimed goes unlisted.
+      return { message: result.ok ? `${result.output.message.trim()}\n\n${facts}` : facts, modelCalls: 1 };
+    }),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
