@@ -104,6 +104,8 @@ export interface PlanStepInput {
   done: string[];
   /** Why the last attempt failed, when re-planning after a diagnosis. */
   avoid: string | null;
+  /** The step that failed by a passing fault, to be tried again as it was planned (its `isFinalStep` too). */
+  retry: StepPlan | null;
 }
 export interface RouteToolInput {
   plan: StepPlan | null;
@@ -399,6 +401,7 @@ export const taskAgentMachine = setup({
           planned: context.planned,
           done: doneLines(context.steps),
           avoid: context.diagnosis && context.diagnosis.remedy === 'replan' ? context.diagnosis.explanation : null,
+          retry: context.diagnosis?.remedy === 'retry' ? context.current : null,
         }),
         onDone: {
           target: 'route_tool',
@@ -409,8 +412,11 @@ export const taskAgentMachine = setup({
                 ? {
                     current: event.output.plan,
                     failure: null,
-                    // A call taken from those planned ahead leaves the list.
-                    planned: context.planned.length > 0 && sameCall(context.planned[0]!, event.output.plan.call) ? context.planned.slice(1) : context.planned,
+                    // A call taken from those planned ahead leaves the list (a retried step was taken from it before).
+                    planned:
+                      context.diagnosis?.remedy !== 'retry' && context.planned.length > 0 && sameCall(context.planned[0]!, event.output.plan.call)
+                        ? context.planned.slice(1)
+                        : context.planned,
                   }
                 : { current: null, failure: event.output.failure },
             ),
@@ -499,14 +505,10 @@ export const taskAgentMachine = setup({
             target: 'plan_step',
             actions: [
               'countModelCalls',
+              // retry: the failed step again as planned (a passing fault); replan: the planner is told what to avoid.
               assign(({ context, event }) => ({
                 diagnosis: event.output.diagnosis,
                 retries: context.retries + 1,
-                // retry: the same call again (a passing fault); replan: the planner is told what to avoid.
-                planned:
-                  event.output.diagnosis.remedy === 'retry' && context.failure?.call
-                    ? [context.failure.call, ...context.planned]
-                    : context.planned,
                 current: event.output.diagnosis.remedy === 'retry' ? context.current : null,
               })),
             ],

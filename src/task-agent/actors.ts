@@ -90,6 +90,8 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
     }),
 
     planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input }) => {
+      // A passing fault: the same step again, as it was planned.
+      if (input.retry) return { ok: true, plan: input.retry, modelCalls: 0 };
       const next = input.planned[0];
       // Calls known ahead need no model: the last of them finishes the goal.
       if (next && !input.avoid) return { ok: true, plan: { rationale: `step ${input.done.length + 1} of the request`, call: next, isFinalStep: input.planned.length === 1 }, modelCalls: 0 };

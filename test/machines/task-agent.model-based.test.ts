@@ -358,7 +358,9 @@ describe('task agent: model-based paths', () => {
     for (const step of retried) {
       const input = startedInput<PlanStepInput>(step, 'planStep')!;
       expect(step.snapshot.value).toBe('plan_step');
-      expect(input.planned[0]).toEqual(ctx(step.before).failure!.call);
+      // The failed step itself, as planned (so a step that was not the last stays not the last).
+      expect(input.retry).toEqual(ctx(step.before).current);
+      expect(input.retry!.call).toEqual(ctx(step.before).failure!.call);
       expect(input.avoid).toBeNull();
     }
     for (const step of replanned) {
@@ -366,6 +368,7 @@ describe('task agent: model-based paths', () => {
       const failed = ctx(step.before).failure!.call!;
       expect(step.snapshot.value).toBe('plan_step');
       expect(input.avoid).toBe(DIAGNOSES.replan!.diagnosis.explanation);
+      expect(input.retry).toBeNull();
       expect(input.planned.some((c) => sameCall(c, failed))).toBe(false);
     }
   });

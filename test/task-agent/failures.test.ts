@@ -99,6 +99,23 @@ describe('failure paths', () => {
     expect((await withModel.graph()).nodes[0]!.properties.touched).toBe(true);
   });
 
+  it('a retried step keeps its place in the plan: a first step that timed out is not taken for the last', async () => {
+    const m = scriptedModel({
+      GoalSpec: [spec({})],
+      StepPlan: [
+        { rationale: 'touch first', call: { tool: 'slow_touch', args: { key: 'T-9' } }, isFinalStep: false },
+        { rationale: 'then a ticket', call: addTicket('T-10'), isFinalStep: true },
+      ],
+      Answer: [{ message: 'Touched T-9 and made T-10.' }],
+    });
+    const agent = taskAgentRuntime(store, { model: m.model, offlineReader: false, tools: [slowTool(300, 1)], toolTimeoutMs: 60, backoffMs: 500, maxBackoffMs: 500 });
+    await agent.seed({ label: 'Ticket', key: 'T-9', properties: {} });
+    const { reply } = await goal(agent, 'touch T-9, then make T-10');
+    expect(outcomes(reply)).toEqual(['slow_touch:tool_timeout', 'slow_touch:ok', 'add_node:ok']);
+    expect(m.calls.map((c) => c.step)).toEqual(['GoalSpec', 'StepPlan', 'StepPlan', 'Answer']);
+    expect((await agent.graph()).nodes.map((n) => n.key)).toEqual(['T-10', 'T-9']);
+  });
+
   it('a call that times out again is identical: never tried a third time unchanged; without a model the person is asked', async () => {
     const m = scriptedModel({ GoalSpec: [spec({ complexity: 'simple', step: { tool: 'slow_touch', args: { key: 'T-9' } } })] });
     const agent = taskAgentRuntime(store, { model: m.model, offlineReader: false, tools: [slowTool(300, 5)], toolTimeoutMs: 40, retryBudget: 5 });
