@@ -184,7 +184,7 @@ export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec'
     const values = contradiction.values.map((v) => `'${v}'`);
     return {
       reason: 'contradiction',
-      message: `I see a contradiction in your request: you asked for ${contradiction.property} of ${contradiction.subject} to be both ${values.slice(0, -1).join(', ')} and ${values.at(-1)}. Which should it be?`,
+      message: `I see a contradiction in your request: you asked for the ${contradiction.property} of ${contradiction.subject} to be both ${values.slice(0, -1).join(', ')} and ${values.at(-1)}. Which should it be?`,
       asks: true,
       contradiction,
     };

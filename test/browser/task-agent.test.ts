@@ -206,7 +206,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
 
       // A contradiction: the agent asks which value, with the escalation's form (a choice), and nothing is written.
       await giveGoal(page, CONTRADICTION_PROMPT);
-      const question = /^I see a contradiction in your request: you asked for status of Ticket TICKET-456 to be both 'open' and 'closed'\. Which should it be\?/;
+      const question = /^I see a contradiction in your request: you asked for the status of Ticket TICKET-456 to be both 'open' and 'closed'\. Which should it be\?/;
       expect(await lastSaid(page)).toMatch(question);
       const choice = a.forms.getByRole('combobox');
       await choice.waitFor();
