@@ -556,7 +556,17 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
       const { rows: tables } = await client.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
       );
-      expect(tables.map((t) => t.table_name)).toEqual(['gateflow_events', 'gateflow_inputs', 'gateflow_journal', 'gateflow_migrations', 'gateflow_sessions']);
+      expect(tables.map((t) => t.table_name)).toEqual([
+        'gateflow_chats',
+        'gateflow_documents',
+        'gateflow_events',
+        'gateflow_inputs',
+        'gateflow_journal',
+        'gateflow_messages',
+        'gateflow_migrations',
+        'gateflow_projects',
+        'gateflow_sessions',
+      ]);
     } finally {
       await client.end();
       await store.close();

@@ -80,4 +80,51 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'projects, documents and chats',
+    // Integer identity ids, as the document agent's API shows them (src/documents).
+    sql: `
+      CREATE TABLE gateflow_projects (
+        id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        owner       text,
+        name        text NOT NULL,
+        description text,
+        created_at  timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX gateflow_projects_owner ON gateflow_projects (owner, id);
+      CREATE TABLE gateflow_documents (
+        id                   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id           bigint NOT NULL REFERENCES gateflow_projects (id),
+        name                 text NOT NULL,
+        standing_instruction text NOT NULL DEFAULT '',
+        content              text NOT NULL DEFAULT '',
+        -- Starts at 1, one more per saved change: updates name the version they read.
+        version              integer NOT NULL DEFAULT 1 CHECK (version >= 1),
+        created_at           timestamptz NOT NULL DEFAULT now(),
+        updated_at           timestamptz NOT NULL DEFAULT now()
+      );
+      -- A name is unique in its project, ignoring case.
+      CREATE UNIQUE INDEX gateflow_documents_name ON gateflow_documents (project_id, lower(name));
+      CREATE TABLE gateflow_chats (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id bigint NOT NULL REFERENCES gateflow_projects (id),
+        owner      text,
+        -- The seq of its last message: adding one takes the next under the row's lock.
+        last_seq   integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX gateflow_chats_project ON gateflow_chats (project_id);
+      CREATE TABLE gateflow_messages (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        chat_id    bigint NOT NULL REFERENCES gateflow_chats (id),
+        seq        integer NOT NULL,
+        role       text NOT NULL CHECK (role IN ('user', 'assistant')),
+        content    text NOT NULL,
+        metadata   jsonb NOT NULL DEFAULT '{}',
+        created_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (chat_id, seq)
+      );
+    `,
+  },
 ];

@@ -1,0 +1,285 @@
+import type { z } from 'zod';
+import { issuesOf } from '../graph/model.js';
+import type { SqlDatabase } from '../store/types.js';
+import {
+  ChatNotFoundError,
+  DocumentNotFoundError,
+  DocumentVersionConflictError,
+  DuplicateDocumentNameError,
+  InvalidDocumentInputError,
+  ProjectNotFoundError,
+} from './errors.js';
+import {
+  DocumentContentSchema,
+  IdSchema,
+  MessageLimitSchema,
+  NewDocumentSchema,
+  NewMessageSchema,
+  NewProjectSchema,
+  OwnerSchema,
+  type Chat,
+  type Document,
+  type MessageMetadata,
+  type MessageRole,
+  type Message,
+  type NewDocument,
+  type NewProject,
+  type Owner,
+  type Project,
+} from './schemas.js';
+
+/**
+ * Projects, documents, chats and messages in the store's database (the tables
+ * of schema change 3), PGlite and PostgreSQL alike. Every write is one
+ * statement, so that nothing is half done. Calls that take an `owner` check
+ * it: another owner's row is "not found". The others take ids the caller got
+ * through such a call.
+ */
+export interface DocumentRepository {
+  createProject(owner: Owner, project: NewProject): Promise<Project>;
+  /** The owner's projects, oldest first. */
+  listProjects(owner: Owner): Promise<Project[]>;
+  /** Throws {@link ProjectNotFoundError} when unknown or another owner's. */
+  getProject(owner: Owner, projectId: number): Promise<Project>;
+  /**
+   * Adds a document at version 1. Throws {@link DuplicateDocumentNameError}
+   * (naming the existing document) when the project has one of that name,
+   * ignoring case, and {@link ProjectNotFoundError} when the project is not the owner's.
+   */
+  createDocument(owner: Owner, projectId: number, document: NewDocument): Promise<Document>;
+  /** The project's documents, oldest first. */
+  listDocuments(projectId: number): Promise<Document[]>;
+  /** Throws {@link DocumentNotFoundError} when unknown or in another owner's project. */
+  getDocument(owner: Owner, documentId: number): Promise<Document>;
+  /**
+   * Replaces the content if the document is still at `expectedVersion`, in one
+   * `UPDATE … WHERE version = $expected` (never a lost update), and returns the
+   * new version. Throws {@link DocumentVersionConflictError} when it moved.
+   */
+  updateDocumentContent(documentId: number, expectedVersion: number, content: string): Promise<number>;
+  /**
+   * The seed's rule: the chat `chatId` when it is the owner's and in this
+   * project; otherwise (none given, unknown, another project's, another
+   * owner's) a new chat in the project. Throws {@link ProjectNotFoundError}
+   * when the project is not the owner's.
+   */
+  getOrCreateChat(owner: Owner, projectId: number, chatId?: number | null): Promise<{ chat: Chat; created: boolean }>;
+  /** Appends a message (numbered 1, 2, 3… in its chat). Throws {@link ChatNotFoundError}. */
+  addMessage(chatId: number, role: MessageRole, content: string, metadata?: MessageMetadata): Promise<Message>;
+  /** The chat's last `limit` (10) messages, oldest first. */
+  lastMessages(chatId: number, limit?: number): Promise<Message[]>;
+}
+
+/** Parses with a schema, or throws {@link InvalidDocumentInputError} listing the issues. */
+function valid<S extends z.ZodType>(schema: S, value: unknown, path?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new InvalidDocumentInputError(issuesOf(result.error).map((i) => ({ ...i, path: path && i.path ? `${path}.${i.path}` : path || i.path })));
+}
+
+/** `bigint` columns come back as strings from `pg`, as numbers from PGlite. */
+const id = (value: string | number): number => Number(value);
+
+interface ProjectRow {
+  id: string | number;
+  owner: string | null;
+  name: string;
+  description: string | null;
+  created_at: Date;
+}
+interface DocumentRow {
+  id: string | number;
+  project_id: string | number;
+  name: string;
+  standing_instruction: string;
+  content: string;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+interface ChatRow {
+  id: string | number;
+  project_id: string | number;
+  owner: string | null;
+  created_at: Date;
+}
+interface MessageRow {
+  id: string | number;
+  chat_id: string | number;
+  seq: number;
+  role: MessageRole;
+  content: string;
+  metadata: MessageMetadata;
+  created_at: Date;
+}
+
+const toProject = (r: ProjectRow): Project => ({ id: id(r.id), owner: r.owner, name: r.name, description: r.description, createdAt: r.created_at });
+const toDocument = (r: DocumentRow): Document => ({
+  id: id(r.id),
+  projectId: id(r.project_id),
+  name: r.name,
+  standingInstruction: r.standing_instruction,
+  content: r.content,
+  version: r.version,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+const toChat = (r: ChatRow): Chat => ({ id: id(r.id), projectId: id(r.project_id), owner: r.owner, createdAt: r.created_at });
+const toMessage = (r: MessageRow): Message => ({
+  id: id(r.id),
+  chatId: id(r.chat_id),
+  seq: r.seq,
+  role: r.role,
+  content: r.content,
+  metadata: r.metadata,
+  createdAt: r.created_at,
+});
+
+const PROJECT_COLUMNS = 'id, owner, name, description, created_at';
+const DOCUMENT_COLUMNS = 'id, project_id, name, standing_instruction, content, version, created_at, updated_at';
+const CHAT_COLUMNS = 'id, project_id, owner, created_at';
+const MESSAGE_COLUMNS = 'id, chat_id, seq, role, content, metadata, created_at';
+
+/** The document agent's data on a SQL store's database (`store.sql`). */
+export function documentRepository(sql: SqlDatabase): DocumentRepository {
+  const ownerOf = (owner: Owner) => valid(OwnerSchema, owner, 'owner');
+  const idOf = (value: number, path: string) => valid(IdSchema, value, path);
+
+  /** The owner's project, or null. */
+  const findProject = async (owner: Owner, projectId: number) => {
+    const { rows } = await sql.query<ProjectRow>(
+      `SELECT ${PROJECT_COLUMNS} FROM gateflow_projects WHERE id = $1 AND owner IS NOT DISTINCT FROM $2`,
+      [projectId, owner],
+    );
+    return rows[0] ? toProject(rows[0]) : null;
+  };
+
+  return {
+    async createProject(owner, project) {
+      const p = valid(NewProjectSchema, project);
+      const { rows } = await sql.query<ProjectRow>(
+        `INSERT INTO gateflow_projects (owner, name, description) VALUES ($1, $2, $3) RETURNING ${PROJECT_COLUMNS}`,
+        [ownerOf(owner), p.name, p.description],
+      );
+      return toProject(rows[0]!);
+    },
+
+    async listProjects(owner) {
+      const { rows } = await sql.query<ProjectRow>(
+        `SELECT ${PROJECT_COLUMNS} FROM gateflow_projects WHERE owner IS NOT DISTINCT FROM $1 ORDER BY id`,
+        [ownerOf(owner)],
+      );
+      return rows.map(toProject);
+    },
+
+    async getProject(owner, projectId) {
+      const found = await findProject(ownerOf(owner), idOf(projectId, 'projectId'));
+      if (!found) throw new ProjectNotFoundError(projectId);
+      return found;
+    },
+
+    async createDocument(owner, projectId, document) {
+      const who = ownerOf(owner);
+      const project = idOf(projectId, 'projectId');
+      const d = valid(NewDocumentSchema, document);
+      // The project's owner is checked in the same statement; a taken name inserts nothing.
+      const { rows } = await sql.query<DocumentRow>(
+        `INSERT INTO gateflow_documents (project_id, name, standing_instruction, content)
+           SELECT p.id, $3, $4, $5 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+         ON CONFLICT (project_id, lower(name)) DO NOTHING
+         RETURNING ${DOCUMENT_COLUMNS}`,
+        [project, who, d.name, d.standingInstruction, d.content],
+      );
+      if (rows[0]) return toDocument(rows[0]);
+      if (!(await findProject(who, project))) throw new ProjectNotFoundError(project);
+      const { rows: existing } = await sql.query<{ id: string | number; name: string }>(
+        'SELECT id, name FROM gateflow_documents WHERE project_id = $1 AND lower(name) = lower($2)',
+        [project, d.name],
+      );
+      // Documents are never deleted, so the row that refused the insert is still there.
+      const taken = existing[0]!;
+      throw new DuplicateDocumentNameError(project, id(taken.id), taken.name);
+    },
+
+    async listDocuments(projectId) {
+      const { rows } = await sql.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM gateflow_documents WHERE project_id = $1 ORDER BY id`, [
+        idOf(projectId, 'projectId'),
+      ]);
+      return rows.map(toDocument);
+    },
+
+    async getDocument(owner, documentId) {
+      const { rows } = await sql.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}
+           FROM gateflow_documents d JOIN gateflow_projects p ON p.id = d.project_id
+          WHERE d.id = $1 AND p.owner IS NOT DISTINCT FROM $2`,
+        [idOf(documentId, 'documentId'), ownerOf(owner)],
+      );
+      if (!rows[0]) throw new DocumentNotFoundError(documentId);
+      return toDocument(rows[0]);
+    },
+
+    async updateDocumentContent(documentId, expectedVersion, content) {
+      const doc = idOf(documentId, 'documentId');
+      const expected = valid(IdSchema, expectedVersion, 'expectedVersion');
+      const text = valid(DocumentContentSchema, content, 'content');
+      const { rows } = await sql.query<{ version: number }>(
+        `UPDATE gateflow_documents SET content = $3, version = version + 1, updated_at = now()
+          WHERE id = $1 AND version = $2 RETURNING version`,
+        [doc, expected, text],
+      );
+      if (rows[0]) return rows[0].version;
+      const { rows: now } = await sql.query<{ version: number }>('SELECT version FROM gateflow_documents WHERE id = $1', [doc]);
+      if (!now[0]) throw new DocumentNotFoundError(doc);
+      throw new DocumentVersionConflictError(doc, expected, now[0].version);
+    },
+
+    async getOrCreateChat(owner, projectId, chatId) {
+      const who = ownerOf(owner);
+      const project = idOf(projectId, 'projectId');
+      const wanted = chatId === undefined || chatId === null ? null : idOf(chatId, 'chatId');
+      // The project (the owner's) and, when asked, the chat if it is the owner's and in that project.
+      const { rows } = await sql.query<{ chat_id: string | number | null; chat_created_at: Date | null }>(
+        `SELECT c.id AS chat_id, c.created_at AS chat_created_at
+           FROM gateflow_projects p
+           LEFT JOIN gateflow_chats c ON c.id = $3 AND c.project_id = p.id AND c.owner IS NOT DISTINCT FROM $2
+          WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2`,
+        [project, who, wanted],
+      );
+      const row = rows[0];
+      if (!row) throw new ProjectNotFoundError(project);
+      if (row.chat_id !== null && row.chat_created_at !== null)
+        return { chat: { id: id(row.chat_id), projectId: project, owner: who, createdAt: row.chat_created_at }, created: false };
+      const { rows: made } = await sql.query<ChatRow>(
+        `INSERT INTO gateflow_chats (project_id, owner) VALUES ($1, $2) RETURNING ${CHAT_COLUMNS}`,
+        [project, who],
+      );
+      return { chat: toChat(made[0]!), created: true };
+    },
+
+    async addMessage(chatId, role, content, metadata) {
+      const chat = idOf(chatId, 'chatId');
+      const m = valid(NewMessageSchema, { role, content, metadata });
+      // Taking the next number locks the chat's row, so that messages added together are numbered in turn.
+      const { rows } = await sql.query<MessageRow>(
+        `WITH c AS (UPDATE gateflow_chats SET last_seq = last_seq + 1 WHERE id = $1 RETURNING id, last_seq)
+         INSERT INTO gateflow_messages (chat_id, seq, role, content, metadata)
+           SELECT c.id, c.last_seq, $2, $3, $4::jsonb FROM c
+         RETURNING ${MESSAGE_COLUMNS}`,
+        [chat, m.role, m.content, JSON.stringify(m.metadata)],
+      );
+      if (!rows[0]) throw new ChatNotFoundError(chat);
+      return toMessage(rows[0]);
+    },
+
+    async lastMessages(chatId, limit) {
+      const { rows } = await sql.query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM (
+           SELECT ${MESSAGE_COLUMNS} FROM gateflow_messages WHERE chat_id = $1 ORDER BY seq DESC LIMIT $2
+         ) last ORDER BY seq`,
+        [idOf(chatId, 'chatId'), valid(MessageLimitSchema, limit, 'limit')],
+      );
+      return rows.map(toMessage);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { isWellFormed } from '../workflow/untrusted-string.js';
+
+/**
+ * The document agent's data: projects, their documents, chats and messages.
+ * These schemas are the single source of the types, and of what the
+ * repository accepts before anything reaches the store.
+ */
+
+/**
+ * Text a column keeps verbatim: PostgreSQL refuses a NUL character in text and
+ * jsonb, and rewrites a lone surrogate to U+FFFD, so both are refused here
+ * rather than failing in the store or being changed silently.
+ */
+const storable = (text: z.ZodString) =>
+  text
+    .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character' })
+    .refine(isWellFormed, { message: 'must be well-formed text (no lone surrogate)' });
+
+/** A name: surrounding whitespace dropped, then 1 to 200 characters. */
+const NameSchema = storable(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
+
+/**
+ * Ids are `bigint` identity columns: the seed's API shows integer ids
+ * (`"project_id": 1`), and an identity never repeats, unlike text ids a caller
+ * could choose. JavaScript numbers hold them exactly up to 2^53.
+ */
+export const IdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export type Id = z.infer<typeof IdSchema>;
+
+/** The JWT subject that owns a row, or null when the server has no auth. Owners match exactly: null sees only null. */
+export const OwnerSchema = z.string().nullable();
+export type Owner = z.infer<typeof OwnerSchema>;
+
+export const NewProjectSchema = z.strictObject({
+  name: NameSchema,
+  description: storable(z.string()).nullable().default(null),
+});
+export type NewProject = z.input<typeof NewProjectSchema>;
+
+export const ProjectSchema = z.strictObject({
+  id: IdSchema,
+  owner: OwnerSchema,
+  name: z.string(),
+  description: z.string().nullable(),
+  createdAt: z.date(),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const NewDocumentSchema = z.strictObject({
+  /** Unique in its project, ignoring case. */
+  name: NameSchema,
+  /** What the agent keeps doing whenever it edits this document. */
+  standingInstruction: storable(z.string()).default(''),
+  /** Markdown, stored verbatim. */
+  content: storable(z.string()).default(''),
+});
+export type NewDocument = z.input<typeof NewDocumentSchema>;
+
+export const DocumentSchema = z.strictObject({
+  id: IdSchema,
+  projectId: IdSchema,
+  name: z.string(),
+  standingInstruction: z.string(),
+  content: z.string(),
+  /** Starts at 1; every saved content change adds one (optimistic locking). */
+  version: z.number().int().positive(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type Document = z.infer<typeof DocumentSchema>;
+
+/** Markdown content for an update, stored verbatim. */
+export const DocumentContentSchema = storable(z.string());
+
+export const ChatSchema = z.strictObject({
+  id: IdSchema,
+  projectId: IdSchema,
+  owner: OwnerSchema,
+  createdAt: z.date(),
+});
+export type Chat = z.infer<typeof ChatSchema>;
+
+export const MessageRoleSchema = z.enum(['user', 'assistant']);
+export type MessageRole = z.infer<typeof MessageRoleSchema>;
+
+/** A message's metadata: a JSON object (jsonb, which refuses a NUL character in any string). */
+export const MessageMetadataSchema = z
+  .record(z.string(), z.json())
+  .refine((m) => !JSON.stringify(m).includes('\\u0000'), { message: 'must not contain a NUL character' });
+export type MessageMetadata = z.infer<typeof MessageMetadataSchema>;
+
+export const NewMessageSchema = z.strictObject({
+  role: MessageRoleSchema,
+  content: storable(z.string()),
+  metadata: MessageMetadataSchema.default({}),
+});
+
+export const MessageSchema = z.strictObject({
+  id: IdSchema,
+  chatId: IdSchema,
+  /** 1, 2, 3… in the order the chat's messages were added. */
+  seq: z.number().int().positive(),
+  role: MessageRoleSchema,
+  content: z.string(),
+  metadata: MessageMetadataSchema,
+  createdAt: z.date(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+/** How many messages `lastMessages` returns: 10 unless asked, at most 1000. */
+export const MessageLimitSchema = z.number().int().min(1).max(1000).default(10);
