@@ -10,16 +10,14 @@
  *
  * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
  */
+import { graphTemplate } from '../helpers/task-agent.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureGraphSupport } from '../../src/graph/availability.js';
 import type { GraphSnapshot } from '../../src/graph/model.js';
-import { graphPgliteOptions } from '../../src/graph/pglite.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
 import { ensureDemoBuilt, fetchSession, freshDataDir, spawnServe, type ChildServer } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 
@@ -35,18 +33,6 @@ const HALLUCINATION_PROMPT = 'Use the `send_email` tool to notify the team about
 const TOOLS = 'add_node, add_edge, update_props, delete_node, delete_edge, query_graph, cypher_query';
 
 const runBrowser = hasChromium || REQUIRE_BROWSER;
-
-/** A PGlite directory migrated and with AGE enabled, copied for the server so that it starts without initdb. */
-async function graphTemplate(base: string): Promise<string> {
-  const dir = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: dir, extensions: graphPgliteOptions().extensions });
-  try {
-    await ensureGraphSupport(store.sql!);
-  } finally {
-    await store.close();
-  }
-  return dir;
-}
 
 describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph beside the chat', () => {
   let browser: Browser;

@@ -11,7 +11,9 @@ import { ensureGraphSupport, graphSnapshot, openAgeGraph, type GraphSnapshot, ty
 import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import { createGraphToolRegistry } from '../../src/graph/tools/graph-tools.js';
 import type { GraphTool } from '../../src/graph/tools/tool.js';
+import { join } from 'node:path';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
+import { createPgliteStore } from '../../src/store/pglite.js';
 import { createSqlStore, upgradeSchema } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/types.js';
 import { taskAgentActors, type TaskAgentActorOptions } from '../../src/task-agent/actors.js';
@@ -133,4 +135,16 @@ export async function emptyGraph(store: Store): Promise<void> {
 export async function startGoal(agent: Pick<TaskAgentHarness, 'runtime'>, text: string) {
   const { sessionId } = await agent.runtime.start('task-agent');
   return { sessionId, reply: await agent.runtime.turn(sessionId, { text }) };
+}
+
+/** A PGlite directory migrated and with AGE enabled, copied for the server so that it starts without initdb. */
+export async function graphTemplate(base: string): Promise<string> {
+  const dir = join(base, 'template');
+  const store = await createPgliteStore({ dataDir: dir, extensions: graphPgliteOptions().extensions });
+  try {
+    await ensureGraphSupport(store.sql!);
+  } finally {
+    await store.close();
+  }
+  return dir;
 }

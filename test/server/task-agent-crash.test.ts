@@ -13,16 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureGraphSupport } from '../../src/graph/availability.js';
 import type { GraphSnapshot } from '../../src/graph/model.js';
-import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import { AnswerSchema, StepPlanSchema, type StepPlan } from '../../src/task-agent/schemas.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import { fetchSession, freshDataDir } from '../helpers/browser-server.js';
 import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type RecordedRequest, type Responder } from '../helpers/openai-compatible-server.js';
 import { killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
-import { goalSpec } from '../helpers/task-agent.js';
+import { goalSpec, graphTemplate } from '../helpers/task-agent.js';
 
 const TEST_TIMEOUT = 120_000;
 /** A goal the offline reader does not read: every step goes to the model. */
@@ -66,18 +63,6 @@ type Steps = { tool: string; ok: boolean }[];
 const toolsOf = (reply: ReplyEnvelope) =>
   ((reply.artifacts.find((a) => a.type === 'TASK_STEPS')?.steps as Steps | undefined) ?? []).map((s) => `${s.tool}:${s.ok ? 'ok' : 'failed'}`);
 const byKey = (a: { label: string; key: string }, b: { label: string; key: string }) => `${a.label}:${a.key}`.localeCompare(`${b.label}:${b.key}`);
-
-/** A PGlite directory migrated and with AGE enabled, copied for the server so that it starts without initdb. */
-async function graphTemplate(base: string): Promise<string> {
-  const dir = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: dir, extensions: graphPgliteOptions().extensions });
-  try {
-    await ensureGraphSupport(store.sql!);
-  } finally {
-    await store.close();
-  }
-  return dir;
-}
 
 async function post<T>(server: ServeProcess, path: string, body: unknown = {}): Promise<{ status: number; json: T }> {
   const response = await fetch(`${server.url}${path}`, {
