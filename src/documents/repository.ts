@@ -13,6 +13,7 @@ import {
   DocumentContentSchema,
   IdSchema,
   MessageLimitSchema,
+  MessagePageSchema,
   NewDocumentSchema,
   NewMessageSchema,
   NewProjectSchema,
@@ -20,6 +21,7 @@ import {
   type Chat,
   type Document,
   type MessageMetadata,
+  type MessagePage,
   type MessageRole,
   type Message,
   type NewDocument,
@@ -68,6 +70,18 @@ export interface DocumentRepository {
   addMessage(chatId: number, role: MessageRole, content: string, metadata?: MessageMetadata): Promise<Message>;
   /** The chat's last `limit` (10) messages, oldest first. */
   lastMessages(chatId: number, limit?: number): Promise<Message[]>;
+  /** The owner's chat. Throws {@link ChatNotFoundError} when unknown or another owner's. */
+  findChat(owner: Owner, chatId: number): Promise<Chat>;
+  /** A page of the owner's chat's messages, in order. Throws {@link ChatNotFoundError}. */
+  listMessages(owner: Owner, chatId: number, page?: MessagePage): Promise<Message[]>;
+  /** Makes the chat the session's (once: a chat is one session). */
+  bindChatSession(chatId: number, sessionId: string): Promise<void>;
+  /** The chat that is this session, created in the project when there is none (a session started without the act API). */
+  chatForSession(owner: Owner, projectId: number, sessionId: string): Promise<Chat>;
+  /** Sets the document the person has open (null: none). */
+  focusChat(chatId: number, documentId: number | null): Promise<void>;
+  /** The project's document of this name, ignoring case, or null. */
+  findDocumentByName(projectId: number, name: string): Promise<Document | null>;
 }
 
 /** Parses with a schema, or throws {@link InvalidDocumentInputError} listing the issues. */
@@ -101,6 +115,8 @@ interface ChatRow {
   id: string | number;
   project_id: string | number;
   owner: string | null;
+  session_id: string | null;
+  focus_document_id: string | number | null;
   created_at: Date;
 }
 interface MessageRow {
@@ -124,7 +140,14 @@ const toDocument = (r: DocumentRow): Document => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-const toChat = (r: ChatRow): Chat => ({ id: id(r.id), projectId: id(r.project_id), owner: r.owner, createdAt: r.created_at });
+const toChat = (r: ChatRow): Chat => ({
+  id: id(r.id),
+  projectId: id(r.project_id),
+  owner: r.owner,
+  sessionId: r.session_id,
+  focusDocumentId: r.focus_document_id === null ? null : id(r.focus_document_id),
+  createdAt: r.created_at,
+});
 const toMessage = (r: MessageRow): Message => ({
   id: id(r.id),
   chatId: id(r.chat_id),
@@ -137,11 +160,11 @@ const toMessage = (r: MessageRow): Message => ({
 
 const PROJECT_COLUMNS = 'id, owner, name, description, created_at';
 const DOCUMENT_COLUMNS = 'id, project_id, name, standing_instruction, content, version, created_at, updated_at';
-const CHAT_COLUMNS = 'id, project_id, owner, created_at';
+const CHAT_COLUMNS = 'id, project_id, owner, session_id, focus_document_id, created_at';
 const MESSAGE_COLUMNS = 'id, chat_id, seq, role, content, metadata, created_at';
 
 /** The document agent's data on a SQL store's database (`store.sql`). */
-export function documentRepository(sql: SqlDatabase): DocumentRepository {
+export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRepository {
   const ownerOf = (owner: Owner) => valid(OwnerSchema, owner, 'owner');
   const idOf = (value: number, path: string) => valid(IdSchema, value, path);
 
@@ -152,6 +175,15 @@ export function documentRepository(sql: SqlDatabase): DocumentRepository {
       [projectId, owner],
     );
     return rows[0] ? toProject(rows[0]) : null;
+  };
+
+  const findChat = async (owner: Owner, chatId: number): Promise<Chat> => {
+    const { rows } = await sql.query<ChatRow>(`SELECT ${CHAT_COLUMNS} FROM gateflow_chats WHERE id = $1 AND owner IS NOT DISTINCT FROM $2`, [
+      idOf(chatId, 'chatId'),
+      ownerOf(owner),
+    ]);
+    if (!rows[0]) throw new ChatNotFoundError(chatId);
+    return toChat(rows[0]);
   };
 
   return {
@@ -239,8 +271,8 @@ export function documentRepository(sql: SqlDatabase): DocumentRepository {
       const project = idOf(projectId, 'projectId');
       const wanted = chatId === undefined || chatId === null ? null : idOf(chatId, 'chatId');
       // The project (the owner's) and, when asked, the chat if it is the owner's and in that project.
-      const { rows } = await sql.query<{ chat_id: string | number | null; chat_created_at: Date | null }>(
-        `SELECT c.id AS chat_id, c.created_at AS chat_created_at
+      const { rows } = await sql.query<{ project: string | number } & { [K in keyof ChatRow]: ChatRow[K] | null }>(
+        `SELECT p.id AS project, ${CHAT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}
            FROM gateflow_projects p
            LEFT JOIN gateflow_chats c ON c.id = $3 AND c.project_id = p.id AND c.owner IS NOT DISTINCT FROM $2
           WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2`,
@@ -248,8 +280,7 @@ export function documentRepository(sql: SqlDatabase): DocumentRepository {
       );
       const row = rows[0];
       if (!row) throw new ProjectNotFoundError(project);
-      if (row.chat_id !== null && row.chat_created_at !== null)
-        return { chat: { id: id(row.chat_id), projectId: project, owner: who, createdAt: row.chat_created_at }, created: false };
+      if (row.id !== null) return { chat: toChat(row as ChatRow), created: false };
       const { rows: made } = await sql.query<ChatRow>(
         `INSERT INTO gateflow_chats (project_id, owner) VALUES ($1, $2) RETURNING ${CHAT_COLUMNS}`,
         [project, who],
@@ -280,6 +311,56 @@ export function documentRepository(sql: SqlDatabase): DocumentRepository {
         [idOf(chatId, 'chatId'), valid(MessageLimitSchema, limit, 'limit')],
       );
       return rows.map(toMessage);
+    },
+
+    findChat,
+
+    async listMessages(owner, chatId, page = {}) {
+      const chat = await findChat(owner, chatId);
+      const p = valid(MessagePageSchema, page, 'page');
+      const { rows } = await sql.query<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM gateflow_messages WHERE chat_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [chat.id, p.after, p.limit],
+      );
+      return rows.map(toMessage);
+    },
+
+    async bindChatSession(chatId, sessionId) {
+      const { rows } = await sql.query<{ id: string | number }>(
+        'UPDATE gateflow_chats SET session_id = $2 WHERE id = $1 AND (session_id IS NULL OR session_id = $2) RETURNING id',
+        [idOf(chatId, 'chatId'), sessionId],
+      );
+      if (!rows[0]) throw new ChatNotFoundError(chatId);
+    },
+
+    async chatForSession(owner, projectId, sessionId) {
+      const who = ownerOf(owner);
+      const project = idOf(projectId, 'projectId');
+      // Created at most once per session (the unique index), whoever gets there first.
+      await sql.query(
+        `INSERT INTO gateflow_chats (project_id, owner, session_id)
+           SELECT p.id, p.owner, $3 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+         ON CONFLICT (session_id) DO NOTHING`,
+        [project, who, sessionId],
+      );
+      const { rows } = await sql.query<ChatRow>(`SELECT ${CHAT_COLUMNS} FROM gateflow_chats WHERE session_id = $1 AND project_id = $2`, [sessionId, project]);
+      if (!rows[0]) throw new ProjectNotFoundError(project);
+      return toChat(rows[0]);
+    },
+
+    async focusChat(chatId, documentId) {
+      await sql.query('UPDATE gateflow_chats SET focus_document_id = $2 WHERE id = $1', [
+        idOf(chatId, 'chatId'),
+        documentId === null ? null : idOf(documentId, 'documentId'),
+      ]);
+    },
+
+    async findDocumentByName(projectId, name) {
+      const { rows } = await sql.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM gateflow_documents WHERE project_id = $1 AND lower(name) = lower($2)`, [
+        idOf(projectId, 'projectId'),
+        name.trim(),
+      ]);
+      return rows[0] ? toDocument(rows[0]) : null;
     },
   };
 }

@@ -77,6 +77,10 @@ export const ChatSchema = z.strictObject({
   id: IdSchema,
   projectId: IdSchema,
   owner: OwnerSchema,
+  /** The document agent session the chat is (null until its first message). */
+  sessionId: z.string().nullable(),
+  /** The document the person has open, which "add this" refers to (the API's `document_id`). */
+  focusDocumentId: IdSchema.nullable(),
   createdAt: z.date(),
 });
 export type Chat = z.infer<typeof ChatSchema>;
@@ -107,6 +111,13 @@ export const MessageSchema = z.strictObject({
   createdAt: z.date(),
 });
 export type Message = z.infer<typeof MessageSchema>;
+
+/** A window on a chat's messages: those with seq greater than `after`, at most `limit` (100 unless asked, at most 1000). */
+export const MessagePageSchema = z.strictObject({
+  after: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(1000).default(100),
+});
+export type MessagePage = z.input<typeof MessagePageSchema>;
 
 /** How many messages `lastMessages` returns: 10 unless asked, at most 1000. */
 export const MessageLimitSchema = z.number().int().min(1).max(1000).default(10);

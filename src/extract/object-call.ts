@@ -17,6 +17,8 @@ export interface ObjectCallOptions {
   /** The whole call, retries included. */
   timeoutMs?: number;
   maxRetries?: number;
+  /** The model's sampling temperature (the provider's default unless said). */
+  temperature?: number;
   abortSignal?: AbortSignal;
   /** Passed to the provider as is (e.g. `{ openai: { strictJsonSchema: false } }` for a schema with free-form objects). */
   providerOptions?: Parameters<typeof generateText>[0]['providerOptions'];
@@ -50,6 +52,7 @@ export async function generateObjectSafely<Schema extends z.ZodType>(
       prompt: request.prompt,
       output: Output.object({ schema: request.schema, name: request.name }),
       maxRetries: options.maxRetries ?? 1,
+      ...(options.temperature !== undefined && { temperature: options.temperature }),
       abortSignal: deadline.signal,
       ...(options.providerOptions && { providerOptions: options.providerOptions }),
     });

@@ -36,6 +36,12 @@ const common = {
   description: z.string().trim().min(1).max(500).describe('What the person is asked, shown beside the control').optional(),
   to: InputRoleSchema.describe('The role that answers (e.g. "manager"); absent: the person in the conversation').optional(),
   deadline: DurationSchema.describe('How long after the gate opens it may be answered; then the default is taken, or the state times out').optional(),
+  passOtherText: z
+    .boolean()
+    .describe(
+      'Words the person types that are not a value of this input go to the machine as an ordinary turn (it may drop what it waited for) instead of being refused',
+    )
+    .optional(),
 };
 
 export const BooleanInputSchema = z.strictObject({

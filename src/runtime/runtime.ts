@@ -290,8 +290,10 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
           // A text turn answers the one gate addressed to the person, the same way an answer by id does.
           const mine = open.filter((g) => g.to === null);
           const turn = step.turn;
-          if (mine.length === 1 && 'text' in turn) {
-            const gate = mine[0]!;
+          const gate = mine.length === 1 && 'text' in turn ? mine[0]! : null;
+          // A gate that passes other text on lets the machine read words that are not one of its values (a new request).
+          const passed = gate !== null && gate.spec.passOtherText === true && 'text' in turn && !coerceInput(gate.spec, turn.text, now).ok;
+          if (gate && 'text' in turn && !passed) {
             const value = accept(gate, turn.text, now);
             closing = [{ gateId: gate.gateId, status: 'answered', value, answeredBy: caller?.owner ?? null }];
             events = [answered(gate, value, caller?.owner ?? null, open, closing)];

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { z } from 'zod';
 import type { Caller, Runtime, RuntimeEvent } from '../runtime/runtime.js';
+import { SESSION_EVENT_TYPES } from '../store/types.js';
 
 /** How often a quiet events stream sends a comment, so proxies and load balancers keep it open. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -12,7 +13,7 @@ const MAX_PENDING_WRITES = 1000;
 export const RuntimeEventSchema = z.object({
   id: z.number().int().describe('Its place in the stream, also the SSE `id`'),
   type: z
-    .enum(['input.opened', 'input.answered', 'input.timed_out', 'input.closed', 'session.finished', 'session.cancelled'])
+    .enum(SESSION_EVENT_TYPES)
     .describe('Also the SSE `event`'),
   sessionId: z.string(),
   workflowId: z.string(),

@@ -77,8 +77,12 @@ export interface SqlTransaction {
   query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
 }
 
-/** Writes in the turn's transaction; throwing rolls the whole turn back. */
-export type TurnEffects = (tx: SqlTransaction) => Promise<void>;
+/**
+ * Writes in the turn's transaction; throwing rolls the whole turn back. It may
+ * return announcements of its own (a document agent's action), which are
+ * written with the turn's, so that they go out only if it commits.
+ */
+export type TurnEffects = (tx: SqlTransaction) => Promise<void | { events?: NewSessionEvent[] }>;
 
 /**
  * The database under a SQL store, for workflows that keep data of their own
@@ -93,7 +97,16 @@ export interface SqlDatabase {
 }
 
 /** Kinds of what the events stream announces. */
-export type SessionEventType = 'input.opened' | 'input.answered' | 'input.timed_out' | 'input.closed' | 'session.finished' | 'session.cancelled';
+export const SESSION_EVENT_TYPES = [
+  'input.opened',
+  'input.answered',
+  'input.timed_out',
+  'input.closed',
+  'session.finished',
+  'session.cancelled',
+  'agent.action_completed',
+] as const;
+export type SessionEventType = (typeof SESSION_EVENT_TYPES)[number];
 
 /** An announcement, written with the turn that caused it. */
 export interface NewSessionEvent {

@@ -127,4 +127,14 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'chats as sessions',
+    // Each chat is a document agent session; the document a person has open steers "add this".
+    sql: `
+      ALTER TABLE gateflow_chats ADD COLUMN session_id text;
+      CREATE UNIQUE INDEX gateflow_chats_session ON gateflow_chats (session_id);
+      ALTER TABLE gateflow_chats ADD COLUMN focus_document_id bigint REFERENCES gateflow_documents (id);
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Snapshot } from 'xstate';
+import { GateflowError } from '../../error/gateflow-error.js';
 import type { InputValue } from '../../inputs/coerce.js';
 import type { GateClosing, GateRecord, GateStatus } from '../../inputs/gate.js';
 import type { InputSpec } from '../../inputs/spec.js';
@@ -219,7 +220,8 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof ConflictError) throw error;
+      // A conflict, or a refusal of the turn's own writes (a document's version moved): not an outage.
+      if (error instanceof GateflowError) throw error;
       const code = (error as { code?: unknown }).code;
       if (code === UNIQUE_VIOLATION) throw new ConflictError(`${what}: ${(error as Error).message}`);
       // A statement the database refused (bad data, a bug) is not an outage: let it surface.
@@ -273,7 +275,7 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       guard('commit turn', async () => {
         const opened = t.gates?.opened ?? [];
         const closed = t.gates?.closed ?? [];
-        const events = t.events ?? [];
+        const stepEvents = t.events ?? [];
         const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply), t.reply.status];
         const session = `s AS (
              UPDATE gateflow_sessions
@@ -284,7 +286,8 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
            SELECT $1, s.version, $5, $6::json, $7::json FROM s
            RETURNING seq`;
         // A turn that opens, closes or announces nothing keeps to the one short statement.
-        const save = async (db: Pick<SqlClient, 'query'>) => {
+        const save = async (db: Pick<SqlClient, 'query'>, announced: readonly NewSessionEvent[] = []) => {
+          const events = [...stepEvents, ...announced];
           const { rows } =
             opened.length + closed.length + events.length === 0
               ? await db.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
@@ -302,8 +305,8 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
         // The turn's own writes first, then the session: a conflict or a refused write undoes both.
         const effects = t.effects;
         return client.transaction(async (tx) => {
-          await effects(tx);
-          return save(tx);
+          const done = await effects(tx);
+          return save(tx, done?.events);
         });
       }),
     history: (sessionId, page) =>

@@ -1,0 +1,186 @@
+import { trace, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { generateText, type LanguageModel } from 'ai';
+import { fromPromise, type AnyActorLogic } from 'xstate';
+import { documentRepository } from '../documents/repository.js';
+import { DocumentNotFoundError } from '../documents/errors.js';
+import { NewDocumentSchema } from '../documents/schemas.js';
+import { deadlineSignal } from '../extract/deadline.js';
+import { generateObjectSafely } from '../extract/object-call.js';
+import { issuesOf } from '../graph/model.js';
+import type { SqlDatabase } from '../store/types.js';
+import type {
+  ConverseInput,
+  ConverseOutput,
+  CreateInput,
+  CreateOutcome,
+  DecideInput,
+  DecideOutput,
+  EditInput,
+  EditOutcome,
+  LoadContextInput,
+  LoadedContext,
+  SearchInput,
+  SearchOutcome,
+} from '../../machines/document-agent.js';
+import { documentNameFor, proposeName } from './document-name.js';
+import { DocumentAgentModelError } from './errors.js';
+import { loadContext } from './load-context.js';
+import { appendText, removeSection, sectionsOf } from './markdown.js';
+import { readOffline } from './offline-reader.js';
+import { conversePrompt, decisionPrompt, rewritePrompt } from './prompts.js';
+import { AgentDecisionSchema, decisionOf } from './schemas.js';
+import { formatSearchResults, type WebSearch } from './web-search.js';
+
+export interface DocumentAgentActorOptions {
+  /** The store's database (`store.sql`), where the documents and chats live beside the sessions. */
+  database: SqlDatabase;
+  /** Without one, the agent follows explicit commands (the offline reader) and says what it needs for the rest. */
+  model?: LanguageModel;
+  /** Without one, a search the decision asks for is skipped, and the reply says so. */
+  webSearch?: WebSearch | null;
+  /** Each model call's limit, retries included (default 30 s). */
+  modelTimeoutMs?: number;
+  /** The seed's temperature for the decision (0.5). */
+  temperature?: number;
+}
+
+/** What the agent says it needs when a message is not an explicit command and there is no model. */
+export const NEEDS_MODEL =
+  'Without a language model I follow explicit commands only, for example: "Create a document called Recipes", "Add this to Recipes: …", "Delete the Budget section from Budget" or "Which documents do I have?".';
+
+const tracer = trace.getTracer('gateflow.document-agent');
+
+/** One step's span: `document_agent.<step>`, ended with its outcome (the seed's telemetry). */
+async function step<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(`document_agent.${name}`, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * The actors the document agent's machine names (machines/document-agent.ts):
+ * the store reads, the model calls and the web search. Each is a span; each
+ * model call is a span of its own. None of them writes: the machine's outbox
+ * is committed with the message (src/document-agent/workflow.ts).
+ */
+export function documentAgentActors(options: DocumentAgentActorOptions): Record<string, AnyActorLogic> {
+  const { database, model, webSearch = null } = options;
+  const timeoutMs = options.modelTimeoutMs ?? 30_000;
+  const repo = documentRepository(database);
+
+  /** A model call as a span; a failure becomes a DocumentAgentModelError (invalid output, HTTP error, timeout). */
+  const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', call: () => Promise<T>): Promise<T> =>
+    step('model_call', { 'gateflow.model.purpose': purpose }, async () => call());
+
+  const decide = async ({ message, context }: DecideInput): Promise<DecideOutput> => {
+    const offline = readOffline(message, context.documents);
+    if (offline) return { ...offline, modelCalls: 0 };
+    if (!model) return { decision: decisionOf({ needs_clarification: true, clarification_question: NEEDS_MODEL, reasoning: 'No model, and not an explicit command.' }), edit: null, modelCalls: 0 };
+    const request = decisionPrompt(message, context);
+    const decision = await modelCall('decide', async () => {
+      const result = await generateObjectSafely(
+        { ...request, schema: AgentDecisionSchema, name: 'agent_decision' },
+        { model, timeoutMs, temperature: options.temperature ?? 0.5, providerOptions: { openai: { strictJsonSchema: false } } },
+      );
+      if (!result.ok) throw new DocumentAgentModelError('decide', result.failure.reason, result.failure.message);
+      return result.output;
+    });
+    return { decision, edit: null, modelCalls: 1 };
+  };
+
+  /** A text answer (the rewrite's Markdown, a conversational reply), within the deadline. */
+  const text = async (purpose: 'rewrite' | 'converse', request: { instructions: string; prompt: string }): Promise<string> =>
+    modelCall(purpose, async () => {
+      const deadline = deadlineSignal(timeoutMs, undefined);
+      try {
+        const result = await generateText({ model: model!, instructions: request.instructions, prompt: request.prompt, maxRetries: 1, abortSignal: deadline.signal });
+        const out = result.text.trim();
+        if (!out) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with no text');
+        return out;
+      } catch (error) {
+        if (error instanceof DocumentAgentModelError) throw error;
+        throw new DocumentAgentModelError(purpose, 'model_error', error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : String(error));
+      } finally {
+        deadline.clear();
+      }
+    });
+
+  const create = async (input: CreateInput): Promise<CreateOutcome> => {
+    const { decision } = input;
+    const name = documentNameFor(decision, input.message, input.documents.length);
+    const content = [decision.document_content ?? '', input.searchResults ?? ''].filter((s) => s.trim()).join('\n\n');
+    const checked = NewDocumentSchema.safeParse({ name, content, standingInstruction: decision.standing_instruction ?? '' });
+    if (!checked.success) return { ok: false, reason: 'invalid', message: `The document ${issuesOf(checked.error).map((i) => `${i.path ?? 'value'} ${i.message}`).join('; ')}` };
+    const existing = await repo.findDocumentByName(input.projectId, checked.data.name);
+    const doc = { content: checked.data.content, standingInstruction: checked.data.standingInstruction };
+    if (existing) {
+      const taken = (await repo.listDocuments(input.projectId)).map((d) => d.name);
+      return { ok: false, reason: 'duplicate', name: checked.data.name, existing: { id: existing.id, name: existing.name }, proposedName: proposeName(existing.name, taken), ...doc };
+    }
+    return { ok: true, name: checked.data.name, ...doc };
+  };
+
+  const edit = async (input: EditInput): Promise<EditOutcome> => {
+    const target = input.decision.document_id;
+    // The decision's id must be one of the project's documents (the seed: an invalid id leads to clarification).
+    if (target === null || !input.documents.some((d) => d.id === target)) return { ok: false, reason: 'unknown_document', modelCalls: 0 };
+    let doc;
+    try {
+      doc = await repo.getDocument(input.owner, target);
+    } catch (error) {
+      if (error instanceof DocumentNotFoundError) return { ok: false, reason: 'unknown_document', modelCalls: 0 };
+      throw error;
+    }
+    let content: string;
+    let modelCalls = 0;
+    if (input.edit?.kind === 'append') content = appendText(doc.content, input.edit.text);
+    else if (input.edit?.kind === 'remove_section') {
+      const removed = removeSection(doc.content, input.edit.heading);
+      if (!removed.removed) return { ok: false, reason: 'section_not_found', name: doc.name, heading: input.edit.heading, sections: sectionsOf(doc.content).map((s) => s.heading), modelCalls: 0 };
+      content = removed.content;
+    } else {
+      if (!model) throw new DocumentAgentModelError('rewrite', 'model_error', 'editing a document this way needs a language model');
+      content = await text('rewrite', rewritePrompt({ message: input.message, standingInstruction: doc.standingInstruction, content: doc.content, searchResults: input.searchResults, decision: input.decision }));
+      modelCalls = 1;
+    }
+    // Someone saved the document while it was rewritten: nothing is saved (the commit checks the version again).
+    const now = await repo.getDocument(input.owner, target);
+    if (now.version !== doc.version) return { ok: false, reason: 'conflict', name: doc.name, modelCalls };
+    return { ok: true, documentId: doc.id, name: doc.name, expectedVersion: doc.version, content, modelCalls };
+  };
+
+  const converse = async ({ message, decision, context }: ConverseInput): Promise<ConverseOutput> => {
+    if (decision.conversational_response?.trim()) return { text: decision.conversational_response.trim(), modelCalls: 0 };
+    if (!model) return { text: NEEDS_MODEL, modelCalls: 0 };
+    return { text: await text('converse', conversePrompt(message, context)), modelCalls: 1 };
+  };
+
+  const search = async ({ query }: SearchInput): Promise<SearchOutcome> => {
+    if (!webSearch) return { performed: false, results: null, note: null };
+    const results = await webSearch.search(query);
+    return { performed: true, results: formatSearchResults(query, results), note: null };
+  };
+
+  return {
+    loadContext: fromPromise<LoadedContext, LoadContextInput>(({ input }) => step('load_context', { 'gateflow.project.id': input.projectId }, () => loadContext(database, input))),
+    decide: fromPromise<DecideOutput, DecideInput>(({ input }) =>
+      step('decide', {}, async (span) => {
+        const out = await decide(input);
+        span.setAttributes({ 'gateflow.model.calls': out.modelCalls, 'gateflow.decision.offline': out.modelCalls === 0 });
+        return out;
+      }),
+    ),
+    searchWeb: fromPromise<SearchOutcome, SearchInput>(({ input }) => step('search', { 'gateflow.search.provider': webSearch?.name ?? 'none' }, () => search(input))),
+    createDocument: fromPromise<CreateOutcome, CreateInput>(({ input }) => step('create', { 'gateflow.project.id': input.projectId }, () => create(input))),
+    editDocument: fromPromise<EditOutcome, EditInput>(({ input }) => step('edit', { 'gateflow.project.id': input.projectId }, () => edit(input))),
+    converse: fromPromise<ConverseOutput, ConverseInput>(({ input }) => step('converse', {}, () => converse(input))),
+  };
+}

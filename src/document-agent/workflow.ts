@@ -1,0 +1,116 @@
+import type { Snapshot } from 'xstate';
+import { z } from 'zod';
+import { documentRepository } from '../documents/repository.js';
+import { InvalidDocumentInputError } from '../documents/errors.js';
+import { IdSchema } from '../documents/schemas.js';
+import { issuesOf } from '../graph/model.js';
+import type { NewSessionEvent, TurnEffects } from '../store/types.js';
+import { defineWorkflow, type StateReply } from '../workflow/define.js';
+import type { SessionIdentity, Workflow } from '../workflow/types.js';
+import { documentAgentMachine, type DocumentAgentContext, type Outbox } from '../../machines/document-agent.js';
+
+export const DOCUMENT_AGENT_ID = 'document-agent';
+
+/** The first reply: what the agent does, by example. */
+export const DOCUMENT_AGENT_GREETING =
+  "I keep this project's documents: I create them, add to them, change them and tell you what is in them. For example: Create a document called Recipes.";
+
+const WORKING: Record<string, string> = {
+  load_context: 'Reading the project…',
+  decide: 'Working out what to do…',
+  search: 'Searching the web…',
+  create: 'Creating the document…',
+  edit: 'Editing the document…',
+  converse: 'Writing the answer…',
+};
+
+/** What a session starts from: the project its chat belongs to. */
+export const DocumentAgentStartSchema = z.object({ projectId: IdSchema.describe('The project the chat belongs to') });
+
+export interface DocumentAgentWorkflowOptions {
+  /** How long a confirmation or a duplicate-name choice waits (ISO 8601 duration, default PT1H). */
+  answerWithin?: string;
+}
+
+/**
+ * The reply's `DOCUMENT_AGENT` artifact: the decision, how the message ended
+ * and what it did, for the API's `agent_decision` and the demo page.
+ */
+const agentArtifact = (c: DocumentAgentContext) => ({
+  type: 'DOCUMENT_AGENT',
+  decision: c.decision,
+  outcome: c.outcome,
+  webSearchPerformed: c.search?.performed === true,
+  modelCalls: c.modelCalls,
+  chatId: c.loaded?.chatId ?? null,
+  projectId: c.projectId,
+});
+
+/**
+ * The document agent (seed 002) as a workflow: one session per chat, one
+ * text turn per message. What a message writes (its two chat messages, the
+ * document it created or changed, the AgentActionCompletedEvent) is
+ * committed with the snapshot that ends it (`effects`).
+ */
+export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
+  return defineWorkflow({
+    id: DOCUMENT_AGENT_ID,
+    version: 1,
+    title: 'Document agent',
+    machine: documentAgentMachine,
+    input: (context, session) => {
+      const start = DocumentAgentStartSchema.safeParse(context ?? {});
+      if (!start.success) throw new InvalidDocumentInputError(issuesOf(start.error).map((i) => ({ ...i, path: `context.${i.path ?? ''}`.replace(/\.$/, '') })));
+      return { owner: session.owner, sessionId: session.sessionId, projectId: start.data.projectId, ...(options.answerWithin && { answerWithin: options.answerWithin }) };
+    },
+    reply: (snapshot): StateReply => {
+      const c = snapshot.context as DocumentAgentContext;
+      const state = String(snapshot.value);
+      if (state in WORKING) return { message: WORKING[state]!, reason: 'working', artifacts: [agentArtifact(c)] };
+      if (c.messageNo === 0) return { message: DOCUMENT_AGENT_GREETING, reason: 'awaiting_message', artifacts: [] };
+      const reason = state === 'awaiting_confirmation' ? 'awaiting_confirmation' : state === 'awaiting_choice' ? 'awaiting_choice' : 'awaiting_message';
+      return { message: c.reply ?? '', reason, artifacts: [agentArtifact(c)] };
+    },
+    effects: ({ before, after, session }) => {
+      const box = (after.context as DocumentAgentContext).outbox;
+      const saved = (before as Snapshot<unknown> & { context?: DocumentAgentContext }).context?.outbox;
+      // Each message's outbox is written once, with the step that made it.
+      if (!box || box.messageNo === saved?.messageNo) return null;
+      return commitOutbox(box, session, (after.context as DocumentAgentContext).projectId);
+    },
+  });
+}
+
+/** The seed's steps 3c (the document), 5 (the messages) and 6 (the event), in the turn's transaction. */
+function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number): TurnEffects {
+  return async (tx) => {
+    const repo = documentRepository(tx);
+    let documentId = box.event?.documentId ?? null;
+    const write = box.write;
+    if (write?.kind === 'create')
+      documentId = (await repo.createDocument(session.owner, write.projectId, { name: write.name, content: write.content, standingInstruction: write.standingInstruction })).id;
+    // The version the edit was made from: moved since, the whole message is refused (never a lost update).
+    else if (write?.kind === 'update') await repo.updateDocumentContent(write.documentId, write.expectedVersion, write.content);
+    if (box.chatId !== null && box.user?.content) await repo.addMessage(box.chatId, 'user', box.user.content, {});
+    if (box.chatId !== null && box.assistant) await repo.addMessage(box.chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
+    if (!box.event) return;
+    const event: NewSessionEvent = {
+      type: 'agent.action_completed',
+      sessionId: session.sessionId,
+      workflowId: DOCUMENT_AGENT_ID,
+      owner: session.owner,
+      to: null,
+      gateId: null,
+      data: {
+        user_id: session.owner,
+        chat_id: box.chatId,
+        project_id: projectId,
+        document_id: documentId,
+        action_type: 'agent_action',
+        success: box.event.success,
+        metadata: box.event.metadata,
+      },
+    };
+    return { events: [event] };
+  };
+}
