@@ -4,6 +4,7 @@ import { ChatWidget, createHttpTransport, InputsInbox } from '../src/react/index
 import type { ReplyEnvelope } from '../src/workflow/reply.js';
 import type { WorkflowSummary as FlowSummary } from '../src/workflow/types.js';
 import { goalFinished, NewGoal, TASK_AGENT_FLOW, TaskAgentPanel } from './task-agent-panel.js';
+import { DOCUMENT_AGENT_FLOW, DocumentAgent, httpDocumentsSource } from './document-agent-panel.js';
 
 const transport = createHttpTransport();
 const params = new URLSearchParams(location.search);
@@ -11,6 +12,14 @@ const inspect = params.has('inspect');
 /** `?inbox`: the page of the people who answer gates (a manager's approvals), instead of the chat. */
 const inbox = params.has('inbox');
 const storageKey = (flowId: string) => `gateflow:session:${flowId}`;
+/** The document agent's project and the transport that starts its chats there (each session's context is `{ projectId }`). */
+const documents = httpDocumentsSource();
+const documentAgentTransport = (projectId: number) =>
+  createHttpTransport({ startContext: (flowId) => (flowId === DOCUMENT_AGENT_FLOW ? { projectId } : undefined) });
+/** A document agent's chat is a session of one project: kept per project. */
+const documentSessionKey = (projectId: number) => `${storageKey(DOCUMENT_AGENT_FLOW)}:${projectId}`;
+/** Flows shown with a panel beside the chat: the page is wider for them. */
+const WIDE_FLOWS = new Set([TASK_AGENT_FLOW, DOCUMENT_AGENT_FLOW]);
 
 /**
  * The flow in the address (`?flow=led-sales`), so a reload or a shared link
@@ -59,7 +68,7 @@ function Demo() {
   if (!flows) return <p>Loading flows…</p>;
   const flow = flows.find((f) => f.id === flowId);
   return (
-    <main style={flowId === TASK_AGENT_FLOW ? { ...MAIN_STYLE, maxWidth: '76rem' } : MAIN_STYLE}>
+    <main style={WIDE_FLOWS.has(flowId) ? { ...MAIN_STYLE, maxWidth: '76rem' } : MAIN_STYLE}>
       <h1>gateflow</h1>
       <Tabs current="chat" />
       <p>
@@ -82,7 +91,7 @@ function Demo() {
         </label>
       </p>
       {unknown && <p role="status">There is no flow named “{unknown}”: showing {flow?.title ?? flowId} instead.</p>}
-      {flow && flowId !== TASK_AGENT_FLOW && (
+      {flow && !WIDE_FLOWS.has(flowId) && (
         <ChatWidget
           key={flowId}
           transport={transport}
@@ -120,6 +129,17 @@ function Demo() {
           </div>
           <TaskAgentPanel reply={reply?.flowId === flowId ? reply : null} />
         </div>
+      )}
+      {flow && flowId === DOCUMENT_AGENT_FLOW && (
+        // The document agent: its chat, and beside it the project's documents.
+        <DocumentAgent
+          source={documents}
+          transportFor={documentAgentTransport}
+          title={flow.title ?? flow.id}
+          sessionIdFor={(projectId) => localStorage.getItem(documentSessionKey(projectId))}
+          onSessionId={(projectId, id) => localStorage.setItem(documentSessionKey(projectId), id)}
+          inspect={inspect}
+        />
       )}
     </main>
   );

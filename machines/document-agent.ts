@@ -364,11 +364,16 @@ export const documentAgentMachine = setup({
     },
     /** The answer was this value (`params.value`). */
     answered: ({ event }, params: { value: string }) => event.type === 'input.answered' && event.value === params.value,
+    /** Add to the existing document was chosen, but the request had no content. */
+    addsNothing: ({ context, event }, params: { value: string }) =>
+      event.type === 'input.answered' && event.value === params.value && context.pending?.kind === 'duplicate' && !context.pending.content.trim(),
     awaitsConfirmation: ({ context }) => context.pending?.kind === 'confirm',
     awaitsChoice: ({ context }) => context.pending?.kind === 'duplicate',
   },
   actions: {
     countModelCalls: assign({ modelCalls: ({ context, event }) => context.modelCalls + ((event as unknown as { output: { modelCalls?: number } }).output.modelCalls ?? 0) }),
+    /** A model call that failed was made all the same (the error says how many: DocumentAgentModelError). */
+    countFailedCalls: assign({ modelCalls: ({ context, event }) => context.modelCalls + ((event as unknown as { error: { modelCalls?: unknown } }).error?.modelCalls === 1 ? 1 : 0) }),
     /** A new request while one waited: the waiting one is dropped, and said so. */
     dropPending: assign(({ context }) => ({ dropped: pendingIntent(context.pending), pending: null })),
   },
@@ -423,7 +428,7 @@ export const documentAgentMachine = setup({
         src: 'decide',
         input: ({ context }) => ({ message: context.message ?? '', context: context.loaded! }),
         onDone: { target: 'act', actions: ['countModelCalls', assign({ decision: ({ event }) => event.output.decision, edit: ({ event }) => event.output.edit })] },
-        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error) }) }) },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error) }) })] },
       },
     },
     /** 3c: which action the decision asks for (a confirmation and a search first). */
@@ -483,7 +488,8 @@ export const documentAgentMachine = setup({
       invoke: {
         id: 'searchWeb',
         src: 'searchWeb',
-        input: ({ context }) => ({ query: context.decision!.search_query!.trim() }),
+        // A search engine takes a short query: a longer one is cut, not refused.
+        input: ({ context }) => ({ query: context.decision!.search_query!.trim().slice(0, 500) }),
         onDone: { target: 'act', actions: assign({ search: ({ event }) => event.output }) },
         onError: { target: 'act', actions: assign({ search: ({ event }) => ({ performed: false, results: null, note: webSearchFailedNote(messageOf(event.error)) }) }) },
       },
@@ -536,6 +542,19 @@ export const documentAgentMachine = setup({
       on: {
         'input.answered': [
           {
+            // A request with nothing in it (an offline "create a document called X"): there is nothing to add.
+            guard: { type: 'addsNothing', params: { value: ADD_TO_EXISTING } },
+            target: 'format',
+            actions: assign(({ context }) => {
+              const p = context.pending as Extract<Pending, { kind: 'duplicate' }>;
+              return {
+                ...beginMessage(`Add this content to '${p.existing.name}'`)({ context }),
+                outcome: { kind: 'conversed' as const, text: `There was no content to add, so '${p.existing.name}' stays as it is.` },
+                pending: null,
+              };
+            }),
+          },
+          {
             guard: { type: 'answered', params: { value: ADD_TO_EXISTING } },
             target: 'edit',
             actions: assign(({ context }) => {
@@ -543,8 +562,16 @@ export const documentAgentMachine = setup({
               return {
                 ...beginMessage(`Add this content to '${p.existing.name}'`)({ context }),
                 confirmed: true,
-                decision: { ...p.decision, should_create: false, should_edit: true, document_id: p.existing.id, intent_statement: `I've added the content to the ${p.existing.name} document.` },
-                edit: p.content.trim() ? { kind: 'append' as const, text: p.content } : null,
+                decision: {
+                  ...p.decision,
+                  should_create: false,
+                  should_edit: true,
+                  document_id: p.existing.id,
+                  intent_statement: `I've added the content to the ${p.existing.name} document.`,
+                  content_summary: `Added the new content at the end of '${p.existing.name}'.`,
+                  change_summary: null,
+                },
+                edit: { kind: 'append' as const, text: p.content },
                 pending: null,
               };
             }),
@@ -630,7 +657,7 @@ export const documentAgentMachine = setup({
             ],
           },
         ],
-        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error) }) }) },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error) }) })] },
       },
     },
     /** 4f: the decision's own answer, or a second model call for one. */
@@ -641,7 +668,7 @@ export const documentAgentMachine = setup({
         src: 'converse',
         input: ({ context }) => ({ message: context.message ?? '', decision: context.decision!, context: context.loaded! }),
         onDone: { target: 'format', actions: ['countModelCalls', assign({ outcome: ({ event }) => ({ kind: 'conversed' as const, text: event.output.text }) })] },
-        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error) }) }) },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error) }) })] },
       },
     },
     /** A model, store or search failure: said plainly; nothing is written. */

@@ -8,6 +8,7 @@ import { runEval } from './eval.js';
 import { wantsColor } from './markdown.js';
 import { extractorFromEnv } from './extractor.js';
 import { modelFromEnv } from '../extract/model-from-env.js';
+import { webSearchFromEnv } from '../document-agent/web-search.js';
 import { openTaskAgentChat } from './task-agent-chat.js';
 import { ServerConfigError } from '../server/auth.js';
 import { DirectoryLockedError } from '../store/dir-lock.js';
@@ -100,9 +101,17 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       } catch (error) {
         throw new CliError(`gateflow: ${(error as Error).message}`, 2);
       }
+      // A malformed SEARXNG_URL is a setting to fix, said before anything starts.
+      let webSearch;
+      try {
+        webSearch = webSearchFromEnv(env);
+      } catch (error) {
+        throw new CliError(`gateflow: ${(error as Error).message}`, 2);
+      }
       const workflows = flows.map((flow) => flowWorkflow(flow));
       const { model } = (await modelFromEnv(env)) ?? {};
-      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, taskAgent: { model }, port, postgresTimeouts }).catch((error: unknown) => {
+      const documentAgent = { ...(model && { model }), webSearch };
+      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, taskAgent: { model }, documentAgent, port, postgresTimeouts }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);
@@ -115,6 +124,9 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
           (server.graph.available
             ? `gateflow: graph: Apache AGE ${server.graph.version} (GET /api/graph); task agent: task-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'})\n`
             : `gateflow: task agent off: ${server.graph.reason}; flows keep working\n`) +
+          (server.documentAgent
+            ? `gateflow: document agent: document-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'}), web search: ${webSearch ? webSearch.name : 'off (set SEARXNG_URL)'} (POST /api/agent/act)\n`
+            : 'gateflow: document agent off: the store holds no SQL tables\n') +
           `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),

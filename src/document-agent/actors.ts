@@ -2,8 +2,9 @@ import { trace, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { generateText, type LanguageModel } from 'ai';
 import { fromPromise, type AnyActorLogic } from 'xstate';
 import { documentRepository } from '../documents/repository.js';
-import { DocumentNotFoundError } from '../documents/errors.js';
+import { DocumentNotFoundError, InvalidDocumentInputError } from '../documents/errors.js';
 import { NewDocumentSchema } from '../documents/schemas.js';
+import { isWellFormed } from '../workflow/untrusted-string.js';
 import { deadlineSignal } from '../extract/deadline.js';
 import { generateObjectSafely } from '../extract/object-call.js';
 import { issuesOf } from '../graph/model.js';
@@ -50,6 +51,9 @@ export const NEEDS_MODEL =
 
 const tracer = trace.getTracer('gateflow.document-agent');
 
+/** Text PostgreSQL keeps as it is: no NUL, no lone surrogate. */
+const isStorable = (s: string) => !s.includes('\u0000') && isWellFormed(s);
+
 /** One step's span: `document_agent.<step>`, ended with its outcome (the seed's telemetry). */
 async function step<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(`document_agent.${name}`, { attributes }, async (span) => {
@@ -76,19 +80,39 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
   const timeoutMs = options.modelTimeoutMs ?? 30_000;
   const repo = documentRepository(database);
 
-  /** A model call as a span; a failure becomes a DocumentAgentModelError (invalid output, HTTP error, timeout). */
-  const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', call: () => Promise<T>): Promise<T> =>
-    step('model_call', { 'gateflow.model.purpose': purpose }, async () => call());
+  /**
+   * A model call as a span, within the deadline even if the provider ignores
+   * the abort; every failure (HTTP error, timeout, invalid output) becomes a
+   * DocumentAgentModelError that says which.
+   */
+  const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', call: (signal: AbortSignal) => Promise<T>): Promise<T> =>
+    step('model_call', { 'gateflow.model.purpose': purpose }, async () => {
+      const deadline = deadlineSignal(timeoutMs, undefined);
+      const timedOut = () => new DocumentAgentModelError(purpose, 'model_error', `no answer within ${timeoutMs} ms`);
+      const expired = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(timedOut()), { once: true }));
+      try {
+        return await Promise.race([call(deadline.signal), expired]);
+      } catch (error) {
+        // An abort surfaces as whatever the SDK was doing ("Delay was aborted"): the deadline is the cause.
+        if (deadline.signal.aborted) throw timedOut();
+        if (error instanceof DocumentAgentModelError) throw error;
+        throw new DocumentAgentModelError(purpose, 'model_error', error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : String(error));
+      } finally {
+        deadline.clear();
+      }
+    });
 
   const decide = async ({ message, context }: DecideInput): Promise<DecideOutput> => {
+    // Refused before any work: the store cannot keep it, so no model call is spent on it.
+    if (!isStorable(message)) throw new InvalidDocumentInputError([{ path: 'message', message: 'must not contain a NUL character or a lone surrogate' }]);
     const offline = readOffline(message, context.documents);
     if (offline) return { ...offline, modelCalls: 0 };
     if (!model) return { decision: decisionOf({ needs_clarification: true, clarification_question: NEEDS_MODEL, reasoning: 'No model, and not an explicit command.' }), edit: null, modelCalls: 0 };
     const request = decisionPrompt(message, context);
-    const decision = await modelCall('decide', async () => {
+    const decision = await modelCall('decide', async (abortSignal) => {
       const result = await generateObjectSafely(
         { ...request, schema: AgentDecisionSchema, name: 'agent_decision' },
-        { model, timeoutMs, temperature: options.temperature ?? 0.5, providerOptions: { openai: { strictJsonSchema: false } } },
+        { model, timeoutMs, abortSignal, temperature: options.temperature ?? 0.5, providerOptions: { openai: { strictJsonSchema: false } } },
       );
       if (!result.ok) throw new DocumentAgentModelError('decide', result.failure.reason, result.failure.message);
       return result.output;
@@ -96,21 +120,14 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     return { decision, edit: null, modelCalls: 1 };
   };
 
-  /** A text answer (the rewrite's Markdown, a conversational reply), within the deadline. */
+  /** A text answer (the rewrite's Markdown, a conversational reply). */
   const text = async (purpose: 'rewrite' | 'converse', request: { instructions: string; prompt: string }): Promise<string> =>
-    modelCall(purpose, async () => {
-      const deadline = deadlineSignal(timeoutMs, undefined);
-      try {
-        const result = await generateText({ model: model!, instructions: request.instructions, prompt: request.prompt, maxRetries: 1, abortSignal: deadline.signal });
-        const out = result.text.trim();
-        if (!out) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with no text');
-        return out;
-      } catch (error) {
-        if (error instanceof DocumentAgentModelError) throw error;
-        throw new DocumentAgentModelError(purpose, 'model_error', error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : String(error));
-      } finally {
-        deadline.clear();
-      }
+    modelCall(purpose, async (abortSignal) => {
+      const result = await generateText({ model: model!, instructions: request.instructions, prompt: request.prompt, maxRetries: 1, abortSignal });
+      const out = result.text.trim();
+      if (!out) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with no text');
+      if (!isStorable(out)) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with a NUL character or a lone surrogate');
+      return out;
     });
 
   const create = async (input: CreateInput): Promise<CreateOutcome> => {
@@ -147,7 +164,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
       if (!removed.removed) return { ok: false, reason: 'section_not_found', name: doc.name, heading: input.edit.heading, sections: sectionsOf(doc.content).map((s) => s.heading), modelCalls: 0 };
       content = removed.content;
     } else {
-      if (!model) throw new DocumentAgentModelError('rewrite', 'model_error', 'editing a document this way needs a language model');
+      if (!model) throw new DocumentAgentModelError('rewrite', 'model_error', 'editing a document this way needs a language model', { called: false });
       content = await text('rewrite', rewritePrompt({ message: input.message, standingInstruction: doc.standingInstruction, content: doc.content, searchResults: input.searchResults, decision: input.decision }));
       modelCalls = 1;
     }

@@ -34,15 +34,19 @@ export class DocumentAgentModelError extends GateflowError {
   override readonly name = 'DocumentAgentModelError';
   readonly code = 'model_error';
   readonly status = 502;
+  /** The calls made before it failed: 1, or 0 when there was no model to call. */
+  readonly modelCalls: number;
   constructor(
     readonly purpose: 'decide' | 'rewrite' | 'converse',
     readonly reason: 'model_error' | 'invalid_output',
     readonly detail: string,
+    options: { called?: boolean } = {},
   ) {
     super(
       `${reason === 'invalid_output' ? 'the language model answered in a form I could not use' : 'the language model could not be reached'} while ${
         purpose === 'decide' ? 'working out what to do' : purpose === 'rewrite' ? 'rewriting the document' : 'writing the answer'
       } (${detail})`,
     );
+    this.modelCalls = options.called === false ? 0 : 1;
   }
 }

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { storable } from '../documents/schemas.js';
+
+/** Text the store keeps as it is (no NUL, no lone surrogate): a decision holding other text is the model's invalid output. */
+const text = () => storable(z.string());
 
 /**
  * The document agent's decision (seed 002, step 3b): what the model returns
@@ -12,20 +16,21 @@ export const AgentDecisionSchema = z.object({
   should_edit: z.boolean().default(false).describe('Change an existing document (the one in document_id)'),
   should_create: z.boolean().default(false).describe('Create a new document'),
   document_id: z.number().int().positive().nullable().default(null).describe('The id of the document to edit, from the list given'),
-  document_name: z.string().max(200).nullable().default(null).describe('The name of the document to create'),
-  document_content: z.string().nullable().default(null).describe('The Markdown content of a new document'),
-  standing_instruction: z.string().nullable().default(null).describe('What to keep doing whenever the new document is edited'),
+  // No length limit here: a name too long is the create step's refusal (4d), not a failed decision.
+  document_name: text().nullable().default(null).describe('The name of the document to create'),
+  document_content: text().nullable().default(null).describe('The Markdown content of a new document'),
+  standing_instruction: text().nullable().default(null).describe('What to keep doing whenever the new document is edited'),
   needs_clarification: z.boolean().default(false).describe('The request is ambiguous: ask before doing anything'),
-  clarification_question: z.string().nullable().default(null).describe('The question to ask when needs_clarification'),
+  clarification_question: text().nullable().default(null).describe('The question to ask when needs_clarification'),
   pending_confirmation: z.boolean().default(false).describe('The change is destructive: say what will happen and ask before doing it'),
-  confirmation_prompt: z.string().nullable().default(null).describe('What will happen, ending with "Should I proceed?"'),
+  confirmation_prompt: text().nullable().default(null).describe('What will happen, ending with "Should I proceed?"'),
   needs_web_search: z.boolean().default(false).describe('Current facts from the web are needed'),
-  search_query: z.string().max(500).nullable().default(null),
-  intent_statement: z.string().nullable().default(null).describe('What you will do, starting "I\'ll…"'),
-  reasoning: z.string().nullable().default(null),
-  conversational_response: z.string().nullable().default(null).describe('The answer, when nothing is created or edited'),
-  change_summary: z.string().nullable().default(null),
-  content_summary: z.string().nullable().default(null).describe('3-5 sentences on what the document holds or what changed'),
+  search_query: text().nullable().default(null),
+  intent_statement: text().nullable().default(null).describe('What you will do, starting "I\'ll…"'),
+  reasoning: text().nullable().default(null),
+  conversational_response: text().nullable().default(null).describe('The answer, when nothing is created or edited'),
+  change_summary: text().nullable().default(null),
+  content_summary: text().nullable().default(null).describe('3-5 sentences on what the document holds or what changed'),
 });
 export type AgentDecision = z.infer<typeof AgentDecisionSchema>;
 

@@ -12,7 +12,7 @@ import { isWellFormed } from '../workflow/untrusted-string.js';
  * jsonb, and rewrites a lone surrogate to U+FFFD, so both are refused here
  * rather than failing in the store or being changed silently.
  */
-const storable = (text: z.ZodString) =>
+export const storable = (text: z.ZodString) =>
   text
     .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character' })
     .refine(isWellFormed, { message: 'must be well-formed text (no lone surrogate)' });

@@ -58,6 +58,8 @@ export async function generateObjectSafely<Schema extends z.ZodType>(
     });
     return { ok: true, output: result.output as z.infer<Schema> };
   } catch (error) {
+    // Past the deadline the SDK reports whatever it was doing ("Delay was aborted"): the deadline is the cause.
+    if (deadline.signal.aborted) return { ok: false, failure: { reason: 'model_error', message: describe(deadline.signal.reason ?? error) } };
     return { ok: false, failure: { reason: failureReason(error), message: describe(error) } };
   } finally {
     deadline.clear();

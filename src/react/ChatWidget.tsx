@@ -106,9 +106,11 @@ export function ChatView({
   const waitingForOthers = !finished && reply?.status === 'waiting' && inputs.some((g) => g.to !== null);
   // The gates in view: always inline; behind the badge only when it is opened.
   const showInputs = inputs.length > 0 && (notify === 'inline' || listOpen);
-  // The person's own gates shown as forms are where they answer: no second text box beside them.
+  // The person's own gates shown as forms are where they answer: no second text box beside them,
+  // unless a gate takes other words as a new request (a document agent's Proceed / Cancel).
   // Waiting for others only, there is nothing to say until they have answered.
-  const textBox = !finished && status !== 'waiting' && !(showInputs && notify === 'inline' && inputs.some((g) => g.to === null));
+  const answersOnly = inputs.some((g) => g.to === null && g.spec.passOtherText !== true);
+  const textBox = !finished && status !== 'waiting' && !(showInputs && notify === 'inline' && answersOnly);
   // What the person wrote, shown as written wherever a reply repeats it.
   const typed = useMemo(() => transcript.filter((e) => e.role === 'user').map((e) => e.text), [transcript]);
 

@@ -46,7 +46,8 @@ function initialDraft(input: OpenInput): string {
 
 /**
  * One input gate as a form: the control that fits its type (Yes/No for a
- * boolean, a number field with its bounds, a select for an enum, a date
+ * boolean, a number field with its bounds, a select for an enum (a button
+ * per option where other words may answer too: `passOtherText`), a date
  * field, an email field, a text area for JSON, a text field), labelled by the
  * gate's description, with a submit button. What is typed is sent as typed:
  * the server reads it by the gate's type (one way of reading values for the
@@ -69,6 +70,8 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   const describedBy = [note ? `${id}-note` : null, hint ? `${id}-hint` : null, shownError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const invalid = shownError ? true : undefined;
   const labelClass = hideLabel ? 'gf-input-label gf-visually-hidden' : 'gf-input-label';
+  // A choice the person may also answer in other words (the chat's text box stays beside it): one button per option, a press answers.
+  const quick = spec.type === 'enum' && spec.passOtherText === true;
   const edit = (next: string) => {
     setDraft(next);
     setUnsent(null);
@@ -89,6 +92,11 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
     setSent({ value });
     onAnswer(value, labelOf(input, value, draft));
   };
+  const choose = (value: InputValue) => {
+    if (busy) return;
+    setSent({ value });
+    onAnswer(value, labelOf(input, value, String(value)));
+  };
 
   const common = { id: `${id}-control`, 'aria-describedby': describedBy, 'aria-invalid': invalid };
   let control: ReactNode;
@@ -96,7 +104,15 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
     case 'boolean':
     case 'enum':
       control =
-        spec.type === 'boolean' ? (
+        quick ? (
+          <div className="gf-buttons" role="group" aria-labelledby={`${id}-label`} aria-describedby={describedBy}>
+            {(input.options ?? []).map((option) => (
+              <button key={String(option.value)} type="button" disabled={busy} onClick={() => choose(option.value)}>
+                {option.label}
+              </button>
+            ))}
+          </div>
+        ) : spec.type === 'boolean' ? (
           <div className="gf-choice" role="radiogroup" aria-labelledby={`${id}-label`} aria-describedby={describedBy} aria-invalid={invalid}>
             {(input.options ?? []).map((option) => (
               <label key={String(option.value)}>
@@ -147,7 +163,7 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
 
   return (
     <form className={`gf-input-form gf-input-${spec.type}`} aria-labelledby={`${id}-label`} onSubmit={submit} noValidate data-gate={input.gateId} aria-busy={busy}>
-      {spec.type === 'boolean' ? (
+      {spec.type === 'boolean' || quick ? (
         <p id={`${id}-label`} className={labelClass}>
           {label}
         </p>
@@ -163,9 +179,11 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
       )}
       <div className="gf-input-row">
         {control}
-        <button type="submit" className="gf-primary" disabled={busy}>
-          {busy ? 'Sending…' : submitLabel}
-        </button>
+        {!quick && (
+          <button type="submit" className="gf-primary" disabled={busy}>
+            {busy ? 'Sending…' : submitLabel}
+          </button>
+        )}
       </div>
       {hint && (
         <p id={`${id}-hint`} className="gf-input-hint">

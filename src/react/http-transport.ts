@@ -9,6 +9,12 @@ export interface HttpTransportOptions {
   /** A bearer token, when the server asks for one. */
   token?: string | (() => string | undefined);
   fetch?: typeof globalThis.fetch;
+  /**
+   * What a new session of a workflow starts from, sent as the start body's
+   * `context` (the document agent's `{ projectId }`); undefined: an empty
+   * body, as every flow is started.
+   */
+  startContext?: (flowId: string) => Record<string, unknown> | undefined;
 }
 
 /** The HTTP API of `gateflow serve` as a transport. */
@@ -48,7 +54,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
 
   return {
     flows: async () => (await call<{ flows: Awaited<ReturnType<Transport['flows']>> }>('GET', '/flows')).flows,
-    start: (flowId) => call('POST', `/flows/${encodeURIComponent(flowId)}/sessions`),
+    start: (flowId) => {
+      const context = options.startContext?.(flowId);
+      return call('POST', `/flows/${encodeURIComponent(flowId)}/sessions`, context && { context });
+    },
     turn: (sessionId, turn) => call('POST', `/sessions/${encodeURIComponent(sessionId)}/turns`, turn),
     session: (sessionId) =>
       readWholeSession((after) =>

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Caller, Runtime } from '../runtime/runtime.js';
 import { InvalidPageError } from '../runtime/errors.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
+import { documentRoutes, type DocumentAgentSource } from './documents.js';
+import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
 import { HttpError, toHttpError } from './errors.js';
 import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
 import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
@@ -34,13 +36,29 @@ export interface AppOptions {
   shutdown?: AbortSignal;
   /** The task agent's graph for `GET /api/graph` (`storeGraphSource`); absent: that route answers 503 `graph_unavailable`. */
   graph?: GraphSource;
+  /**
+   * The document agent's data for `/api/agent/act`, `/api/projects`, `/api/documents`, `/api/chats`
+   * (the runtime serves the `document-agent` workflow on the same store); absent: those routes answer 503 `document_agent_unavailable`.
+   */
+  documentAgent?: DocumentAgentSource;
 }
+
+/** 5xx codes that are an outage, a missing feature or a model's failure (said in the answer), not a bug to log. */
+const EXPECTED_5XX_CODES = new Set(['store_unavailable', 'graph_unavailable', 'document_agent_unavailable', 'model_error']);
 
 /** Who asks: the token's subject (a session's owner) and roles; `{ owner: null, roles: [] }` without auth. */
 type Env = { Variables: { caller: Caller } };
 
 /** The start and cancel routes take no parameters: an empty body or `{}`. */
 const EmptyBodySchema = z.strictObject({});
+
+/**
+ * The workflows a client starts with a context (`{"context": ...}`), each with
+ * the schema it must fit: only the document agent, whose chat names its
+ * project (`{ projectId }`, whose owner its first step checks). A flow's start
+ * context holds the host's facts (its declared `inputs`), which no client may set.
+ */
+const CLIENT_START_CONTEXTS: Record<string, z.ZodType<Record<string, unknown>>> = { [DOCUMENT_AGENT_ID]: DocumentAgentStartSchema };
 
 /** The API's answers are JSON for programs: nothing to run, frame or cache. */
 const apiHeaders = secureHeaders({
@@ -83,7 +101,7 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     const http = toHttpError(error);
     // An outage or a store without AGE is the operator's to fix, not a bug: the answer says so, the log does not.
-    if (http.status >= 500 && http.code !== 'store_unavailable' && http.code !== 'graph_unavailable') options.onError?.(error);
+    if (http.status >= 500 && !EXPECTED_5XX_CODES.has(http.code)) options.onError?.(error);
     if (http.status === 401) c.header('WWW-Authenticate', 'Bearer');
     return c.json({ error: { code: http.code, message: http.message } }, http.status);
   });
@@ -139,8 +157,9 @@ export function createApp(options: AppOptions) {
   api.get('/flows', (c) => c.json({ flows: runtime.workflows() }));
 
   api.post('/flows/:flowId/sessions', async (c) => {
-    await readEmptyBody(c, 'start');
-    const started = await runtime.start(c.req.param('flowId'), c.get('caller'));
+    const flowId = c.req.param('flowId');
+    const context = await readStartBody(c, CLIENT_START_CONTEXTS[flowId]);
+    const started = await runtime.start(flowId, c.get('caller'), context && { context });
     return c.json(started, 201);
   });
 
@@ -191,6 +210,8 @@ export function createApp(options: AppOptions) {
     return c.json(await graph.snapshot(c.get('caller').owner ?? null, query));
   });
 
+  api.route('/', documentRoutes(runtime, options.documentAgent));
+
   app.route('/api', api);
   return app;
 }
@@ -210,6 +231,19 @@ function pageParam(c: Context, name: 'after' | 'limit'): number | undefined {
 }
 
 /** A body that must be empty or `{}` (starting and cancelling a session take no parameters). */
+/** A start body: empty or {}; for a workflow that takes a client's context, also `{"context": ...}` fitting its schema. */
+async function readStartBody(c: Context, contextSchema: z.ZodType<Record<string, unknown>> | undefined): Promise<Record<string, unknown> | undefined> {
+  if (!contextSchema) {
+    await readEmptyBody(c, 'start');
+    return undefined;
+  }
+  const body = await readJson(c, { optional: true, expected: '{} or {"context": {...}}' });
+  const parsed = z.strictObject({ context: contextSchema.optional() }).safeParse(body === undefined ? {} : body);
+  if (!parsed.success)
+    throw new HttpError(400, 'invalid_body', `the start body must be empty, {} or {"context": {...}}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+  return parsed.data.context;
+}
+
 async function readEmptyBody(c: Context, what: 'start' | 'cancel'): Promise<void> {
   const body = await readJson(c, { optional: true, expected: '{}' });
   const parsed = EmptyBodySchema.safeParse(body === undefined ? {} : body);

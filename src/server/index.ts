@@ -1,4 +1,15 @@
 export { MAX_BODY_BYTES, createApp, type AppOptions } from './app.js';
 export { HttpError, toHttpError } from './errors.js';
 export { openApiDocument } from './openapi.js';
+export {
+  ActRequestSchema,
+  ActResponseSchema,
+  DocumentJsonSchema,
+  MessageJsonSchema,
+  ProjectJsonSchema,
+  documentRoutes,
+  type ActRequest,
+  type ActResponse,
+  type DocumentAgentSource,
+} from './documents.js';
 export { checkGraphSupport, storeGraphSource, type GraphSource, type GraphStatus } from './graph.js';

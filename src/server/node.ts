@@ -8,6 +8,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
 import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
 import type { SqlDatabase, Store } from '../store/types.js';
+import type { DocumentAgentHostOptions } from '../document-agent/host.js';
 import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
 import { createApp } from './app.js';
@@ -23,6 +24,8 @@ export interface ServerOptions {
   actors?: Record<string, AnyActorLogic>;
   /** Serve the task agent (workflow `task-agent`) beside the workflows, where the store holds graphs (Apache AGE). */
   taskAgent?: TaskAgentServing;
+  /** Serve the document agent (workflow `document-agent`, `POST /api/agent/act` and the projects' routes) on the store's database. */
+  documentAgent?: DocumentAgentServing;
   port?: number;
   hostname?: string;
   /** PostgreSQL when set; PGlite in `dataDir` otherwise. */
@@ -55,6 +58,9 @@ export interface ServerOptions {
 /** How the task agent is served: its model (none: the offline reader alone), host tools, limits. */
 export type TaskAgentServing = Omit<TaskAgentHostOptions, 'database'>;
 
+/** How the document agent is served: its model (none: the offline reader alone), web search, how long a question waits, the model's time limit. */
+export type DocumentAgentServing = Omit<DocumentAgentHostOptions, 'database'>;
+
 export interface RunningServer {
   url: string;
   store: Store;
@@ -62,6 +68,8 @@ export interface RunningServer {
   storeDescription: string;
   /** Whether the store holds the task agent's graph (Apache AGE), found at start; when not, why (flows are served either way). */
   graph: GraphStatus;
+  /** Whether the document agent is served (asked for, on a SQL store: PGlite and PostgreSQL both are). */
+  documentAgent: boolean;
   close(): Promise<void>;
 }
 
@@ -90,6 +98,12 @@ async function taskAgentOf(database: SqlDatabase, options: TaskAgentServing) {
   return taskAgentHost({ database, ...options });
 }
 
+/** The document agent's workflow and actors on the store's database (loaded only when served). */
+async function documentAgentOf(database: SqlDatabase, options: DocumentAgentServing) {
+  const { documentAgentHost } = await import('../document-agent/host.js');
+  return documentAgentHost({ database, ...options });
+}
+
 /** PGlite's Apache AGE, loaded only for a PGlite store (a PostgreSQL server has its own, or none). */
 async function graphExtensions() {
   const { graphPgliteOptions } = await import('../graph/pglite.js');
@@ -105,17 +119,19 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
   const onBackgroundError = options.onBackgroundError ?? backgroundErrorLog((line) => console.error(line));
   // The task agent needs the graph: served where the store holds one, left out (and said why) where not.
   const agent = graph.available && options.taskAgent && store.sql ? await taskAgentOf(store.sql, options.taskAgent) : null;
+  // The document agent needs only SQL tables (no AGE): served on any SQL store when asked for.
+  const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, options.documentAgent) : null;
   const runtime = createRuntime({
-    workflows: agent ? [...options.workflows, agent.workflow] : options.workflows,
+    workflows: [...options.workflows, ...(agent ? [agent.workflow] : []), ...(documents ? [documents.workflow] : [])],
     store,
-    ...((options.actors || agent) && { actors: { ...options.actors, ...agent?.actors } }),
+    ...((options.actors || agent || documents) && { actors: { ...options.actors, ...agent?.actors, ...documents?.actors } }),
     ...(options.maxTurnsPerSession !== undefined && { maxTurnsPerSession: options.maxTurnsPerSession }),
     // Deadlines live in the store: this server fires those of any process, and those that passed while none ran.
     deadlines: { watchMs: options.deadlineWatchMs ?? 1000 },
     onBackgroundError,
   });
   try {
-    return await serveRuntime(store, runtime, { storeDescription, graph }, onBackgroundError, options);
+    return await serveRuntime(store, runtime, { storeDescription, graph, documentAgent: documents !== null }, onBackgroundError, options);
   } catch (error) {
     runtime.close();
     throw error;
@@ -125,7 +141,7 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
 async function serveRuntime(
   store: Store,
   runtime: Runtime,
-  { storeDescription, graph }: { storeDescription: string; graph: GraphStatus },
+  { storeDescription, graph, documentAgent }: { storeDescription: string; graph: GraphStatus; documentAgent: boolean },
   onBackgroundError: (error: unknown) => void,
   options: ServerOptions,
 ): Promise<RunningServer> {
@@ -137,6 +153,7 @@ async function serveRuntime(
     jwtSecret: options.jwtSecret,
     shutdown: shutdown.signal,
     graph: storeGraphSource(store, graph),
+    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping() } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.jwt && { jwt: options.jwt }),
     ...(options.replySchema && { replySchema: options.replySchema }),
@@ -166,6 +183,7 @@ async function serveRuntime(
     store,
     storeDescription,
     graph,
+    documentAgent,
     close: async () => {
       shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,6 +4,18 @@ import { OpenInputSchema } from '../inputs/gate.js';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
 import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
+import {
+  ActRequestSchema,
+  ActResponseSchema,
+  DocumentJsonSchema,
+  DocumentListSchema,
+  MessageJsonSchema,
+  MessageListSchema,
+  MessageQuerySchema,
+  ProjectJsonSchema,
+  ProjectListSchema,
+  ProjectRequestSchema,
+} from './documents.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
@@ -66,6 +78,15 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         AnswerBody: schema(AnswerBodySchema),
         RuntimeEvent: schema(RuntimeEventSchema),
         Graph: schema(GraphSnapshotSchema),
+        ActRequest: z.toJSONSchema(ActRequestSchema, { io: 'input', unrepresentable: 'any' }),
+        ActResponse: schema(ActResponseSchema),
+        ProjectRequest: z.toJSONSchema(ProjectRequestSchema, { io: 'input', unrepresentable: 'any' }),
+        Project: schema(ProjectJsonSchema),
+        ProjectList: schema(ProjectListSchema),
+        Document: schema(DocumentJsonSchema),
+        DocumentList: schema(DocumentListSchema),
+        Message: schema(MessageJsonSchema),
+        MessageList: schema(MessageListSchema),
       },
       ...(options.auth && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
     },
@@ -89,9 +110,18 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           summary: 'Start a session',
           security,
           parameters: [{ name: 'flowId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: false,
+            description: 'Empty or {}. The document agent (`document-agent`) also takes the project of its chat: {"context": {"projectId": 1}}; no other workflow takes a context from a client.',
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { context: { type: 'object', additionalProperties: true } }, additionalProperties: false },
+              },
+            },
+          },
           responses: {
             201: json('Started', 'The new session and its opening reply'),
-            400: error('Malformed body: it is empty or {}'),
+            400: error('Malformed body: it is empty or {} (or, for the document agent, {"context": {"projectId": ...}}); or a context the workflow cannot start from'),
             404: error('Unknown flow'),
             ...post,
             ...common,
@@ -218,7 +248,101 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           },
         },
       },
+      ...documentAgentPaths(security, common, post),
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+    },
+  };
+}
+
+/**
+ * The document agent's routes (src/server/documents.ts): the seed's
+ * `POST /api/agent/act` and the projects, documents and chat messages it works on.
+ */
+function documentAgentPaths(security: { bearer: never[] }[], common: Record<string, unknown>, post: Record<string, unknown>) {
+  const unavailable = error(
+    'document_agent_unavailable: this server does not serve the document agent (it needs a SQL store); store_unavailable: the store is unreachable',
+  );
+  const id = (what: string) => ({ name: 'id', in: 'path', required: true, description: `The ${what} id (a positive whole number)`, schema: { type: 'integer', minimum: 1 } });
+  const badId = (what: string) => error(`invalid_id: the ${what} id is not a positive whole number`);
+  return {
+    '/api/agent/act': {
+      post: {
+        summary: 'Send the document agent a message: it creates, edits or explains documents, asks when unsure and confirms before deleting',
+        description:
+          "The chat: `chat_id` when it is the caller's and in `project_id`; otherwise (absent, unknown, another project's or another owner's) a new chat in the project. " +
+          'Each chat is a session of the `document-agent` workflow and each message a turn of it. When `awaiting` is set, the agent waits: ' +
+          'send one of its option values (or labels, e.g. "Proceed", "Cancel") as the next message, or anything else as a new request (the waiting one is dropped).',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('ActRequest') } } },
+        responses: {
+          200: json('ActResponse', "The document created or changed, the agent's reply as stored, its decision, and what it waits for"),
+          400: error('invalid_json; invalid_body: a field is missing, of the wrong type or unknown (the message names it)'),
+          404: error("project_not_found: not the caller's project; document_not_found: document_id is not a document of that project"),
+          409: error('document_version_conflict: the document changed while the agent edited it, nothing was saved; turn_id_reused: the turn_id was used for another message'),
+          502: error("model_error: the language model failed or answered outside the decision's schema; nothing was written (no message, no document)"),
+          ...post,
+          ...common,
+          503: unavailable,
+        },
+      },
+    },
+    '/api/projects': {
+      post: {
+        summary: 'Create a project',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('ProjectRequest') } } },
+        responses: {
+          201: json('Project', 'The new project'),
+          400: error('invalid_json; invalid_body: the name is missing or empty, or a field is unknown'),
+          ...post,
+          ...common,
+          503: unavailable,
+        },
+      },
+      get: {
+        summary: "The caller's projects",
+        security,
+        responses: { 200: json('ProjectList', 'Oldest first'), ...common, 503: unavailable },
+      },
+    },
+    '/api/projects/{id}/documents': {
+      get: {
+        summary: "A project's documents, with their content",
+        security,
+        parameters: [id('project')],
+        responses: { 200: json('DocumentList', 'Oldest first'), 400: badId('project'), 404: error("project_not_found: no such project, or another owner's"), ...common, 503: unavailable },
+      },
+    },
+    '/api/documents/{id}': {
+      get: {
+        summary: 'A document',
+        security,
+        parameters: [id('document')],
+        responses: { 200: json('Document', 'The document as saved'), 400: badId('document'), 404: error("document_not_found: no such document, or another owner's"), ...common, 503: unavailable },
+      },
+    },
+    '/api/chats/{id}/messages': {
+      get: {
+        summary: "A chat's messages (the person's and the agent's), in order",
+        security,
+        parameters: [
+          id('chat'),
+          ...Object.entries(MessageQuerySchema.shape).map(([name, field]) => ({
+            name,
+            in: 'query',
+            required: false,
+            description: field.description,
+            schema: name === 'limit' ? { type: 'integer', minimum: 1, maximum: 1000, default: 100 } : { type: 'integer', minimum: 0, default: 0 },
+          })),
+        ],
+        responses: {
+          200: json('MessageList', 'One page of the messages'),
+          400: error('invalid_id: the chat id is not a positive whole number; invalid_query: after or limit is malformed, out of range or unknown'),
+          404: error("chat_not_found: no such chat, or another owner's"),
+          ...common,
+          503: unavailable,
+        },
+      },
     },
   };
 }

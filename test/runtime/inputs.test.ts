@@ -447,3 +447,47 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 50
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('a gate that passes other text on', () => {
+  // Proceed / Cancel, or new words: the machine hears them as a turn and drops what it waited for.
+  const askingWorkflow = (id: string, passOtherText: boolean) =>
+    defineWorkflow({
+      id,
+      version: 1,
+      machine: setup({ types: { context: {} as { said: string[] }, events: {} as { type: 'user.text'; text: string } | { type: 'input.answered'; value: unknown } } }).createMachine({
+        context: { said: [] },
+        initial: 'asking',
+        states: {
+          asking: {
+            meta: waitsFor([{ name: 'go', type: 'enum', options: [{ label: 'Proceed', value: 'proceed' }, { label: 'Cancel', value: 'cancel' }], passOtherText }]),
+            on: {
+              'input.answered': { target: 'answered', actions: assign({ said: ({ context, event }) => [...context.said, `gate:${String(event.value)}`] }) },
+              'user.text': { target: 'answered', actions: assign({ said: ({ context, event }) => [...context.said, `text:${event.text}`] }) },
+            },
+          },
+          answered: {},
+        },
+      }),
+      reply: (s) => ({ message: (s.context as { said: string[] }).said.join(',') || 'asking' }),
+    });
+
+  it('a value of the gate answers it; other words reach the machine as a turn and close the gate', async () => {
+    const runtime = createRuntime({ workflows: [askingWorkflow('pass-on', true)], store: createMemoryStore() });
+    const first = await runtime.start('pass-on');
+    expect((await runtime.turn(first.sessionId, { text: 'Proceed' })).message).toBe('gate:proceed');
+    const second = await runtime.start('pass-on');
+    const reply = await runtime.turn(second.sessionId, { text: 'actually, do something else' });
+    expect(reply.message).toBe('text:actually, do something else');
+    expect(reply.inputs ?? []).toEqual([]);
+    expect(await runtime.inputs(undefined, { sessionId: second.sessionId })).toEqual([]);
+    runtime.close();
+  });
+
+  it('without it, the same words are refused and the gate stays open', async () => {
+    const runtime = createRuntime({ workflows: [askingWorkflow('strict', false)], store: createMemoryStore() });
+    const { sessionId } = await runtime.start('strict');
+    await expect(runtime.turn(sessionId, { text: 'actually, do something else' })).rejects.toBeInstanceOf(InvalidInputValueError);
+    expect(await runtime.inputs(undefined, { sessionId })).toHaveLength(1);
+    runtime.close();
+  });
+});

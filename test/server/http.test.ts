@@ -830,6 +830,11 @@ describe('GET /api/openapi.json', () => {
     '/api/inputs/{gateId}': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/events': { get: [200, 400, 403, 503] },
     '/api/graph': { get: [200, 400, 403, 503] },
+    '/api/agent/act': { post: [200, 400, 403, 404, 405, 409, 413, 415, 502, 503] },
+    '/api/projects': { post: [201, 400, 403, 405, 413, 415, 503], get: [200, 403, 503] },
+    '/api/projects/{id}/documents': { get: [200, 400, 403, 404, 503] },
+    '/api/documents/{id}': { get: [200, 400, 403, 404, 503] },
+    '/api/chats/{id}/messages': { get: [200, 400, 403, 404, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();

@@ -1048,7 +1048,7 @@ describe('the OpenAPI document lists the input routes', () => {
     const event = doc.components.schemas.RuntimeEvent;
     expect(event.required).toEqual(expect.arrayContaining(['id', 'type', 'sessionId', 'workflowId', 'gateId', 'to', 'data', 'at']));
     expect([...event.properties.type.enum].sort()).toEqual(
-      ['input.answered', 'input.closed', 'input.opened', 'input.timed_out', 'session.cancelled', 'session.finished'].sort(),
+      ['agent.action_completed', 'input.answered', 'input.closed', 'input.opened', 'input.timed_out', 'session.cancelled', 'session.finished'].sort(),
     );
   });
 
