@@ -6,12 +6,7 @@ import type { AgentDecision } from '../src/document-agent/schemas.js';
  * and its tests share them.
  */
 
-/** 4a: the clarification question as the decision put it (or a question naming the documents). */
-export function clarificationReply(question: string): string {
-  return question;
-}
-
-/** The documents a clarification lists: "You have: Recipes, Travel Guide, Budget". */
+/** 4a is the clarification question itself. The documents a clarification lists: "You have: Recipes, Travel Guide, Budget". */
 export function documentChoices(names: readonly string[]): string {
   return names.length === 0 ? 'There are no documents in this project yet.' : `You have: ${names.join(', ')}`;
 }

@@ -6,7 +6,6 @@ import type { AgentDecision, DocumentBrief, EditOperation, HistoryMessage, Proje
 import {
   WEB_SEARCH_UNAVAILABLE,
   cancelledReply,
-  clarificationReply,
   confirmationReply,
   conflictReply,
   createFailedReply,
@@ -245,7 +244,7 @@ export function formatReply(context: DocumentAgentContext): string {
   let text: string;
   switch (o?.kind) {
     case 'clarify':
-      text = clarificationReply(o.question);
+      text = o.question;
       break;
     case 'confirm':
       text = o.prompt;

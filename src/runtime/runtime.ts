@@ -290,13 +290,16 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
           // A text turn answers the one gate addressed to the person, the same way an answer by id does.
           const mine = open.filter((g) => g.to === null);
           const turn = step.turn;
-          const gate = mine.length === 1 && 'text' in turn ? mine[0]! : null;
-          // A gate that passes other text on lets the machine read words that are not one of its values (a new request).
-          const passed = gate !== null && gate.spec.passOtherText === true && 'text' in turn && !coerceInput(gate.spec, turn.text, now).ok;
-          if (gate && 'text' in turn && !passed) {
-            const value = accept(gate, turn.text, now);
-            closing = [{ gateId: gate.gateId, status: 'answered', value, answeredBy: caller?.owner ?? null }];
-            events = [answered(gate, value, caller?.owner ?? null, open, closing)];
+          if (mine.length === 1 && 'text' in turn) {
+            const gate = mine[0]!;
+            const read = coerceInput(gate.spec, turn.text, now);
+            // Words that are not one of its values: refused (the gate asks again), unless the gate passes
+            // them on to the machine as an ordinary turn (a new request instead of Proceed / Cancel).
+            if (!read.ok && !gate.spec.passOtherText) throw new InvalidInputValueError(gate.gateId, gate.name, read.expected, read.message);
+            if (read.ok) {
+              closing = [{ gateId: gate.gateId, status: 'answered', value: read.value, answeredBy: caller?.owner ?? null }];
+              events = [answered(gate, read.value, caller?.owner ?? null, open, closing)];
+            }
           }
           journalTurn = turn;
         }

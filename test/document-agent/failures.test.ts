@@ -7,36 +7,11 @@
  * The runtime serves documentAgentHost on PGlite; the model is scripted.
  */
 import { APICallError } from 'ai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/types.js';
+import { describe, expect, it } from 'vitest';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
-import {
-  artifactOf,
-  documentAgentRuntime,
-  openDocumentStore,
-  type AgentHarnessOptions,
-  type DocumentAgentHarness,
-  type Script,
-  type Scripted,
-} from '../helpers/document-agent.js';
+import { artifactOf, useDocumentAgentStore, type DocumentAgentHarness, type Scripted } from '../helpers/document-agent.js';
 
-let store: Store;
-const open: DocumentAgentHarness[] = [];
-beforeAll(async () => {
-  store = await openDocumentStore();
-}, 60_000);
-afterEach(() => {
-  for (const h of open.splice(0)) h.close();
-});
-afterAll(async () => {
-  await store.close();
-});
-
-function agent(script: Script, options: Omit<AgentHarnessOptions, 'script'> = {}) {
-  const h = documentAgentRuntime(store, { script, ...options });
-  open.push(h);
-  return h as DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> };
-}
+const { agent } = useDocumentAgentStore();
 
 const PANCAKES = '# Recipes\n\n## Pancakes\nFlour, eggs, milk.\n';
 /** An HTTP 500 as the OpenAI provider reports it (retryable, so the SDK tries once more). */

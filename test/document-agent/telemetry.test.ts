@@ -15,33 +15,22 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/runtime/runtime.js';
 import { DOCUMENT_AGENT_ID } from '../../src/document-agent/workflow.js';
-import type { Store } from '../../src/store/types.js';
-import { artifactOf, documentAgentRuntime, fakeWebSearch, openDocumentStore, type DocumentAgentHarness, type Script } from '../helpers/document-agent.js';
+import { artifactOf, fakeWebSearch, useDocumentAgentStore, type DocumentAgentHarness } from '../helpers/document-agent.js';
 
 // One provider for the file: the actors' tracer (a proxy taken at import) keeps the first delegate it finds.
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
-let store: Store;
-const open: DocumentAgentHarness[] = [];
-beforeAll(async () => {
+const { agent } = useDocumentAgentStore();
+beforeAll(() => {
   trace.setGlobalTracerProvider(provider);
-  store = await openDocumentStore();
-}, 60_000);
+});
 afterEach(() => {
-  for (const h of open.splice(0)) h.close();
   exporter.reset();
 });
-afterAll(async () => {
-  await store.close();
+afterAll(() => {
   trace.disable();
 });
-
-function agent(script: Script, options: Parameters<typeof documentAgentRuntime>[1] = {}) {
-  const h = documentAgentRuntime(store, { script, ...options });
-  open.push(h);
-  return h as DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> };
-}
 
 /** The agent's spans, in the order they ended (a model call ends before the step that made it). */
 const agentSpans = () => exporter.getFinishedSpans().filter((s) => s.name.startsWith('document_agent.'));

@@ -7,7 +7,7 @@
  * seed's metadata, the event and the model calls the message took.
  */
 import type { AnyMachineSnapshot } from 'xstate';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionOf, type AgentDecision } from '../../src/document-agent/schemas.js';
 import { formatSearchResults, type WebSearchResult } from '../../src/document-agent/web-search.js';
 import { documentAgentWorkflow } from '../../src/document-agent/workflow.js';
@@ -19,35 +19,15 @@ import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import {
   artifactOf,
-  documentAgentRuntime,
   fakeWebSearch,
   latch,
-  openDocumentStore,
   snapshotWith,
-  type AgentHarnessOptions,
+  useDocumentAgentStore,
   type DocumentAgentHarness,
-  type Script,
 } from '../helpers/document-agent.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 
-let store: Store;
-const open: DocumentAgentHarness[] = [];
-beforeAll(async () => {
-  store = await openDocumentStore();
-}, 60_000);
-afterEach(() => {
-  for (const h of open.splice(0)) h.close();
-});
-afterAll(async () => {
-  await store.close();
-});
-
-/** The agent on the file's store with this script (and options). */
-function agent(script: Script, options: Omit<AgentHarnessOptions, 'script'> = {}, on: Store = store): DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> } {
-  const h = documentAgentRuntime(on, { script, ...options });
-  open.push(h);
-  return h as DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> };
-}
+const { store, agent } = useDocumentAgentStore();
 
 /** The seed's metadata of an assistant message (step 5), with the decision as stored (every field filled). */
 function seedMetadata(decision: Partial<AgentDecision>, flags: Partial<Record<'web_search_performed' | 'document_updated' | 'needs_clarification' | 'pending_confirmation' | 'should_create', boolean>> = {}) {
@@ -686,8 +666,8 @@ async function staleCommit(on: Store) {
 }
 
 describe('concurrent edits (PGlite)', () => {
-  it('two chats edit one document: the one whose rewrite finishes second saves nothing and says so', () => concurrentEdits(store, store));
-  it('the commit refuses an edit made from a stale version, writing nothing', () => staleCommit(store));
+  it('two chats edit one document: the one whose rewrite finishes second saves nothing and says so', () => concurrentEdits(store(), store()));
+  it('the commit refuses an edit made from a stale version, writing nothing', () => staleCommit(store()));
 });
 
 describe.skipIf(!hasPostgres)('concurrent edits (PostgreSQL, two connections)', () => {
@@ -700,7 +680,6 @@ describe.skipIf(!hasPostgres)('concurrent edits (PostgreSQL, two connections)', 
     b = await createPostgresStore({ connectionString: schema.url });
   });
   afterAll(async () => {
-    for (const h of open.splice(0)) h.close();
     await a?.close();
     await b?.close();
     await schema?.drop();

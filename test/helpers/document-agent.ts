@@ -7,6 +7,7 @@
  * instructions). Every call is recorded with what the model was sent.
  */
 import type { Snapshot } from 'xstate';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModel } from 'ai';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
@@ -183,6 +184,35 @@ export interface DocumentAgentHarness {
 
 /** A PGlite store in memory, migrated (the documents' tables included). */
 export const openDocumentStore = (): Promise<Store> => createPgliteStore();
+
+/** An agent whose model is scripted (the harness's model is then always there). */
+export type ScriptedAgent = DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> };
+
+/**
+ * A test file's PGlite store, opened once, and `agent(script)`: the document
+ * agent on it (or on `on`), closed after each test.
+ */
+export function useDocumentAgentStore() {
+  let store: Store | undefined;
+  const open: DocumentAgentHarness[] = [];
+  beforeAll(async () => {
+    store = await openDocumentStore();
+  }, 60_000);
+  afterEach(() => {
+    for (const h of open.splice(0)) h.close();
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+  return {
+    store: (): Store => store!,
+    agent(script: Script, options: Omit<AgentHarnessOptions, 'script'> = {}, on?: Store): ScriptedAgent {
+      const h = documentAgentRuntime(on ?? store!, { script, ...options });
+      open.push(h);
+      return h as ScriptedAgent;
+    },
+  };
+}
 
 /** The runtime serving the document agent on `store`, with the scripted model (or the given one, or none). */
 export function documentAgentRuntime(store: Store, options: AgentHarnessOptions = {}): DocumentAgentHarness {
