@@ -46,6 +46,8 @@ function Demo() {
   const [reply, setReply] = useState<ReplyEnvelope | null>(null);
   /** Goals begun on this page: a new goal is a new session, so a new widget. */
   const [goal, setGoal] = useState(0);
+  /** The chat's session as the widget reports it: the viewer link shows it live. */
+  const [sessionId, setSessionId] = useState<string | null>(null);
 
   useEffect(() => {
     transport.flows().then(
@@ -79,6 +81,7 @@ function Demo() {
             onChange={(e) => {
               setUnknown(null);
               setReply(null);
+              setSessionId(null);
               setFlowId(e.target.value);
             }}
           >
@@ -98,7 +101,7 @@ function Demo() {
           flowId={flowId}
           title={flow.title ?? flow.id}
           sessionId={localStorage.getItem(storageKey(flowId))}
-          onSessionId={(id) => localStorage.setItem(storageKey(flowId), id)}
+          onSessionId={(id) => (localStorage.setItem(storageKey(flowId), id), setSessionId(id))}
           inspect={inspect}
         />
       )}
@@ -112,7 +115,7 @@ function Demo() {
               flowId={flowId}
               title={flow.title ?? flow.id}
               sessionId={localStorage.getItem(storageKey(flowId))}
-              onSessionId={(id) => localStorage.setItem(storageKey(flowId), id)}
+              onSessionId={(id) => (localStorage.setItem(storageKey(flowId), id), setSessionId(id))}
               onReply={setReply}
               inspect={inspect}
             />
@@ -122,6 +125,7 @@ function Demo() {
                   // One session per goal: the finished one is left, the next starts afresh.
                   localStorage.removeItem(storageKey(flowId));
                   setReply(null);
+                  setSessionId(null);
                   setGoal((n) => n + 1);
                 }}
               />
@@ -137,9 +141,14 @@ function Demo() {
           transportFor={documentAgentTransport}
           title={flow.title ?? flow.id}
           sessionIdFor={(projectId) => localStorage.getItem(documentSessionKey(projectId))}
-          onSessionId={(projectId, id) => localStorage.setItem(documentSessionKey(projectId), id)}
+          onSessionId={(projectId, id) => (localStorage.setItem(documentSessionKey(projectId), id), setSessionId(id))}
           inspect={inspect}
         />
+      )}
+      {sessionId && (
+        <p>
+          <a href={`/viewer?session=${encodeURIComponent(sessionId)}`}>See this session in the viewer</a>
+        </p>
       )}
     </main>
   );
@@ -167,6 +176,7 @@ function Tabs({ current }: { current: 'chat' | 'inbox' }) {
       <a href={`${inboxUrl.pathname}${inboxUrl.search}`} aria-current={current === 'inbox' ? 'page' : undefined}>
         Inbox
       </a>
+      <a href="/viewer">Viewer</a>
     </nav>
   );
 }

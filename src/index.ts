@@ -206,3 +206,6 @@ export { drawMachine, type DrawingFormat } from './viz/index.js';
 export { machineDrawing, type DrawnInput, type DrawnInvoke, type DrawnState, type DrawnStateType, type DrawnTransition, type MachineDrawing } from './viz/model.js';
 export { toMermaid } from './viz/mermaid.js';
 export { toDot } from './viz/dot.js';
+export { DRAWING_FORMAT, drawingSvg, layoutDrawing, standaloneMachineDrawing, workflowDrawing } from './viz/index.js';
+export type { DrawingLayout, DrawingLevel, Outline, OutlineEdge, OutlineNode, WorkflowDrawing } from './viz/index.js';
+export { flowOutline } from './flow/index.js';

@@ -90,10 +90,34 @@ export const COMMANDS = {
   },
   viz: {
     args: ['<flow>'],
-    summary: 'draw the compiled machine (guards on the edges, ui hints in meta)',
-    options: { format: { type: 'string', value: 'mermaid|dot|json', description: 'the drawing (default: mermaid)' } },
+    summary: 'draw a flow as written and as its compiled machine, an agent or a machine (the viewer reads the JSON)',
+    options: {
+      format: {
+        type: 'string',
+        value: 'mermaid|dot|json|svg',
+        description: 'json: the drawing the viewer reads (the flow as written and the machine in full); svg: laid out as the viewer draws it; mermaid, dot: the machine (default: mermaid)',
+      },
+      level: { type: 'string', value: 'outline|machine', description: 'for svg: the flow as written (default) or the compiled machine' },
+    },
     get details() {
-      return FLOW();
+      return `${FLOW()}\nIt may also be a module (.js, .mjs, .ts) whose default export is a workflow, an agent (task-agent, document-agent) or a hand-written machine (pathSelection, chatSession).\nThe viewer (npm start, then /viewer) draws the same JSON interactively.`;
+    },
+  },
+  test: {
+    args: ['<flow>'],
+    summary: 'generate and replay every path through a flow; print its state and transition coverage (exit 1 under 100%)',
+    options: {
+      out: { type: 'string', value: 'DIR', description: 'write each generated path as a readable script in DIR, one file per path (NNN-<last step>.txt), one line per step: > text "yes"  → <state it leads to>' },
+      min: { type: 'string', value: 'PERCENT', description: 'pass (exit 0) when at least PERCENT (0-100) of the states and of the transitions are reached (default: all of them)' },
+      json: { type: 'boolean', description: 'print the report as one JSON object (with the paths\' events when --out is given)' },
+    },
+    get details() {
+      return (
+        'Paths come from the model-based search (src/testing/model-based.ts): the events every node kind derives (buttons, texts, numbers around the guards\' literals, extraction and action outcomes), ' +
+        'each path replayed on a live machine. What no path reaches is listed with its reason: a guard that never held, a transition no event leads to, a state inside one never reached. ' +
+        'A large flow takes seconds (a terminal shows the progress on stderr). Scripts a previous run wrote in DIR (NNN-*.txt) are replaced.\n' +
+        FLOW()
+      );
     },
   },
   schema: {

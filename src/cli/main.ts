@@ -1,5 +1,4 @@
-import { FlowDocumentError, ReplySchema, compileFlow, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
-import { drawMachine } from '../viz/index.js';
+import { FlowDocumentError, ReplySchema, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { commandHelp, parseCommandLine } from './args.js';
 import { chatInteractive, chatJson } from './chat.js';
@@ -17,6 +16,9 @@ import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
+import { parseMin, runTestFlow } from './test-flow.js';
+import { runViz } from './viz.js';
+import { DRAWN_MACHINES, childProcessCoverage } from './drawings.js';
 import { runInput, runInputs, type InputsQuery } from './inputs.js';
 import { localInputsSource, remoteInputsSource } from './inputs-source.js';
 import { InputQuerySchema, readQuery } from '../server/inputs.js';
@@ -58,6 +60,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     json: flag('json'),
     trace: flag('trace'),
     format: text('format'),
+    level: text('level'),
     port: text('port'),
     flows: text('flows'),
     'gate-config': flag('gate-config'),
@@ -111,7 +114,18 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const workflows = flows.map((flow) => flowWorkflow(flow));
       const { model } = (await modelFromEnv(env)) ?? {};
       const documentAgent = { ...(model && { model }), webSearch };
-      const server = await startServer({ ...settings, workflows, replySchema: ReplySchema, actors: { extract, ...EXAMPLE_ACTORS }, taskAgent: { model }, documentAgent, port, postgresTimeouts }).catch((error: unknown) => {
+      const server = await startServer({
+        ...settings,
+        workflows,
+        replySchema: ReplySchema,
+        actors: { extract, ...EXAMPLE_ACTORS },
+        taskAgent: { model },
+        documentAgent,
+        port,
+        postgresTimeouts,
+        drawnMachines: DRAWN_MACHINES,
+        coverage: childProcessCoverage(flows),
+      }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);
@@ -119,7 +133,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       });
       process.stdout.write(
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
-          (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector)\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
+          (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
           (server.graph.available
             ? `gateflow: graph: Apache AGE ${server.graph.version} (GET /api/graph); task agent: task-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'})\n`
@@ -161,13 +175,12 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const path = resolveFlowPath(args[0]!);
       return runValidate(readText(path), path, Boolean(values.json), process.stdout);
     }
-    case 'viz': {
-      const format = values.format ?? 'mermaid';
-      if (format !== 'mermaid' && format !== 'dot' && format !== 'json')
-        throw new CliError(`gateflow viz: --format must be mermaid, dot or json, not "${format}"`, 2);
+    case 'viz':
+      return runViz(args[0]!, values.format ?? 'mermaid', values.level ?? 'outline', process.stdout);
+    case 'test': {
+      const min = parseMin(text('min'));
       const { flow } = readFlow(args[0]!);
-      process.stdout.write(`${drawMachine(compileFlow(flow), format)}\n`);
-      return 0;
+      return runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
     }
     case 'schema':
       process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);

@@ -52,6 +52,7 @@ export * from './compose.js';
 export type { FlowTraceEvent, FlowTraceEventType } from './trace.js';
 export { GuardCompileError, MAX_GUARD_LENGTH, checkGuard, compileGuard, type CompiledGuard, type GuardKind, type GuardProblem, type GuardScope } from './guards/cel.js';
 export { flowWorkflow, type FlowWorkflowOptions } from './workflow.js';
+export { flowOutline } from './outline.js';
 export { createFlowRuntime, type FlowRuntimeOptions } from './runtime.js';
 export { restoreConversation, startConversation, type Conversation, type ConversationOptions, type PersistedConversation } from './conversation.js';
 export * from './reply.js';

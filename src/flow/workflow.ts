@@ -3,9 +3,11 @@ import { buildReply } from './build-reply.js';
 import { migrateSnapshot } from './migrate-snapshot.js';
 import { defaultTurnEvent, statusOf } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
+import type { Outline } from '../viz/drawing.js';
 import { compileFlow, type FlowMachine } from './compile.js';
 import { initialFlowContext, type FlowContext } from './context.js';
 import { flowGraph } from './graph.js';
+import { flowOutline } from './outline.js';
 import { parseFlowValue } from './parse.js';
 import type { Reply } from './reply.js';
 import type { FlowDocument, FlowVersion } from './schema.js';
@@ -38,6 +40,8 @@ function compileWorkflow(doc: FlowDocument, options: FlowWorkflowOptions): Workf
   const base = compileFlow(checked, options.today ? { today: options.today } : {});
   // The machine with a host's actors, once per set of actors (a runtime keeps one).
   const provided = new WeakMap<Record<string, AnyActorLogic>, FlowMachine>();
+  // The flow as written, for the drawings: built the first time it is asked for.
+  let outline: Outline | undefined;
   return {
     id: checked.id,
     version: checked.version,
@@ -56,6 +60,7 @@ function compileWorkflow(doc: FlowDocument, options: FlowWorkflowOptions): Workf
     }),
     restore: withContextDefaults,
     migrate: (fromVersion, snapshot) => migrateSnapshot(checked, fromVersion as FlowVersion, snapshot),
+    outline: () => (outline ??= flowOutline(checked)),
   };
 }
 

@@ -6,13 +6,13 @@ import { declaredInputs } from '../inputs/declared.js';
 import { InputClosedError, InputForbiddenError, InputNotFoundError, InvalidInputValueError } from '../inputs/errors.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
 import { isGateId, openInputOf, type GateClosing, type GateRecord, type OpenInput } from '../inputs/gate.js';
-import { ConflictError, type JournalTurn, type SessionEvent, type Store } from '../store/types.js';
+import { ConflictError, type JournalTurn, type SessionEvent, type StepTrace, type Store } from '../store/types.js';
 import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
 import { openSession, type WorkflowSession } from '../workflow/session.js';
 import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { EventFeed } from './event-feed.js';
-import { planGates, stepEvents, withInputs } from './gates.js';
+import { planGates, stepEvents, steppedEvent, withInputs } from './gates.js';
 import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.js';
 import {
   ConversationFinishedError,
@@ -106,13 +106,16 @@ export interface RuntimeEvent {
 export interface HistoryPage {
   after?: number;
   limit?: number;
+  /** Each entry with what the machine emitted during its step (the viewer's turns). */
+  trace?: boolean;
 }
 
 export interface SessionView<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** The session's current reply (its last journal entry). */
   reply: TReply;
   /** One page of the journal, oldest first: the opening reply (seq 1, turn null), then each turn, answer, deadline or cancel. */
-  history: { seq: number; turn: JournalTurn | null; reply: TReply }[];
+  /** Each entry: the step's cause, its reply, and (asked with `trace`) what the machine emitted during it (a flow's trace events). */
+  history: { seq: number; turn: JournalTurn | null; reply: TReply; trace?: StepTrace }[];
   /** The `after` of the next page, or null when this page reaches the end. */
   nextAfter: number | null;
 }
@@ -120,6 +123,8 @@ export interface SessionView<TReply extends ReplyEnvelope = ReplyEnvelope> {
 export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** The current version of every workflow. */
   workflows(): WorkflowSummary[];
+  /** The current version of every workflow, itself (what the drawings draw). */
+  registered(): Workflow<TReply>[];
   /** Starts a session of a workflow; `context` goes to its input. */
   start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
@@ -344,13 +349,18 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             turn: journalTurn,
             turnId,
             reply,
+            trace: active.takeTrace(),
             gates: { opened: plan.opened, closed: plan.closed },
-            events: stepEvents(
-              { sessionId, workflowId: session.flowId, owner: session.owner },
-              plan,
-              new Map(open.map((g) => [g.gateId, g])),
-              { before: session.status, after: reply.status },
-            ),
+            events: [
+              ...stepEvents(
+                { sessionId, workflowId: session.flowId, owner: session.owner },
+                plan,
+                new Map(open.map((g) => [g.gateId, g])),
+                { before: session.status, after: reply.status },
+              ),
+              // Last: a page that follows the session (the viewer) reads it again on this one.
+              steppedEvent({ sessionId, workflowId: session.flowId, owner: session.owner }, session.version + 1, reply.status),
+            ],
           });
           if (active.done || step.kind === 'cancel') active.stop();
           else live.keep(sessionId, version, active);
@@ -412,6 +422,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
 
   return {
     workflows: () => [...current.values()].map((w) => ({ id: w.id, version: w.version, title: w.title })),
+    registered: () => [...current.values()],
 
     start(workflowId, caller, startOptions = {}) {
       return traced(tracer, 'gateflow.start', { 'gateflow.workflow.id': workflowId }, async (span) => {
@@ -434,6 +445,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             snapshot: active.persisted(),
             owner,
             reply,
+            trace: active.takeTrace(),
             gates: plan.opened,
             events: stepEvents({ sessionId, workflowId: workflow.id, owner }, plan, new Map(), { before: 'active', after: reply.status }),
           });
@@ -529,7 +541,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
       const last = entries.at(-1);
       return {
         reply: current.reply as TReply,
-        history: entries.map((e) => ({ seq: e.seq, turn: e.turn, reply: e.reply as TReply })),
+        history: entries.map((e) => ({ seq: e.seq, turn: e.turn, reply: e.reply as TReply, ...(page.trace && { trace: e.trace }) })),
         nextAfter: last && last.seq < version ? last.seq : null,
       };
     },

@@ -7,6 +7,7 @@ import type { Caller, Runtime } from '../runtime/runtime.js';
 import { InvalidPageError } from '../runtime/errors.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { documentRoutes, type DocumentAgentSource } from './documents.js';
+import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
 import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
 import { HttpError, toHttpError } from './errors.js';
 import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
@@ -41,6 +42,11 @@ export interface AppOptions {
    * (the runtime serves the `document-agent` workflow on the same store); absent: those routes answer 503 `document_agent_unavailable`.
    */
   documentAgent?: DocumentAgentSource;
+  /**
+   * What `/api/drawings` draws (the viewer's list, drawings and coverage);
+   * by default the runtime's workflows, without machines or coverage.
+   */
+  drawings?: DrawingSource;
 }
 
 /** 5xx codes that are an outage, a missing feature or a model's failure (said in the answer), not a bug to log. */
@@ -169,7 +175,7 @@ export function createApp(options: AppOptions) {
   });
 
   api.get('/sessions/:sessionId', async (c) => {
-    const page = { after: pageParam(c, 'after'), limit: pageParam(c, 'limit') };
+    const page = { after: pageParam(c, 'after'), limit: pageParam(c, 'limit'), trace: flagParam(c, 'trace') };
     return c.json(await runtime.session(c.req.param('sessionId'), c.get('caller'), page));
   });
 
@@ -211,6 +217,7 @@ export function createApp(options: AppOptions) {
   });
 
   api.route('/', documentRoutes(runtime, options.documentAgent));
+  api.route('/', drawingRoutes(options.drawings ?? drawingSource({ workflows: () => runtime.registered() })));
 
   app.route('/api', api);
   return app;
@@ -228,6 +235,14 @@ function pageParam(c: Context, name: 'after' | 'limit'): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,15}$/.test(value)) throw new InvalidPageError(`${name} must be a whole number, not ${JSON.stringify(value.slice(0, 20))}`);
   return Number(value);
+}
+
+/** A yes/no query parameter: `true` or `false` (absent: false). */
+function flagParam(c: Context, name: 'trace'): boolean {
+  const value = c.req.query(name);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new HttpError(400, 'invalid_query', `${name} must be true or false, not ${JSON.stringify(value.slice(0, 20))}`);
 }
 
 /** A body that must be empty or `{}` (starting and cancelling a session take no parameters). */

@@ -11,7 +11,9 @@ import type { SqlDatabase, Store } from '../store/types.js';
 import type { DocumentAgentHostOptions } from '../document-agent/host.js';
 import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
+import type { AnyStateMachine } from 'xstate';
 import { createApp } from './app.js';
+import { drawingSource, type CoverageProvider } from './drawings.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
 import { checkGraphSupport, storeGraphSource, type GraphStatus } from './graph.js';
@@ -42,8 +44,12 @@ export interface ServerOptions {
   replySchema?: z.ZodType;
   /** PostgreSQL timeouts (see `createPostgresStore`). */
   postgresTimeouts?: PostgresTimeouts;
-  /** A built web app to serve at the root (the demo page), next to the API. */
+  /** A built web app to serve at the root (the demo page, and the viewer at `/viewer`), next to the API. */
   staticDir?: string | undefined;
+  /** Hand-written machines the viewer draws beside the workflows (path selection, the chat session). */
+  drawnMachines?: readonly { machine: AnyStateMachine; title: string }[];
+  /** The model-based coverage the viewer overlays (`GET /api/drawings/{id}/coverage`); none when absent. */
+  coverage?: CoverageProvider;
   /**
    * How often to look in the store for input deadlines that passed (default
    * 1000 ms): those of gates opened by other processes or before a restart.
@@ -153,6 +159,11 @@ async function serveRuntime(
     jwtSecret: options.jwtSecret,
     shutdown: shutdown.signal,
     graph: storeGraphSource(store, graph),
+    drawings: drawingSource({
+      workflows: () => runtime.registered(),
+      ...(options.drawnMachines && { machines: options.drawnMachines }),
+      ...(options.coverage && { coverage: options.coverage }),
+    }),
     ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping() } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.jwt && { jwt: options.jwt }),
@@ -163,9 +174,11 @@ async function serveRuntime(
   if (options.staticDir) {
     const root = relative(process.cwd(), options.staticDir) || '.';
     const files = serveStatic({ root });
-    // A page reload on a client-side path gets the app again.
+    // A page reload on a client-side path gets the app again; /viewer is the viewer's page.
     const page = serveStatic({ root, path: 'index.html' });
+    const viewer = serveStatic({ root, path: 'viewer.html' });
     const notApi = (handler: typeof files): typeof files => (c, next) => (c.req.path.startsWith('/api/') ? next() : handler(c, next));
+    app.get('/viewer', viewer);
     app.get('/*', notApi(files), notApi(page));
   }
   const server: ServerType = await new Promise((resolve, reject) => {

@@ -16,6 +16,7 @@ import {
   ProjectListSchema,
   ProjectRequestSchema,
 } from './documents.js';
+import { DrawingListSchema } from './drawings.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
@@ -27,7 +28,17 @@ const FlowListSchema = z.object({
 const sessionSchema = (reply: z.ZodType) =>
   z.object({
     reply,
-    history: z.array(z.object({ seq: z.number().int().min(1), turn: TurnSchema.nullable(), reply })),
+    history: z.array(
+      z.object({
+        seq: z.number().int().min(1),
+        turn: TurnSchema.nullable(),
+        reply,
+        trace: z
+          .array(z.looseObject({ type: z.string() }))
+          .describe("With `trace=true`: what the machine emitted during the step (a flow's node entries, guards tried, votes, validations); [] when nothing")
+          .optional(),
+      }),
+    ),
     nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
   });
 const startedSchema = (reply: z.ZodType) => z.object({ sessionId: z.string(), reply });
@@ -78,6 +89,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         AnswerBody: schema(AnswerBodySchema),
         RuntimeEvent: schema(RuntimeEventSchema),
         Graph: schema(GraphSnapshotSchema),
+        DrawingList: schema(DrawingListSchema),
         ActRequest: z.toJSONSchema(ActRequestSchema, { io: 'input', unrepresentable: 'any' }),
         ActResponse: schema(ActResponseSchema),
         ProjectRequest: z.toJSONSchema(ProjectRequestSchema, { io: 'input', unrepresentable: 'any' }),
@@ -160,6 +172,13 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
               required: false,
               description: 'At most this many entries',
               schema: { type: 'integer', minimum: 1, maximum: MAX_HISTORY_PAGE_SIZE, default: DEFAULT_HISTORY_PAGE_SIZE },
+            },
+            {
+              name: 'trace',
+              in: 'query',
+              required: false,
+              description: "true: each entry carries `trace`, what the machine emitted during its step (the viewer's turns)",
+              schema: { type: 'boolean', default: false },
             },
           ],
           responses: {
@@ -245,6 +264,37 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
             503: error(
               'graph_unavailable: the database has no Apache AGE (the message says why; flows keep working); store_unavailable: the store is unreachable',
             ),
+          },
+        },
+      },
+      '/api/drawings': {
+        get: {
+          summary: 'What the viewer draws: every workflow served, and the hand-written machines that run inside them',
+          security,
+          responses: { 200: json('DrawingList', 'id, title, version and kind of each drawing'), ...common },
+        },
+      },
+      '/api/drawings/{id}': {
+        get: {
+          summary: 'One drawing: the flow as written (outline) and the compiled machine in full, exactly as `gateflow viz <id> --format json` prints it',
+          security,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'The drawing (format gateflow.drawing/1)', content: { 'application/json': { schema: { type: 'object' } } } },
+            404: error('No such workflow or machine (drawing_not_found)'),
+            ...common,
+          },
+        },
+      },
+      '/api/drawings/{id}/coverage': {
+        get: {
+          summary: 'The model-based coverage of a flow, as `gateflow test <flow> --json` reports it (computed once per version; may take seconds)',
+          security,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'States and transitions covered, and what is not reached with the reason', content: { 'application/json': { schema: { type: 'object' } } } },
+            404: error('No such drawing (drawing_not_found), or not a flow document (coverage_unavailable)'),
+            ...common,
           },
         },
       },

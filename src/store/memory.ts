@@ -55,9 +55,9 @@ export function createMemoryStore(): Store {
     async create(s: NewSession) {
       if (sessions.has(s.sessionId)) throw new ConflictError(`session ${s.sessionId} exists`);
       const now = new Date();
-      const { reply, gates: opened, events: announced, ...rest } = s;
+      const { reply, gates: opened, events: announced, trace, ...rest } = s;
       const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
-      const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, createdAt: now };
+      const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
       sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map() });
       for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
       announce(announced);
@@ -80,7 +80,7 @@ export function createMemoryStore(): Store {
       const now = new Date();
       const version = expectedVersion + 1;
       s.record = JSON.stringify({ ...record, snapshot: t.snapshot, flowVersion: t.flowVersion, version, status: t.reply.status, updatedAt: now });
-      s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, createdAt: now }));
+      s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: now }));
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
       for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
       for (const c of t.gates?.closed ?? []) {

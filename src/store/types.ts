@@ -15,6 +15,13 @@ export type JournalTurn =
   | { timeout: string[] }
   | { cancel: true; by: string | null };
 
+/**
+ * What a session's machine emitted during one step (a flow's trace events:
+ * nodes entered, guards tried, votes, validations), kept with the step's
+ * journal entry so that the viewer can show each turn's reasons later.
+ */
+export type StepTrace = { type: string; [key: string]: unknown }[];
+
 /** A stored session: the snapshot, the workflow it belongs to, and its version for optimistic locking. */
 export interface SessionRecord {
   sessionId: string;
@@ -38,6 +45,8 @@ export interface JournalEntry {
   turnId: string | null;
   turn: JournalTurn | null;
   reply: ReplyEnvelope;
+  /** What the machine emitted during the step ([] when nothing, or for an entry read by turn id). */
+  trace: StepTrace;
   createdAt: Date;
 }
 
@@ -48,6 +57,8 @@ export interface NewSession {
   snapshot: Snapshot<unknown>;
   owner: string | null;
   reply: ReplyEnvelope;
+  /** What the machine emitted while it started. */
+  trace?: StepTrace;
   /** The gates its first state opened. */
   gates?: GateRecord[];
   events?: NewSessionEvent[];
@@ -60,6 +71,8 @@ export interface CommittedTurn {
   turn: JournalTurn;
   turnId: string | null;
   reply: ReplyEnvelope;
+  /** What the machine emitted during the step. */
+  trace?: StepTrace;
   /** Gates opened and closed by this turn: written in the same transaction as the snapshot. */
   gates?: { opened: GateRecord[]; closed: GateClosing[] };
   /** What the events stream announces once the turn is saved. */
@@ -104,6 +117,7 @@ export const SESSION_EVENT_TYPES = [
   'input.closed',
   'session.finished',
   'session.cancelled',
+  'session.stepped',
   'agent.action_completed',
 ] as const;
 export type SessionEventType = (typeof SESSION_EVENT_TYPES)[number];

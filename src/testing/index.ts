@@ -28,3 +28,18 @@ export {
   type EvalResult,
 } from './evaluate-matcher.js';
 export { defaultAnswers, describeEvent, doneEvent, errorEvent, eventKey, generateMachinePaths, inputTestEvents, machineStateNodes, machineTransitions, replayMachinePaths, type MachineCoverage, type MachinePath, type MachinePathOptions, type ReplayedStep, type ReplayOptions, type StartedActor } from './machine-paths.js';
+export {
+  CoverageFigureSchema,
+  CoverageReportSchema,
+  UnreachedItemSchema,
+  eventsSeen,
+  flowCoverageReport,
+  flowCoverageRun,
+  mergeCoverage,
+  unreachedItems,
+  type CoverageProgress,
+  type CoverageReport,
+  type EventsSeen,
+  type FlowCoverageOptions,
+  type UnreachedItem,
+} from './coverage-report.js';

@@ -16,6 +16,7 @@ import { declaredInputs } from '../inputs/declared.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
 import { inputOptions, type InputSpec } from '../inputs/spec.js';
 import type { CoverageFigure } from './model-based.js';
+import { ALWAYS_EVENT, transitionName } from '../viz/model.js';
 
 /**
  * Model-based testing of hand-written machines (the task agent, the document
@@ -194,8 +195,8 @@ export function machineStateNodes(machine: AnyStateMachine): AnyStateNode[] {
 export function machineTransitions(machine: AnyStateMachine): Map<AnyTransitionDefinition, string> {
   const all = new Map<AnyTransitionDefinition, string>();
   for (const node of machineStateNodes(machine)) {
-    for (const [eventType, candidates] of node.transitions) candidates.forEach((t, i) => all.set(t, `${node.id} on ${eventType} #${i + 1}`));
-    node.always?.forEach((t, i) => all.set(t, `${node.id} always #${i + 1}`));
+    for (const [eventType, candidates] of node.transitions) candidates.forEach((t, i) => all.set(t, transitionName(node.id, eventType, i)));
+    node.always?.forEach((t, i) => all.set(t, transitionName(node.id, ALWAYS_EVENT, i)));
   }
   return all;
 }
@@ -237,7 +238,7 @@ interface Pending {
 }
 
 /** After the microtasks queued now (setImmediate where there is one: setTimeout waits a millisecond or more). */
-const nextMacrotask = () => new Promise<void>((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+export const nextMacrotask = () => new Promise<void>((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 /** The names of the actors a machine invokes (string `src`s). */
 function invokedSources(machine: AnyStateMachine): string[] {

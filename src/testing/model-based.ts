@@ -41,7 +41,7 @@ export {
   type FlowTestEvent,
   type FlowTestOptions,
 } from '../flow/nodes/test-events.js';
-import { activeIds, figure, machineStateNodes, machineTransitions } from './machine-paths.js';
+import { activeIds, figure, machineStateNodes, machineTransitions, nextMacrotask } from './machine-paths.js';
 
 export interface FlowTestPath {
   description: string;
@@ -203,7 +203,8 @@ function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
   return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting]);
 }
 
-function describeEvent(event: FlowTestEvent): string {
+/** One step of a path, as people read it: `text "yes"`, `button "No"`, `extracted {"size":650}`. */
+export function describeEvent(event: FlowTestEvent): string {
   switch (event.type) {
     case 'user.button':
       return `button ${JSON.stringify(event.value)}`;
@@ -365,7 +366,7 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
         if ('output' in event) pending.resolve(event.output);
         else pending.reject(new Error(event.error));
         // The promise settles, then the actor reports to the flow: a macrotask later all is done.
-        await new Promise((r) => setTimeout(r, 0));
+        await nextMacrotask();
       } else actor.send(event);
       steps++;
       const snapshot = actor.getSnapshot() as unknown as TestSnapshot;

@@ -37,6 +37,12 @@ export interface DrawnState {
 }
 
 export interface DrawnTransition {
+  /**
+   * The transition's name, as coverage reports name it (`transitionName`):
+   * `<source> on <event> #<n>`, `<source> always #<n>`. The edges of one
+   * transition to several targets share it.
+   */
+  id: string;
   source: string;
   /** A state `id`, or null for a targetless transition (actions only, no state change). */
   target: string | null;
@@ -113,10 +119,20 @@ function drawState(node: NodeShape, id: string, parent: string | null): DrawnSta
     type: node.type,
     initial: node.initial?.target[0]?.key ?? null,
     tags: [...node.tags],
-    meta: isRecord(node.meta) ? node.meta : null,
+    meta: jsonMeta(node.meta),
     invoke: node.invoke.map((inv) => ({ id: inv.id, src: String(inv.src) })),
     inputs: drawInputs(node.meta),
   };
+}
+
+/** A state's meta as the drawing's JSON carries it: computed parts (a function's `inputs`) and undefined dropped; null when it is not plain data. */
+function jsonMeta(meta: unknown): Record<string, unknown> | null {
+  if (!isRecord(meta)) return null;
+  try {
+    return JSON.parse(JSON.stringify(meta)) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 /** The inputs a state's meta declares, read leniently (a drawing never fails on a machine's meta). */
@@ -139,9 +155,15 @@ function drawTransitions(node: NodeShape, idOf: (node: NodeShape) => string): Dr
       const actions = t.actions.map(actionName);
       // A transition to several states (parallel regions) becomes one edge per target.
       const targets = t.target && t.target.length > 0 ? t.target.map(idOf) : [null];
-      return targets.map((target) => ({ source, target, event, guard, actions, order }));
+      const id = transitionName(source, event, order);
+      return targets.map((target) => ({ id, source, target, event, guard, actions, order }));
     }),
   );
+}
+
+/** A transition's name: the `order`th candidate (from 0) of `source` for `event`, or of its eventless transitions. */
+export function transitionName(source: string, event: string, order: number): string {
+  return event === ALWAYS_EVENT ? `${source} always #${order + 1}` : `${source} on ${event} #${order + 1}`;
 }
 
 /**

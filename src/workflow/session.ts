@@ -1,9 +1,13 @@
 import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type Snapshot } from 'xstate';
 import { ConversationFinishedError, IncompatibleSnapshotError, InvalidButtonError } from '../runtime/errors.js';
+import type { StepTrace } from '../store/types.js';
 import type { ReplyEnvelope } from './reply.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
 import type { Workflow, WorkflowHost } from './types.js';
+
+/** The most events one step keeps for its journal entry; the rest are counted in a `trace.truncated` event. */
+export const MAX_TRACE_EVENTS_PER_STEP = 500;
 
 /** How long a turn may take to settle (a model call, an action) before it fails. */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 120_000;
@@ -41,6 +45,8 @@ export interface WorkflowSession<TReply extends ReplyEnvelope = ReplyEnvelope> {
   deliver(event: EventObject): Promise<TReply>;
   /** The snapshot to store. */
   persisted(): Snapshot<unknown>;
+  /** What the machine emitted since the last call (or since it started): the step's trace for the journal. */
+  takeTrace(): StepTrace;
   stop(): void;
 }
 
@@ -84,6 +90,12 @@ export function createSession<TReply extends ReplyEnvelope>(
     );
   // Subscribed before the start, so that what the first state emits is seen.
   if (options.onEmitted) actor.on('*', options.onEmitted);
+  let trace: StepTrace = [];
+  let dropped = 0;
+  actor.on('*', (event: { type: string }) => {
+    if (trace.length < MAX_TRACE_EVENTS_PER_STEP) trace.push({ ...event });
+    else dropped++;
+  });
   actor.start();
   const settle = () => waitUntilSettled(actor, { timeoutMs, ...(workflow.isSettled && { isSettled: workflow.isSettled }) });
   const current = () => actor.getSnapshot() as AnyMachineSnapshot;
@@ -125,6 +137,12 @@ export function createSession<TReply extends ReplyEnvelope>(
       return value.reply();
     },
     persisted: () => actor.getPersistedSnapshot() as Snapshot<unknown>,
+    takeTrace: () => {
+      const taken = dropped > 0 ? [...trace, { type: 'trace.truncated', dropped }] : trace;
+      trace = [];
+      dropped = 0;
+      return taken;
+    },
     stop: () => actor.stop(),
   };
   return { value, settled: settle() };

@@ -1,5 +1,6 @@
 import type { AnyActorLogic, AnyMachineSnapshot, AnyStateMachine, EventObject, Snapshot } from 'xstate';
 import type { TurnEffects } from '../store/types.js';
+import type { Outline } from '../viz/drawing.js';
 import type { ReplyEnvelope, WorkflowVersion } from './reply.js';
 import type { Turn } from './turn.js';
 
@@ -43,6 +44,12 @@ export interface Workflow<TReply extends ReplyEnvelope = ReplyEnvelope> {
    * is the snapshot stored before the step (what is committed already).
    */
   effects?(step: WorkflowStep): TurnEffects | null;
+  /**
+   * The workflow as its author wrote it, for the drawings and the viewer (a
+   * flow document's nodes and edges); absent for a hand-written machine,
+   * which is drawn as its machine.
+   */
+  outline?(): Outline;
 }
 
 /** A step about to be saved: the stored snapshot before it, the machine's snapshot after it, whose session. */

@@ -161,7 +161,7 @@ describe('bad flow documents from the CLI', () => {
     expect(run(['validate', 'led-sales']).stdout).toMatch(/ok \(flow led-sales@1\.0\.0, 18 nodes, 7 questions; 0 errors, 0 warnings\)/);
   });
 
-  it('viz draws the compiled machine with guards on its edges, in mermaid, dot and json', () => {
+  it('viz draws the flow as written and the compiled machine with guards on its edges, in mermaid, dot, json and svg', () => {
     const mermaid = run(['viz', 'led-sales']);
     expect(mermaid.status).toBe(0);
     expect(mermaid.stdout.startsWith('stateDiagram-v2\n')).toBe(true);
@@ -171,10 +171,24 @@ describe('bad flow documents from the CLI', () => {
     expect(dot.stdout).toMatch(/^digraph /);
     expect(dot.stdout).toContain('cluster_');
     const json = JSON.parse(run(['viz', 'led-sales', '--format', 'json']).stdout);
-    const intent = json.states.find((s: { id: string }) => s.id === 'led-sales.intent');
+    expect(json).toMatchObject({ format: 'gateflow.drawing/1', id: 'led-sales', kind: 'workflow', version: '1.0.0' });
+    const intent = json.machine.states.find((s: { id: string }) => s.id === 'led-sales.intent');
     expect(intent.meta).toMatchObject({ node: 'intent', kind: 'question', ui: { x: 0, y: 0, color: '#2563eb' } });
-    expect(json.transitions).toContainEqual(expect.objectContaining({ source: 'led-sales.order_size', guard: 'cel: answers.fixtures > 40.0 || answers.quote_total > 20000.0' }));
-    expect(run(['viz', 'led-sales', '--format', 'png']).status).toBe(2);
+    expect(json.machine.transitions).toContainEqual(expect.objectContaining({ source: 'led-sales.order_size', guard: 'cel: answers.fixtures > 40.0 || answers.quote_total > 20000.0' }));
+    expect(json.outline.nodes).toContainEqual(expect.objectContaining({ id: 'intent', state: 'led-sales.intent', ui: { x: 0, y: 0, color: '#2563eb' } }));
+    // The same drawing as SVG, without a browser: a box per node as written, or per state with --level machine.
+    const svg = run(['viz', 'led-sales', '--format', 'svg']).stdout;
+    expect(svg.startsWith('<?xml')).toBe(true);
+    expect(svg.match(/class="gf-node[^"]*"/g)).toHaveLength(json.outline.nodes.length);
+    const machineSvg = run(['viz', 'led-sales', '--format', 'svg', '--level', 'machine']).stdout;
+    expect(machineSvg.match(/class="gf-node[^"]*"/g)).toHaveLength(json.machine.states.length);
+    // Agents and hand-written machines by name.
+    expect(JSON.parse(run(['viz', 'task-agent', '--format', 'json']).stdout)).toMatchObject({ id: 'task-agent', kind: 'workflow', outline: null });
+    expect(JSON.parse(run(['viz', 'pathSelection', '--format', 'json']).stdout)).toMatchObject({ id: 'pathSelection', kind: 'machine', version: null });
+    const png = run(['viz', 'led-sales', '--format', 'png']);
+    expect(png.status).toBe(2);
+    expect(png.stderr).toContain('--format must be mermaid, dot, json, svg, not "png"');
+    expect(run(['viz', 'led-sales', '--format', 'svg', '--level', 'deep']).status).toBe(2);
   });
 
   it('chat --trace writes the flow\'s events as JSON lines on stderr, replies stay on stdout', () => {

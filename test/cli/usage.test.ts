@@ -72,7 +72,7 @@ describe('an unknown option', () => {
 });
 
 describe('help', () => {
-  const commands = { chat: ['--json', '--trace'], eval: ['--json'], serve: ['--port N', '--flows DIR'], validate: ['--json'], viz: ['--format mermaid|dot|json'], schema: ['--gate-config'] };
+  const commands = { chat: ['--json', '--trace'], eval: ['--json'], serve: ['--port N', '--flows DIR'], validate: ['--json'], viz: ['--format mermaid|dot|json|svg', '--level outline|machine'], schema: ['--gate-config'] };
 
   it('gateflow <command> --help prints that command\'s help, exit 0, for every command', () => {
     const helps: string[] = [];

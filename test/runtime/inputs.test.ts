@@ -274,15 +274,19 @@ for (const backend of backends) {
         const { sessionId, reply } = await atApproval(runtime);
         await runtime.answer(gateOf(reply, 'approved').gateId, true);
         await runtime.answer(gateOf(reply, 'amount').gateId, 10);
-        await waitUntil(() => events.some((e) => e.type === 'session.finished'));
-        expect(events.map((e) => [e.type, e.data.name ?? e.data.status])).toEqual([
+        // Each saved step after the start ends with session.stepped: the journal entry it saved and the status.
+        await waitUntil(() => events.some((e) => e.type === 'session.stepped' && e.data.status === 'done'));
+        expect(events.map((e) => (e.type === 'session.stepped' ? [e.type, e.data.seq, e.data.status] : [e.type, e.data.name ?? e.data.status]))).toEqual([
           ['input.opened', 'email'],
           ['input.answered', 'email'],
           ['input.opened', 'approved'],
           ['input.opened', 'amount'],
+          ['session.stepped', 2, 'waiting'],
           ['input.answered', 'approved'],
+          ['session.stepped', 3, 'waiting'],
           ['input.answered', 'amount'],
           ['session.finished', 'done'],
+          ['session.stepped', 4, 'done'],
         ]);
         expect(new Set(events.map((e) => e.sessionId))).toEqual(new Set([sessionId]));
         expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((x, y) => x - y));

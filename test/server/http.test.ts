@@ -835,6 +835,9 @@ describe('GET /api/openapi.json', () => {
     '/api/projects/{id}/documents': { get: [200, 400, 403, 404, 503] },
     '/api/documents/{id}': { get: [200, 400, 403, 404, 503] },
     '/api/chats/{id}/messages': { get: [200, 400, 403, 404, 503] },
+    '/api/drawings': { get: [200, 403, 503] },
+    '/api/drawings/{id}': { get: [200, 403, 404, 503] },
+    '/api/drawings/{id}/coverage': { get: [200, 403, 404, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();

@@ -221,6 +221,10 @@ async function openEvents(url: string, query = '', token?: string): Promise<Even
 }
 
 const typesOf = (events: RuntimeEvent[]) => events.map((e) => [e.type, e.gateId, e.data]);
+/** What typesOf gives for the session.stepped that ends each saved step: the journal entry it saved and the status after it. */
+const stepped = (seq: number, status: string) => ['session.stepped', null, { seq, status }];
+/** Whether the stream has the session.stepped of a step that left a session with this status. */
+const steppedTo = (status: string) => (events: RuntimeEvent[]) => events.some((e) => e.type === 'session.stepped' && e.data.status === status);
 
 describe('input routes on the memory store', () => {
   let server: TestServer;
@@ -683,18 +687,25 @@ describe('GET /api/events', () => {
     expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.response.headers.get('cache-control')).toBe('no-store');
     const { sessionId, approved, amount } = await atApproval(url);
-    await stream.until((e) => e.length >= 2, 'the two gates opened');
+    await stream.until((e) => e.filter((x) => x.type === 'input.opened').length === 2, 'the two gates opened');
     expect((await answer(url, amount, { value: 300 })).status).toBe(200);
-    await stream.until((e) => e.length >= 3, 'the first answer');
+    await stream.until((e) => e.some((x) => x.type === 'input.answered'), 'the first answer');
     expect((await answer(url, approved, { value: 'yes' })).status).toBe(200);
-    await stream.until((e) => e.some((x) => x.type === 'session.finished'), 'session.finished');
+    await stream.until(steppedTo('done'), 'the last step');
     const events = stream.events();
+    // Each step after the start (the customer's three turns, then each answer) ends with its session.stepped.
     expect(typesOf(events)).toEqual([
+      stepped(2, 'active'),
+      stepped(3, 'active'),
+      stepped(4, 'active'),
       ['input.opened', approved, { name: 'approved' }],
       ['input.opened', amount, { name: 'approved_amount' }],
+      stepped(5, 'waiting'),
       ['input.answered', amount, { name: 'approved_amount', status: 'answered' }],
+      stepped(6, 'waiting'),
       ['input.answered', approved, { name: 'approved', status: 'answered' }],
       ['session.finished', null, { status: 'done' }],
+      stepped(7, 'done'),
     ]);
     for (const e of events) {
       expect(e).toEqual({
@@ -703,7 +714,7 @@ describe('GET /api/events', () => {
         sessionId,
         workflowId: REFUND,
         gateId: e.gateId,
-        to: e.type === 'session.finished' ? null : 'manager',
+        to: e.type === 'session.finished' || e.type === 'session.stepped' ? null : 'manager',
         data: e.data,
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
@@ -722,10 +733,10 @@ describe('GET /api/events', () => {
     const waiting = await atApproval(url);
     const stream = await listen();
     await answer(url, waiting.approved, { value: false });
-    await stream.until((e) => e.length >= 1, 'the answer');
+    await stream.until(steppedTo('waiting'), 'the answer');
     // Give a late resend of the earlier events time to show up.
     await new Promise((r) => setTimeout(r, 150));
-    expect(typesOf(stream.events())).toEqual([['input.answered', waiting.approved, { name: 'approved', status: 'answered' }]]);
+    expect(typesOf(stream.events())).toEqual([['input.answered', waiting.approved, { name: 'approved', status: 'answered' }], stepped(6, 'waiting')]);
   });
 
   it('?sessionId= gives only that session\'s events', async () => {
@@ -737,13 +748,15 @@ describe('GET /api/events', () => {
     await answer(url, b.approved, { value: true });
     await answer(url, a.amount, { value: 1 });
     await answer(url, b.amount, { value: 2 });
-    await all.until((e) => e.filter((x) => x.type === 'session.finished').length === 2, 'both sessions finished');
-    await onlyB.until((e) => e.some((x) => x.type === 'session.finished'), "b's session.finished");
+    await all.until((e) => e.filter((x) => x.type === 'session.stepped' && x.data.status === 'done').length === 2, 'both sessions finished');
+    await onlyB.until(steppedTo('done'), "b's last step");
     expect(new Set(all.events().map((e) => e.sessionId))).toEqual(new Set([a.sessionId, b.sessionId]));
     expect(typesOf(onlyB.events())).toEqual([
       ['input.answered', b.approved, { name: 'approved', status: 'answered' }],
+      stepped(6, 'waiting'),
       ['input.answered', b.amount, { name: 'approved_amount', status: 'answered' }],
       ['session.finished', null, { status: 'done' }],
+      stepped(7, 'done'),
     ]);
     expect(onlyB.events()).toEqual(all.events().filter((e) => e.sessionId === b.sessionId));
   });
@@ -761,11 +774,12 @@ describe('GET /api/events', () => {
     const { sessionId, approved, amount } = await atApproval(url);
     const stream = await listen(`?sessionId=${sessionId}`);
     expect((await cancel(url, sessionId)).status).toBe(200);
-    await stream.until((e) => e.some((x) => x.type === 'session.cancelled'), 'session.cancelled');
+    await stream.until(steppedTo('cancelled'), 'the cancel step');
     expect(typesOf(stream.events())).toEqual([
       ['input.closed', approved, { name: 'approved', status: 'cancelled' }],
       ['input.closed', amount, { name: 'approved_amount', status: 'cancelled' }],
       ['session.cancelled', null, { status: 'cancelled' }],
+      stepped(6, 'cancelled'),
     ]);
   });
 
@@ -774,11 +788,12 @@ describe('GET /api/events', () => {
     const stream = await listen();
     server.clock.now = new Date(T0.getTime() + 24 * HOUR);
     expect(await server.runtime.fireDeadlines()).toBe(1);
-    await stream.until((e) => e.some((x) => x.type === 'session.finished'), 'session.finished');
+    await stream.until(steppedTo('done'), 'the deadline step');
     expect(typesOf(stream.events())).toEqual([
       ['input.timed_out', approved, { name: 'approved', status: 'timed_out' }],
       ['input.timed_out', amount, { name: 'approved_amount', status: 'timed_out' }],
       ['session.finished', null, { status: 'done' }],
+      stepped(6, 'done'),
     ]);
     expect(new Set(stream.events().map((e) => e.sessionId))).toEqual(new Set([sessionId]));
     expect((await sessionOf(url, sessionId)).reply.state).toBe('person_takes_over');
@@ -793,7 +808,7 @@ describe('GET /api/events', () => {
     url = server.url;
     const first = await openEvents(url);
     const a = await atApproval(url);
-    await first.until((e) => e.length === 2, 'the gates opened');
+    await first.until(steppedTo('waiting'), 'the gates opened (the step to the approval)');
     await new Promise((r) => setTimeout(r, 50));
     await first.close();
     // While nobody listens, once the read under way at the close has ended.
@@ -802,11 +817,12 @@ describe('GET /api/events', () => {
     await new Promise((r) => setTimeout(r, 50));
     const second = await listen();
     await answer(url, a.amount, { value: 20 });
-    await second.until((e) => e.some((x) => x.type === 'session.finished'), 'session.finished');
+    await second.until(steppedTo('done'), 'the last step');
     await new Promise((r) => setTimeout(r, 150));
     expect(typesOf(second.events())).toEqual([
       ['input.answered', a.amount, { name: 'approved_amount', status: 'answered' }],
       ['session.finished', null, { status: 'done' }],
+      stepped(7, 'done'),
     ]);
   });
 
@@ -848,7 +864,7 @@ describe('GET /api/events', () => {
       const { sessionId, approved, amount } = await toApproval(url, started.sessionId, cora);
       await answer(url, approved, { value: true }, mona);
       await answer(url, amount, { value: 120 }, mona);
-      await owner.until((e) => e.some((x) => x.type === 'session.finished'), "the owner's session.finished");
+      await owner.until(steppedTo('done'), "the owner's last step");
       await manager.until((e) => e.filter((x) => x.type === 'input.answered').length === 2, "the manager's two answers");
       // Events reach every stream in id order: one event each of the others then sees marks that nothing of the session was held back.
       const marker = await start(url, 'approval', eve);
@@ -858,15 +874,27 @@ describe('GET /api/events', () => {
       // The filtered stream has no marker of its own: a moment for anything held back to arrive.
       await new Promise((r) => setTimeout(r, 100));
 
-      expect(typesOf(owner.events())).toEqual([
+      const gates = [
         ['input.opened', approved, { name: 'approved' }],
         ['input.opened', amount, { name: 'approved_amount' }],
         ['input.answered', approved, { name: 'approved', status: 'answered' }],
         ['input.answered', amount, { name: 'approved_amount', status: 'answered' }],
+      ];
+      expect(typesOf(owner.events())).toEqual([
+        stepped(2, 'active'),
+        stepped(3, 'active'),
+        stepped(4, 'active'),
+        gates[0],
+        gates[1],
+        stepped(5, 'waiting'),
+        gates[2],
+        stepped(6, 'waiting'),
+        gates[3],
         ['session.finished', null, { status: 'done' }],
+        stepped(7, 'done'),
       ]);
-      // The manager sees the gates addressed to the role; the session itself (its finish) is the owner's.
-      expect(typesOf(manager.events().filter((e) => e.sessionId === sessionId))).toEqual(typesOf(owner.events()).slice(0, 4));
+      // The manager sees the gates addressed to the role; the session itself (its steps and its finish) is the owner's.
+      expect(typesOf(manager.events().filter((e) => e.sessionId === sessionId))).toEqual(gates);
       for (const s of [stranger, peeking, support]) expect(s.events().filter((e) => e.sessionId === sessionId)).toEqual([]);
       // And nobody sees eve's or sam's person-addressed gate but them.
       expect(owner.events().filter((e) => e.sessionId === marker.sessionId || e.sessionId === samMarker.sessionId)).toEqual([]);
@@ -878,13 +906,13 @@ describe('GET /api/events', () => {
       const { sessionId, approved, amount } = await atApproval(url, cora);
       const [owner, manager] = [await listen(`?sessionId=${sessionId}`, cora), await listen('', mona)];
       expect((await cancel(url, sessionId, { token: cora })).status).toBe(200);
-      await owner.until((e) => e.some((x) => x.type === 'session.cancelled'), 'session.cancelled');
+      await owner.until(steppedTo('cancelled'), 'the cancel step');
       await manager.until((e) => e.length >= 2, 'the gates closed');
       const closed = [
         ['input.closed', approved, { name: 'approved', status: 'cancelled' }],
         ['input.closed', amount, { name: 'approved_amount', status: 'cancelled' }],
       ];
-      expect(typesOf(owner.events())).toEqual([...closed, ['session.cancelled', null, { status: 'cancelled' }]]);
+      expect(typesOf(owner.events())).toEqual([...closed, ['session.cancelled', null, { status: 'cancelled' }], stepped(6, 'cancelled')]);
       await new Promise((r) => setTimeout(r, 100));
       expect(typesOf(manager.events())).toEqual(closed);
       expect(await listed(url, '', mona)).toEqual([]);
@@ -971,15 +999,20 @@ describe('input gates over HTTP on PGlite, across a restart', () => {
         expect(done.status, done.text).toBe(200);
         expect(done.body.message).toMatch(/^Good news: a manager approved a refund of 150 EUR for order CD5678\./);
         expectError(await answer(second.url, waiting.approved, { value: 'no' }), 409, 'input_closed');
-        await stream.until((e) => e.filter((x) => x.type === 'session.finished').length === 2, 'both sessions finished');
+        await stream.until((e) => e.filter((x) => x.type === 'session.stepped' && x.data.status === 'done').length === 2, 'both sessions finished');
         expect(typesOf(stream.events())).toEqual([
           ['input.timed_out', late.approved, { name: 'approved', status: 'timed_out' }],
           ['input.timed_out', late.amount, { name: 'approved_amount', status: 'timed_out' }],
           ['session.finished', null, { status: 'done' }],
+          stepped(6, 'done'),
           ['input.answered', waiting.amount, { name: 'approved_amount', status: 'answered' }],
+          stepped(6, 'waiting'),
           ['input.answered', waiting.approved, { name: 'approved', status: 'answered' }],
           ['session.finished', null, { status: 'done' }],
+          stepped(7, 'done'),
         ]);
+        // Which session each step was: the late one's deadline, then the waiting one's two answers.
+        expect(stream.events().filter((e) => e.type === 'session.stepped').map((e) => e.sessionId)).toEqual([late.sessionId, waiting.sessionId, waiting.sessionId]);
       } finally {
         await stream.close();
       }
@@ -1048,7 +1081,7 @@ describe('the OpenAPI document lists the input routes', () => {
     const event = doc.components.schemas.RuntimeEvent;
     expect(event.required).toEqual(expect.arrayContaining(['id', 'type', 'sessionId', 'workflowId', 'gateId', 'to', 'data', 'at']));
     expect([...event.properties.type.enum].sort()).toEqual(
-      ['agent.action_completed', 'input.answered', 'input.closed', 'input.opened', 'input.timed_out', 'session.cancelled', 'session.finished'].sort(),
+      ['agent.action_completed', 'input.answered', 'input.closed', 'input.opened', 'input.timed_out', 'session.cancelled', 'session.finished', 'session.stepped'].sort(),
     );
   });
 

@@ -122,14 +122,14 @@ describe('machineDrawing', () => {
 
   it('draws transitions with events, readable guards, action names and their order', () => {
     expect(machineDrawing(gateFlow).transitions).toEqual([
-      { source: 'gate-flow.ask_name', target: 'gate-flow.extracting', event: 'user.text', guard: '!textMatches(gate=a)', actions: [], order: 0 },
-      { source: 'gate-flow.ask_name', target: 'gate-flow.review', event: 'user.text', guard: null, actions: ['record', 'xstate.assign'], order: 1 },
-      { source: 'gate-flow.ask_name', target: null, event: 'user.button', guard: null, actions: ['notify'], order: 0 },
-      { source: 'gate-flow.extracting', target: 'gate-flow.review', event: 'xstate.done.actor.extract', guard: null, actions: ['record'], order: 0 },
-      { source: 'gate-flow.extracting', target: 'gate-flow.ask_name', event: 'xstate.error.actor.extract', guard: null, actions: [], order: 0 },
-      { source: 'gate-flow.review', target: 'gate-flow.done', event: 'xstate.done.state.gate-flow.review', guard: null, actions: [], order: 0 },
-      { source: 'gate-flow.review.check', target: 'gate-flow.review.ok', event: ALWAYS_EVENT, guard: 'cel: answers.x == 1.0', actions: [], order: 0 },
-      { source: 'gate-flow.review.check', target: 'gate-flow.ask_name', event: 'always', guard: null, actions: [], order: 1 },
+      { id: 'gate-flow.ask_name on user.text #1', source: 'gate-flow.ask_name', target: 'gate-flow.extracting', event: 'user.text', guard: '!textMatches(gate=a)', actions: [], order: 0 },
+      { id: 'gate-flow.ask_name on user.text #2', source: 'gate-flow.ask_name', target: 'gate-flow.review', event: 'user.text', guard: null, actions: ['record', 'xstate.assign'], order: 1 },
+      { id: 'gate-flow.ask_name on user.button #1', source: 'gate-flow.ask_name', target: null, event: 'user.button', guard: null, actions: ['notify'], order: 0 },
+      { id: 'gate-flow.extracting on xstate.done.actor.extract #1', source: 'gate-flow.extracting', target: 'gate-flow.review', event: 'xstate.done.actor.extract', guard: null, actions: ['record'], order: 0 },
+      { id: 'gate-flow.extracting on xstate.error.actor.extract #1', source: 'gate-flow.extracting', target: 'gate-flow.ask_name', event: 'xstate.error.actor.extract', guard: null, actions: [], order: 0 },
+      { id: 'gate-flow.review on xstate.done.state.gate-flow.review #1', source: 'gate-flow.review', target: 'gate-flow.done', event: 'xstate.done.state.gate-flow.review', guard: null, actions: [], order: 0 },
+      { id: 'gate-flow.review.check always #1', source: 'gate-flow.review.check', target: 'gate-flow.review.ok', event: ALWAYS_EVENT, guard: 'cel: answers.x == 1.0', actions: [], order: 0 },
+      { id: 'gate-flow.review.check always #2', source: 'gate-flow.review.check', target: 'gate-flow.ask_name', event: 'always', guard: null, actions: [], order: 1 },
     ]);
   });
 
@@ -146,12 +146,13 @@ describe('machineDrawing', () => {
       ['player.video.playing', 'atomic', null],
     ]);
     expect(drawing.transitions).toEqual([
-      { source: 'player', target: 'player.audio.muted', event: 'reset', guard: null, actions: [], order: 0 },
-      { source: 'player', target: 'player.video.idle', event: 'reset', guard: null, actions: [], order: 0 },
-      { source: 'player.audio.muted', target: 'player.audio.loud', event: 'toggle', guard: null, actions: [], order: 0 },
-      { source: 'player.audio.loud', target: 'player.audio.muted', event: 'toggle', guard: null, actions: [], order: 0 },
-      { source: 'player.video.idle', target: 'player.video.playing', event: 'xstate.after.1000.player.video.idle', guard: null, actions: [], order: 0 },
+      { id: 'player on reset #1', source: 'player', target: 'player.audio.muted', event: 'reset', guard: null, actions: [], order: 0 },
+      { id: 'player on reset #1', source: 'player', target: 'player.video.idle', event: 'reset', guard: null, actions: [], order: 0 },
+      { id: 'player.audio.muted on toggle #1', source: 'player.audio.muted', target: 'player.audio.loud', event: 'toggle', guard: null, actions: [], order: 0 },
+      { id: 'player.audio.loud on toggle #1', source: 'player.audio.loud', target: 'player.audio.muted', event: 'toggle', guard: null, actions: [], order: 0 },
+      { id: 'player.video.idle on xstate.after.1000.player.video.idle #1', source: 'player.video.idle', target: 'player.video.playing', event: 'xstate.after.1000.player.video.idle', guard: null, actions: [], order: 0 },
       {
+        id: 'player.video.playing on stop #1',
         source: 'player.video.playing',
         target: 'player.video.idle',
         event: 'stop',

@@ -137,4 +137,10 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       ALTER TABLE gateflow_chats ADD COLUMN focus_document_id bigint REFERENCES gateflow_documents (id);
     `,
   },
+  {
+    version: 5,
+    name: 'step traces',
+    // What the machine emitted during each step (the viewer shows it per turn); null when nothing.
+    sql: 'ALTER TABLE gateflow_journal ADD COLUMN trace json;',
+  },
 ];

@@ -14,6 +14,7 @@ import {
   type SessionEventType,
   type SessionRecord,
   type Store,
+  type StepTrace,
 } from '../types.js';
 import { SCHEMA_CHANGES, type SchemaChange } from './schema-changes.js';
 
@@ -52,6 +53,8 @@ interface JournalRow {
   turn_id: string | null;
   turn: JournalTurn | null;
   reply: ReplyEnvelope;
+  /** Not read with an entry found by turn id (a replay needs only the reply). */
+  trace?: StepTrace | null;
   created_at: Date;
 }
 
@@ -207,6 +210,7 @@ const toEntry = (r: JournalRow): JournalEntry => ({
   turnId: r.turn_id,
   turn: r.turn,
   reply: r.reply,
+  trace: r.trace ?? [],
   createdAt: r.created_at,
 });
 
@@ -232,6 +236,8 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
     }
   };
   const json = (value: unknown) => JSON.stringify(value);
+  /** A step's trace, or SQL null when the machine emitted nothing (most agent steps). */
+  const traceJson = (trace: StepTrace | undefined) => (trace && trace.length > 0 ? json(trace) : null);
 
   return {
     kind,
@@ -240,13 +246,13 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       guard('create session', async () => {
         const gates = s.gates ?? [];
         const events = s.events ?? [];
-        const params = [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply), s.reply.status];
+        const params = [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply), s.reply.status, traceJson(s.trace)];
         const session = `s AS (
              INSERT INTO gateflow_sessions (id, flow_id, flow_version, snapshot, version, owner, status)
              VALUES ($1, $2, $3::jsonb, $4::json, 1, $5, $7) RETURNING id)`;
-        const journal = 'INSERT INTO gateflow_journal (session_id, seq, reply) SELECT id, 1, $6::json FROM s';
+        const journal = 'INSERT INTO gateflow_journal (session_id, seq, reply, trace) SELECT id, 1, $6::json, $8::json FROM s';
         if (gates.length === 0 && events.length === 0) await client.query(`WITH ${session} ${journal}`, params);
-        else await client.query(`WITH ${session}, ${GATE_CTES('$8', "'[]'", '$9')} ${journal}`, [...params, json(gateRows(gates)), json(eventRows(events))]);
+        else await client.query(`WITH ${session}, ${GATE_CTES('$9', "'[]'", '$10')} ${journal}`, [...params, json(gateRows(gates)), json(eventRows(events))]);
       }),
     load: (sessionId, turnId) =>
       guard('load session', async () => {
@@ -276,14 +282,14 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
         const opened = t.gates?.opened ?? [];
         const closed = t.gates?.closed ?? [];
         const stepEvents = t.events ?? [];
-        const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply), t.reply.status];
+        const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply), t.reply.status, traceJson(t.trace)];
         const session = `s AS (
              UPDATE gateflow_sessions
                 SET snapshot = $3::json, flow_version = $4::jsonb, version = version + 1, status = $8, updated_at = now()
               WHERE id = $1 AND version = $2
              RETURNING id, version)`;
-        const journal = `INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply)
-           SELECT $1, s.version, $5, $6::json, $7::json FROM s
+        const journal = `INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply, trace)
+           SELECT $1, s.version, $5, $6::json, $7::json, $9::json FROM s
            RETURNING seq`;
         // A turn that opens, closes or announces nothing keeps to the one short statement.
         const save = async (db: Pick<SqlClient, 'query'>, announced: readonly NewSessionEvent[] = []) => {
@@ -291,7 +297,7 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
           const { rows } =
             opened.length + closed.length + events.length === 0
               ? await db.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
-              : await db.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$9', '$10', '$11')} ${journal}`, [
+              : await db.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$10', '$11', '$12')} ${journal}`, [
                   ...params,
                   json(gateRows(opened)),
                   json(closingRows(closed)),
@@ -313,7 +319,7 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       guard('read journal', async () => {
         // The primary key (session_id, seq) serves both the range and the order.
         const { rows } = await client.query<JournalRow>(
-          'SELECT seq, turn_id, turn, reply, created_at FROM gateflow_journal WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          'SELECT seq, turn_id, turn, reply, trace, created_at FROM gateflow_journal WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
           [sessionId, page?.after ?? 0, page?.limit ?? null],
         );
         return rows.map(toEntry);

@@ -1,0 +1,320 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { CHAT_WIDGET_CSS } from '../../src/react/chat-widget-css.js';
+import { createHttpTransport } from '../../src/react/http-transport.js';
+import { InputForm } from '../../src/react/InputForm.js';
+import type { InputValue } from '../../src/inputs/coerce.js';
+import type { OpenInput } from '../../src/inputs/gate.js';
+import type { WorkflowDrawing } from '../../src/viz/drawing.js';
+import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
+import { getSession, type HistoryEntry, type SessionHistory, type ViewerReply } from './api.js';
+import { DrawingView } from './DrawingView.js';
+import type { Marks } from './DrawingCanvas.js';
+import { ErrorMessage } from './ErrorMessage.js';
+import { setParam, shownLevel, useDrawing, type Level } from './use-drawing.js';
+import { shortText, stateText, traceLine, turnText, valueText } from './words.js';
+
+/** The API's events stream and gate answers (same origin, no token: the demo runs without sign-in). */
+const transport = createHttpTransport();
+
+type Live = 'connecting' | 'live' | 'reconnecting';
+
+/**
+ * `?session=<id>`: a session over its workflow's drawing: the current state
+ * highlighted, the states it went through marked, and beside it the status,
+ * the answers, the open input gates with their forms, and every turn with
+ * what the machine did (its trace events). The events stream says when a
+ * step was saved; the session is read again then, so the page follows a
+ * conversation going on elsewhere.
+ */
+export function SessionPage({ sessionId, initialLevel }: { sessionId: string; initialLevel: Level }) {
+  const [session, setSession] = useState<SessionHistory | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [live, setLive] = useState<Live>('connecting');
+  const reading = useRef<{ running: boolean; again: boolean }>({ running: false, again: false });
+
+  /** Reads the whole session again; a read asked for while one runs is done once after it. */
+  const reload = useCallback(async () => {
+    const state = reading.current;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = true;
+    try {
+      do {
+        state.again = false;
+        try {
+          setSession(await getSession(sessionId));
+          setError(null);
+        } catch (e) {
+          setError(e as Error);
+        }
+      } while (state.again);
+    } finally {
+      state.running = false;
+    }
+  }, [sessionId]);
+
+  useEffect(() => {
+    void reload();
+    // Every step saved (`session.stepped`), gate opened or answered, session finished: read it again.
+    const stop = transport.events(() => void reload(), { sessionId }, {
+      onOpen: () => {
+        setLive('live');
+        void reload();
+      },
+      onError: () => setLive('reconnecting'),
+    });
+    return stop;
+  }, [sessionId, reload]);
+
+  const flowId = session?.reply.flowId ?? null;
+  const drawing = useDrawing(flowId);
+
+  if (!session && error) return <ErrorMessage what={`session “${sessionId}”`} notFound={`There is no session “${sessionId}” that you may see`} error={error} />;
+  if (!session) return <p role="status">Loading session {sessionId}…</p>;
+  return (
+    <>
+      <h1 className="gv-title">
+        Session <code>{sessionId}</code> <span className="gv-muted">of {session.reply.flowId}</span>{' '}
+        <span className={`gv-live gv-live-${live}`} role="status">
+          {live === 'live' ? 'live' : live === 'connecting' ? 'connecting…' : 'reconnecting…'}
+        </span>
+      </h1>
+      {error && (
+        <p role="alert" className="gv-error">
+          Cannot read the session again: {error.message}
+        </p>
+      )}
+      {drawing?.status === 'failed' && <ErrorMessage what={`the drawing of “${flowId}”`} notFound={`There is no drawing of “${flowId}”`} error={drawing.error} />}
+      {drawing?.status === 'loading' && <p role="status">Loading the drawing of {flowId}…</p>}
+      {drawing?.status === 'ready' ? (
+        <SessionDrawing drawing={drawing.value} session={session} initialLevel={initialLevel} onChanged={reload} />
+      ) : (
+        <SessionPanels session={session} onChanged={reload} />
+      )}
+    </>
+  );
+}
+
+function SessionDrawing({ drawing, session, initialLevel, onChanged }: { drawing: WorkflowDrawing; session: SessionHistory; initialLevel: Level; onChanged: () => void }) {
+  const [level, setLevel] = useState(initialLevel);
+  const shown = shownLevel(drawing, level);
+  const { marks, follow } = useMemo(() => sessionMarks(drawing, shown, session), [drawing, shown, session]);
+  return (
+    <DrawingView
+      drawing={drawing}
+      level={level}
+      onLevel={(next) => {
+        setLevel(next);
+        setParam('level', next);
+      }}
+      marks={marks}
+      follow={follow}
+    >
+      <SessionPanels session={session} onChanged={onChanged} />
+    </DrawingView>
+  );
+}
+
+/**
+ * The current state's boxes (active), and every box the session was in after
+ * a step or passed through during one (its trace's node entries): the path taken.
+ */
+function sessionMarks(drawing: WorkflowDrawing, level: Level, session: SessionHistory): { marks: Marks; follow: string | null } {
+  // The machine's root is always active: marking it would only frame the whole drawing.
+  const root = drawing.machine.states.find((s) => s.parent === null)?.id;
+  const boxesOf = (state: unknown) => activeIds(drawing, level, state).filter((id) => id !== root);
+  const active = boxesOf(session.reply.state);
+  const visited = new Set<string>();
+  const outline = new Map((drawing.outline?.nodes ?? []).map((n) => [n.id, n]));
+  const taken = new Set<string>();
+  const outlineEdges = drawing.outline?.edges ?? [];
+  for (const entry of session.history) {
+    for (const id of boxesOf(entry.reply.state)) visited.add(id);
+    for (const event of entry.trace ?? []) {
+      if (event.type === 'node.enter' && typeof event.node === 'string') {
+        const node = outline.get(event.node);
+        if (!node) continue;
+        if (level === 'outline') visited.add(node.id);
+        else if (node.state) visited.add(node.state);
+      }
+      // The edge a step left a node by: its outcome and the target its guards chose.
+      if (event.type === 'guard.evaluated') {
+        const edges = outlineEdges.filter((e) => e.source === event.node && e.target === event.target && (e.outcome === null || e.outcome === event.outcome));
+        const edge = edges.length > 1 ? (edges.find((e) => e.outcome === event.outcome) ?? edges[0]) : edges[0];
+        if (!edge) continue;
+        if (level === 'outline') taken.add(edge.id);
+        else for (const id of outlineEdgeTransitions(edge, outline, drawing.machine.transitions)) taken.add(id);
+      }
+    }
+  }
+  // The innermost active box: the one no other active box lies in.
+  const parents = new Set(
+    level === 'outline'
+      ? active.map((id) => outline.get(id)?.parent ?? null)
+      : active.map((id) => drawing.machine.states.find((s) => s.id === id)?.parent ?? null),
+  );
+  const follow = active.find((id) => !parents.has(id)) ?? null;
+  return { marks: { nodes: { 'gf-active': active, 'gf-visited': [...visited] }, edges: { 'gf-visited': [...taken] } }, follow };
+}
+
+/** Status, answers, open gates and turns: beside the drawing, or alone while it loads (or when it cannot be drawn). */
+function SessionPanels({ session, onChanged }: { session: SessionHistory; onChanged: () => void }) {
+  const { reply } = session;
+  return (
+    <>
+      <StatusPanel reply={reply} />
+      {reply.answers && <AnswersPanel answers={reply.answers} />}
+      <InputsPanel inputs={reply.inputs ?? []} onChanged={onChanged} />
+      <TurnsPanel history={session.history} />
+    </>
+  );
+}
+
+function Panel({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
+  const id = useId();
+  return (
+    <section className={`gv-panel ${className}`} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function StatusPanel({ reply }: { reply: ViewerReply }) {
+  return (
+    <Panel title="Status" className="gv-status">
+      <dl className="gv-dl">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`gv-tag gv-status-${reply.status}`} data-status={reply.status}>
+              {reply.status}
+            </span>{' '}
+            {reply.completion.reason.replace(/_/g, ' ')}
+          </dd>
+        </div>
+        <div>
+          <dt>State</dt>
+          <dd>
+            <code className="gv-state">{stateText(reply.state)}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Last message</dt>
+          <dd>{shortText(reply.message, 200) || '—'}</dd>
+        </div>
+      </dl>
+    </Panel>
+  );
+}
+
+function AnswersPanel({ answers }: { answers: NonNullable<ViewerReply['answers']> }) {
+  const entries = Object.entries(answers);
+  return (
+    <Panel title="Answers" className="gv-answers">
+      {entries.length === 0 ? (
+        <p className="gv-muted">No answer yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Value</th>
+              <th scope="col">Read by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map(([key, answer]) => (
+              <tr key={key}>
+                <th scope="row">
+                  <code>{key}</code>
+                </th>
+                <td>{typeof answer.value === 'string' ? answer.value : valueText(answer.value)}</td>
+                <td>
+                  {answer.source}, {Math.round(answer.confidence * 100)}% sure
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Panel>
+  );
+}
+
+/** The open gates with their forms; an answer goes to `POST /api/inputs/{gateId}`, a refusal is shown by its form. */
+function InputsPanel({ inputs, onChanged }: { inputs: OpenInput[]; onChanged: () => void }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [refused, setRefused] = useState<Record<string, string>>({});
+  const answer = async (input: OpenInput, value: InputValue) => {
+    setBusy(input.gateId);
+    try {
+      await transport.answer(input.gateId, value);
+      setRefused(({ [input.gateId]: _, ...rest }) => rest);
+      onChanged();
+    } catch (e) {
+      setRefused((r) => ({ ...r, [input.gateId]: (e as Error).message }));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Panel title="Open input gates" className="gv-inputs">
+      {inputs.length === 0 ? (
+        <p className="gv-muted">No gate is open.</p>
+      ) : (
+        <div className="gf-chat gv-input-forms">
+          <style href="gateflow-chat-widget" precedence="default">
+            {CHAT_WIDGET_CSS}
+          </style>
+          {inputs.map((input) => (
+            <div key={input.gateId} className="gv-input">
+              <p className="gv-muted">
+                <code>{input.name}</code> ({input.type}){input.to ? `, to ${input.to}` : ', to the person in the conversation'}
+                {input.deadline ? `, until ${new Date(input.deadline).toLocaleString()}` : ''}
+              </p>
+              <InputForm input={input} busy={busy === input.gateId} error={refused[input.gateId] ?? null} submitLabel="Answer" onAnswer={(value) => void answer(input, value)} />
+            </div>
+          ))}
+        </div>
+      )}
+    </Panel>
+  );
+}
+
+/** Every step, the latest first: what caused it, the reply, and the machine's trace events in words. */
+function TurnsPanel({ history }: { history: HistoryEntry[] }) {
+  const latestFirst = [...history].reverse();
+  return (
+    <Panel title="Turns" className="gv-turns">
+      <ol className="gv-turn-list">
+        {latestFirst.map((entry) => (
+          <li key={entry.seq} className="gv-turn" data-seq={entry.seq}>
+            <p className="gv-turn-head">
+              <span className="gv-tag">#{entry.seq}</span> <strong>{turnText(entry.turn)}</strong>
+            </p>
+            <p className="gv-turn-reply">
+              <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({entry.reply.status}, at </span>
+              <code className="gv-state">{stateText(entry.reply.state)}</code>
+              <span className="gv-muted">)</span>
+            </p>
+            {(entry.trace?.length ?? 0) > 0 && (
+              <ul className="gv-trace" aria-label={`What the machine did in step ${entry.seq}`}>
+                {(entry.trace ?? []).map((event, i) => {
+                  const line = traceLine(event);
+                  return (
+                    <li key={i} className={line.bad ? 'gv-trace-bad' : undefined} data-type={line.type}>
+                      <span className="gv-trace-type">{line.type}</span> {line.text}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+    </Panel>
+  );
+}

@@ -1,0 +1,107 @@
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { listDrawings, type DrawingSummary } from './api.js';
+import { SessionPage } from './SessionPage.js';
+import { levelParam } from './use-drawing.js';
+import { WorkflowPage } from './WorkflowPage.js';
+import './viewer.css';
+
+/**
+ * The viewer (`/viewer`): every workflow and machine the server draws, listed
+ * at the side. `?workflow=<id>` shows one (`&level=outline|machine`);
+ * `?session=<id>` shows a session live over its workflow's drawing. Each is
+ * a page of its own (a link, not client-side routing): an address always
+ * shows the same thing.
+ */
+const params = new URLSearchParams(location.search);
+const workflow = params.get('workflow');
+const session = params.get('session');
+const level = levelParam(params);
+
+function Viewer() {
+  return (
+    <div className="gv-page">
+      <header className="gv-header">
+        <a className="gv-brand" href="/viewer">
+          gateflow viewer
+        </a>
+        <nav aria-label="Pages">
+          <a href="/">Demo</a>
+        </nav>
+      </header>
+      <div className="gv-body">
+        <DrawingList current={session ? null : workflow} />
+        <main className="gv-main">
+          {session ? (
+            <SessionPage sessionId={session} initialLevel={level} />
+          ) : workflow ? (
+            <WorkflowPage id={workflow} initialLevel={level} />
+          ) : (
+            <Welcome />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function Welcome() {
+  return (
+    <>
+      <h1 className="gv-title">Workflows and machines</h1>
+      <p>
+        Choose one in the list to see its drawing: the flow as its author wrote it, or the compiled machine in full. Drag to move it, use the wheel or
+        the buttons to zoom, click a box or an edge for its details. <strong>Coverage</strong> marks the transitions no generated test path takes.
+      </p>
+      <p>
+        A session is shown live at <code>/viewer?session=&lt;session id&gt;</code> (the demo page links to its current session).
+      </p>
+    </>
+  );
+}
+
+/** `GET /api/drawings`: workflows first (what sessions run), then the machines they use. */
+function DrawingList({ current }: { current: string | null }) {
+  const [drawings, setDrawings] = useState<DrawingSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    listDrawings().then(setDrawings, (e: Error) => setError(e.message));
+  }, []);
+  const group = (kind: DrawingSummary['kind'], title: string) => {
+    const items = (drawings ?? []).filter((d) => d.kind === kind);
+    if (items.length === 0) return null;
+    return (
+      <>
+        <h2>{title}</h2>
+        <ul>
+          {items.map((d) => (
+            <li key={d.id}>
+              <a href={`/viewer?workflow=${encodeURIComponent(d.id)}`} aria-current={d.id === current ? 'page' : undefined}>
+                {d.title ?? d.id}
+                {d.title && d.title !== d.id ? <span className="gv-list-id">{d.id}</span> : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  };
+  return (
+    <nav className="gv-list-nav" aria-label="Drawings">
+      {error && (
+        <p role="alert" className="gv-error">
+          Cannot list the drawings: {error}
+        </p>
+      )}
+      {!drawings && !error && <p role="status">Loading…</p>}
+      {group('workflow', 'Workflows')}
+      {group('machine', 'Machines')}
+    </nav>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Viewer />
+  </StrictMode>,
+);

@@ -1,0 +1,75 @@
+import { useEffect, useState } from 'react';
+import type { WorkflowDrawing } from '../../src/viz/drawing.js';
+import { layoutDrawing } from '../../src/viz/layout.js';
+import { effectiveLevel, type DrawingLevel } from '../../src/viz/overlay.js';
+import { drawingSvg } from '../../src/viz/svg.js';
+import { getDrawing } from './api.js';
+
+/** The two levels a drawing is shown at: the flow as written, or the compiled machine in full. */
+export type Level = DrawingLevel;
+
+/** The level asked for in the address (`?level=`), the outline by default. */
+export function levelParam(params: URLSearchParams): Level {
+  return params.get('level') === 'machine' ? 'machine' : 'outline';
+}
+
+/** The level a drawing is really shown at: a machine without an outline is drawn as its machine. */
+export const shownLevel = effectiveLevel;
+
+/** Keeps a parameter of the address in step with the page (a reload or a shared link shows the same). */
+export function setParam(name: string, value: string | null): void {
+  const url = new URL(location.href);
+  if (url.searchParams.get(name) === value) return;
+  if (value === null) url.searchParams.delete(name);
+  else url.searchParams.set(name, value);
+  history.replaceState(history.state, '', url);
+}
+
+export type Loaded<T> = { status: 'loading' } | { status: 'failed'; error: Error } | { status: 'ready'; value: T };
+
+/** A workflow's drawing (`GET /api/drawings/{id}`), or null while no id is known. */
+export function useDrawing(id: string | null): Loaded<WorkflowDrawing> | null {
+  const [state, setState] = useState<Loaded<WorkflowDrawing> | null>(null);
+  useEffect(() => {
+    if (id === null) return setState(null);
+    let live = true;
+    setState({ status: 'loading' });
+    getDrawing(id).then(
+      (value) => live && setState({ status: 'ready', value }),
+      (error: Error) => live && setState({ status: 'failed', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return state;
+}
+
+/** The drawing laid out (ELK, in the page) and drawn as SVG markup at a level; each level is laid out once. */
+export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Loaded<string> | null {
+  const [cache] = useState(() => new Map<string, Promise<string>>());
+  const [state, setState] = useState<Loaded<string> | null>(null);
+  useEffect(() => {
+    if (!drawing) return setState(null);
+    const shown = shownLevel(drawing, level);
+    const key = `${drawing.id}\n${shown}`;
+    let svg = cache.get(key);
+    if (!svg) {
+      svg = layoutDrawing(drawing, shown).then(drawingSvg);
+      cache.set(key, svg);
+    }
+    let live = true;
+    setState({ status: 'loading' });
+    svg.then(
+      (value) => live && setState({ status: 'ready', value }),
+      (error: Error) => {
+        cache.delete(key);
+        if (live) setState({ status: 'failed', error });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [drawing, level, cache]);
+  return state;
+}

@@ -1,0 +1,331 @@
+/**
+ * The viewer (issue 15 §1, §2, §4) in Debian's Chromium against a real
+ * `gateflow serve` (PGlite with Apache AGE in a temporary directory: every
+ * example flow, the task agent, the document agent and the hand-written
+ * machines): every drawing at both levels without console errors; a box's
+ * details; pan and zoom; a session driven over HTTP followed live (the current
+ * box, the path taken, the answers, the turns with their trace events, an
+ * input gate's form answered from the page); the coverage overlay.
+ * Screenshots go to /tmp/shots/viewer-*.png.
+ *
+ * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowDrawing } from '../../src/viz/drawing.js';
+import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
+import { ensureDemoBuilt, fetchSession, freshDataDir, spawnServe, type ChildServer } from '../helpers/browser-server.js';
+import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { graphTemplate } from '../helpers/task-agent.js';
+
+const SHOTS = '/tmp/shots';
+const WAIT = 20_000;
+
+describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, details, live sessions, coverage', () => {
+  let browser: Browser;
+  let server: ChildServer;
+  let base: string;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    ensureDemoBuilt();
+    base = mkdtempSync(join(tmpdir(), 'gateflow-viewer-browser-'));
+    const template = await graphTemplate(base);
+    [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
+    if (!server.output().includes('task agent: task-agent')) throw new Error(`the server serves no task agent:\n${server.output()}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.kill();
+    if (base) rmSync(base, { recursive: true, force: true });
+  }, 30_000);
+
+  async function api<T>(path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${server.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(WAIT),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+
+  /** A page of its own, collecting console errors and uncaught exceptions. */
+  async function open(width = 1400, height = 900): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+    return { context, page, errors };
+  }
+
+  /** The drawing's box ids as the page shows them, once drawn. */
+  async function drawnBoxIds(page: Page): Promise<string[]> {
+    await page.locator('.gv-canvas svg .gf-node').first().waitFor({ timeout: WAIT });
+    return page.locator('.gv-canvas svg .gf-node').evaluateAll((nodes) => nodes.map((n) => (n as SVGGElement).dataset.id ?? ''));
+  }
+
+  /** The ids of the boxes carrying a class. */
+  const marked = (page: Page, cls: string) =>
+    page.locator(`.gv-canvas svg .gf-node.${cls}`).evaluateAll((nodes) => nodes.map((n) => (n as SVGGElement).dataset.id ?? '').sort());
+
+  /** Whether a box lies wholly inside the canvas on screen. */
+  const inView = async (page: Page, id: string) => {
+    const frame = (await page.locator('.gv-canvas').boundingBox())!;
+    const box = (await page.locator(`.gv-canvas .gf-node[data-id="${id}"] > rect.gf-box`).boundingBox())!;
+    return box.x >= frame.x && box.y >= frame.y && box.x + box.width <= frame.x + frame.width && box.y + box.height <= frame.y + frame.height;
+  };
+
+  /** The canvas's view box (`x y w h`), as the page keeps it. */
+  const view = async (page: Page) => (await page.locator('.gv-canvas').getAttribute('data-view'))!.split(' ').map(Number);
+
+  it('lists every workflow and machine and draws each at both levels, box for box, without errors', { timeout: 240_000 }, async () => {
+    const { drawings } = await api<{ drawings: { id: string; kind: string }[] }>('/api/drawings');
+    const ids = drawings.map((d) => d.id);
+    for (const id of ['patient-intake', 'led-sales', 'refund-approval', 'task-agent', 'document-agent', 'pathSelection', 'chatSession']) expect(ids).toContain(id);
+    const { context, page, errors } = await open();
+    try {
+      await page.goto(`${server.url}/viewer`);
+      const list = page.getByRole('navigation', { name: 'Drawings' });
+      await expect.poll(() => list.getByRole('link').count(), { timeout: WAIT }).toBe(drawings.length);
+
+      for (const id of ids) {
+        const drawing = await api<WorkflowDrawing>(`/api/drawings/${encodeURIComponent(id)}`);
+        for (const level of ['outline', 'machine'] as const) {
+          await page.goto(`${server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${level}`);
+          const expected = level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id);
+          const shown = await drawnBoxIds(page);
+          expect(shown.sort(), `${id} at ${level}`).toEqual([...expected].sort());
+          // The edges too: one per outline edge, or per machine transition (a transition to several targets is one edge per target).
+          const edgeCount = level === 'outline' && drawing.outline ? drawing.outline.edges.length : drawing.machine.transitions.length;
+          expect(await page.locator('.gv-canvas svg .gf-edge').count(), `${id} edges at ${level}`).toBe(edgeCount);
+          // A machine without an outline offers no "As written" level.
+          expect(await page.getByRole('button', { name: 'As written' }).count()).toBe(drawing.outline ? 1 : 0);
+          if (id === 'task-agent' && level === 'machine') {
+            await page.screenshot({ path: join(SHOTS, 'viewer-task-agent.png') });
+            await page.getByRole('button', { name: 'Fit' }).click();
+            await page.screenshot({ path: join(SHOTS, 'viewer-task-agent-fit.png') });
+          }
+        }
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a clicked box or edge in the details panel, switches levels, pans and zooms', { timeout: 90_000 }, async () => {
+    const { context, page, errors } = await open();
+    try {
+      await page.goto(`${server.url}/viewer?workflow=led-sales`);
+      await drawnBoxIds(page);
+      const details = page.getByRole('region', { name: 'Details' });
+      await page.locator('.gf-node[data-id="led.venue"]').click();
+      await expect.poll(() => details.textContent()).toContain('Where will the lights go?');
+      expect(await details.textContent()).toContain('category: sports_court, warehouse, parking_lot');
+      expect(await page.locator('.gf-node.gf-selected').evaluateAll((n) => n.map((e) => (e as SVGGElement).dataset.id))).toEqual(['led.venue']);
+      await page.screenshot({ path: join(SHOTS, 'viewer-led-sales-as-written.png') });
+
+      // An edge from the keyboard: focused, Enter.
+      const edge = page.locator('.gf-edge[data-id]').filter({ has: page.locator('text', { hasText: "'support'" }) }).first();
+      await edge.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => details.textContent()).toContain("answers.intention == 'support'");
+      expect(await details.textContent()).toContain('Outcome');
+
+      // Pan: a drag moves the view and picks nothing; zoom: the buttons and the wheel.
+      const before = await view(page);
+      const canvas = page.locator('.gv-canvas');
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.move(box.x + box.width - 40, box.y + box.height - 40);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 240, box.y + box.height - 140, { steps: 8 });
+      await page.mouse.up();
+      const panned = await view(page);
+      expect(panned[0]).toBeGreaterThan(before[0]! + 100);
+      expect(panned[1]).toBeGreaterThan(before[1]! + 50);
+      expect(panned[2]).toBeCloseTo(before[2]!, 0);
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const zoomed = await view(page);
+      expect(zoomed[2]).toBeLessThan(panned[2]! * 0.9);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, 400);
+      await expect.poll(async () => (await view(page))[2]).toBeGreaterThan(zoomed[2]! * 1.2);
+      await page.getByRole('button', { name: 'Fit' }).click();
+      const svgBox = await page.locator('.gv-canvas svg').evaluate((svg) => (svg as SVGSVGElement).viewBox.baseVal.width);
+      expect(svgBox).toBeGreaterThan(zoomed[2]!);
+
+      // The machine level: a state's details (its id, type, transitions).
+      await page.getByRole('button', { name: 'Machine' }).click();
+      await expect.poll(() => page.locator('.gf-node[data-id="led-sales.led.venue.asking"]').count(), { timeout: WAIT }).toBe(1);
+      expect(page.url()).toContain('level=machine');
+      await page.locator('.gf-node[data-id="led-sales.led.venue.asking"]').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => details.textContent()).toContain('led-sales.led.venue.asking');
+      expect(await details.textContent()).toMatch(/Transitions.*on user\.text/);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows a session driven over HTTP live: current box, path taken, answers, turns with their trace, an input form', { timeout: 120_000 }, async () => {
+    const drawing = await api<WorkflowDrawing>('/api/drawings/refund-approval');
+    const root = drawing.machine.states.find((s) => s.parent === null)!.id;
+    const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});
+    const { context, page, errors } = await open();
+    try {
+      await page.goto(`${server.url}/viewer?session=${sessionId}`);
+      await drawnBoxIds(page);
+      await page.getByText('live', { exact: true }).waitFor({ timeout: WAIT });
+      // A mark only this page load has: it must survive every turn (the page is updated, not reloaded).
+      await page.evaluate(() => ((window as unknown as { loadMark: number }).loadMark = 42));
+      const active = () => marked(page, 'gf-active');
+      const visited = () => marked(page, 'gf-visited');
+      const expectActive = async (node: string) => {
+        await expect.poll(active, { timeout: WAIT }).toEqual([node]);
+        const { reply } = await fetchSession(server.url, sessionId);
+        expect(activeIds(drawing, 'outline', reply.state).filter((id) => id !== root)).toEqual([node]);
+        // Kept in sight: the view moves to the current box when it leaves it.
+        await expect.poll(() => inView(page, node), { timeout: WAIT }).toBe(true);
+      };
+      await expectActive('order_number');
+      expect(await visited()).toEqual(['order_number']);
+
+      const turns = page.getByRole('region', { name: 'Turns' });
+      const answers = page.getByRole('region', { name: 'Answers' });
+      const turn = (t: unknown) => api(`/api/sessions/${sessionId}/turns`, t);
+
+      await turn({ text: 'hello' });
+      await expect.poll(() => turns.textContent(), { timeout: WAIT }).toContain('Typed “hello”');
+      expect(await turns.textContent()).toMatch(/validation\.failed\s*refused order_number: An order number is two capital letters/);
+      await expectActive('order_number');
+
+      await turn({ text: 'AB1234' });
+      await expectActive('amount');
+      expect(await visited()).toEqual(['amount', 'order_number']);
+      await expect.poll(() => answers.textContent(), { timeout: WAIT }).toContain('AB1234');
+      expect(await turns.textContent()).toContain('answer order_number = “AB1234” (match)');
+
+      await turn({ text: '250' });
+      await expectActive('reason');
+      await turn({ button: 'damaged' });
+      await expectActive('review');
+      await page.screenshot({ path: join(SHOTS, 'viewer-session-midway.png') });
+      expect(await visited()).toEqual(['amount', 'order_number', 'reason', 'review']);
+
+      await turn({ button: 'confirm' });
+      await expectActive('manager_approval');
+      // The decision passed through within the step is on the path (from the trace's node entries).
+      expect(await visited()).toEqual(['amount', 'manager_approval', 'order_number', 'reason', 'review', 'size']);
+      // The edges taken (from the trace's guard outcomes): the way to the gate, not the other ways out of the decision.
+      const edgeId = (source: string, target: string) => drawing.outline!.edges.find((e) => e.source === source && e.target === target)!.id;
+      const taken = await page.locator('.gv-canvas .gf-edge.gf-visited').evaluateAll((n) => n.map((e) => (e as SVGGElement).dataset.id));
+      expect(taken).toContain(edgeId('review', 'size'));
+      expect(taken).toContain(edgeId('size', 'manager_approval'));
+      expect(taken).not.toContain(edgeId('size', 'auto_approved'));
+      expect(taken).not.toContain(edgeId('review', 'order_number'));
+      const text = (await turns.textContent())!;
+      expect(text).toContain('Pressed “confirm”');
+      expect(text).toMatch(/guard\.evaluated\s*on next from size: answers\.amount > 100\.0 ✓ → manager_approval/);
+      expect(text).toContain('node.enter');
+      const status = page.getByRole('region', { name: 'Status' });
+      await expect.poll(() => status.textContent()).toContain('waiting');
+
+      // The open gates, with their forms; answered from the page (POST /api/inputs/{gateId}).
+      const gates = page.getByRole('region', { name: 'Open input gates' });
+      await expect.poll(() => gates.locator('form.gf-input-form').count(), { timeout: WAIT }).toBe(2);
+      await page.screenshot({ path: join(SHOTS, 'viewer-session-input.png') });
+      await gates.getByRole('radio', { name: 'Approve' }).check();
+      await gates.locator('form.gf-input-form').first().getByRole('button', { name: 'Answer' }).click();
+      await expect.poll(() => gates.locator('form.gf-input-form').count(), { timeout: WAIT }).toBe(1);
+      await gates.getByRole('spinbutton').fill('250');
+      await gates.getByRole('button', { name: 'Answer' }).click();
+      await expectActive('approved');
+      await expect.poll(() => status.textContent(), { timeout: WAIT }).toContain('done');
+      expect(await turns.textContent()).toContain('Input “approved_amount” answered 250');
+      expect(await page.evaluate(() => (window as unknown as { loadMark?: number }).loadMark)).toBe(42);
+      await page.screenshot({ path: join(SHOTS, 'viewer-session-done.png') });
+
+      // An unknown session is said so, with the API's message.
+      await page.goto(`${server.url}/viewer?session=no-such-session`);
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: WAIT }).toContain('There is no session “no-such-session” that you may see');
+      expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('overlays coverage: nothing marked on a flow at 100%, a missing transition marked, and machines say it is for flows', { timeout: 120_000 }, async () => {
+    const { context, page, errors } = await open();
+    try {
+      await page.goto(`${server.url}/viewer?workflow=contact-request`);
+      await drawnBoxIds(page);
+      await page.getByRole('button', { name: 'Coverage' }).click();
+      const panel = page.getByRole('region', { name: 'Coverage' });
+      await expect.poll(() => panel.textContent(), { timeout: 60_000 }).toContain('Every state and transition is reached');
+      expect(await panel.textContent()).toMatch(/transitions (\d+)\/\1 \(100%\)/);
+      expect(await page.locator('.gf-edge.gf-uncovered').count()).toBe(0);
+
+      // A report that misses one transition (served in place of the real one): its edge is marked, with the reason listed.
+      const drawing = await api<WorkflowDrawing>('/api/drawings/contact-request');
+      const real = await api<Record<string, unknown>>('/api/drawings/contact-request/coverage');
+      const edge = drawing.outline!.edges[0]!;
+      const transitions = outlineEdgeTransitions(edge, new Map(drawing.outline!.nodes.map((n) => [n.id, n])), drawing.machine.transitions);
+      expect(transitions.length).toBeGreaterThan(0);
+      await page.route('**/api/drawings/contact-request/coverage', (route) =>
+        route.fulfill({
+          json: {
+            ...real,
+            transitions: { covered: 56 - transitions.length, total: 56, percent: 90, missing: transitions },
+            unreached: transitions.map((id) => ({ kind: 'transition', id, reason: 'a test reason' })),
+          },
+        }),
+      );
+      await page.goto(`${server.url}/viewer?workflow=contact-request&level=machine`);
+      await drawnBoxIds(page);
+      await page.getByRole('button', { name: 'Coverage' }).click();
+      await expect.poll(() => page.locator('.gf-edge.gf-uncovered').evaluateAll((n) => n.map((e) => (e as SVGGElement).dataset.id).sort()), { timeout: WAIT }).toEqual(
+        [...transitions].sort(),
+      );
+      await page.getByRole('button', { name: 'As written' }).click();
+      await expect.poll(() => page.locator('.gf-edge.gf-uncovered').evaluateAll((n) => n.map((e) => (e as SVGGElement).dataset.id)), { timeout: WAIT }).toContain(edge.id);
+      expect(await panel.textContent()).toContain('a test reason');
+      await page.unroute('**/api/drawings/contact-request/coverage');
+
+      await page.goto(`${server.url}/viewer?workflow=task-agent`);
+      await drawnBoxIds(page);
+      await page.getByRole('button', { name: 'Coverage' }).click();
+      await expect.poll(() => panel.textContent(), { timeout: WAIT }).toContain('Coverage is available for flows');
+      expect(await page.locator('.gf-edge.gf-uncovered').count()).toBe(0);
+      expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is linked from the demo page: the current session in the viewer', { timeout: 60_000 }, async () => {
+    const { context, page, errors } = await open(1000, 900);
+    try {
+      await page.goto(`${server.url}/?flow=refund-approval`);
+      await page.getByRole('textbox').waitFor({ timeout: WAIT });
+      const link = page.getByRole('link', { name: 'See this session in the viewer' });
+      await link.waitFor({ timeout: WAIT });
+      const sessionId = await page.evaluate(() => localStorage.getItem('gateflow:session:refund-approval'));
+      expect(await link.getAttribute('href')).toBe(`/viewer?session=${sessionId}`);
+      expect(await page.getByRole('navigation', { name: 'Demo pages' }).getByRole('link', { name: 'Viewer' }).getAttribute('href')).toBe('/viewer');
+      await link.click();
+      await page.waitForURL(/\/viewer\?session=/);
+      await expect.poll(() => marked(page, 'gf-active'), { timeout: WAIT }).toEqual(['order_number']);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
