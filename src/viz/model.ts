@@ -64,6 +64,9 @@ export interface MachineDrawing {
   transitions: DrawnTransition[];
 }
 
+/** What a drawing's meta says in place of a part computed at run time (a function). */
+export const COMPUTED_META = 'computed from the context at run time';
+
 /** The `event` of an eventless (`always`) transition; XState's own descriptor is ''. */
 export const ALWAYS_EVENT = 'always';
 
@@ -125,11 +128,16 @@ function drawState(node: NodeShape, id: string, parent: string | null): DrawnSta
   };
 }
 
-/** A state's meta as the drawing's JSON carries it: computed parts (a function's `inputs`) and undefined dropped; null when it is not plain data. */
+/**
+ * A state's meta as the drawing's JSON carries it: a computed part (an
+ * agent's `inputs`, a function of the context) becomes the words
+ * {@link COMPUTED_META}, so the drawing still says the state waits; undefined
+ * is dropped; null when it is not plain data.
+ */
 function jsonMeta(meta: unknown): Record<string, unknown> | null {
   if (!isRecord(meta)) return null;
   try {
-    return JSON.parse(JSON.stringify(meta)) as Record<string, unknown>;
+    return JSON.parse(JSON.stringify(meta, (_key, value: unknown) => (typeof value === 'function' ? COMPUTED_META : value))) as Record<string, unknown>;
   } catch {
     return null;
   }
