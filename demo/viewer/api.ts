@@ -1,6 +1,8 @@
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import type { JournalTurn, StepTrace } from '../../src/store/types.js';
+import type { DrawingSummary } from '../../src/server/drawings.js';
+import type { CoverageReport } from '../../src/testing/coverage-report.js';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 
@@ -34,37 +36,13 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   return payload as T;
 }
 
-/** One line of `GET /api/drawings`. */
-export interface DrawingSummary {
-  id: string;
-  title: string | null;
-  version: string | number | null;
-  kind: 'workflow' | 'machine';
-}
+export type { CoverageReport, DrawingSummary };
 
 export const listDrawings = async () => (await getJson<{ drawings: DrawingSummary[] }>('/api/drawings')).drawings;
 
 export const getDrawing = (id: string) => getJson<WorkflowDrawing>(`/api/drawings/${encodeURIComponent(id)}`);
 
 /** `GET /api/drawings/{id}/coverage`: the model-based coverage of a flow and why what is missed cannot be reached. */
-export interface CoverageReport {
-  flowId: string;
-  paths: number;
-  steps: number;
-  states: CoverageCount;
-  transitions: CoverageCount;
-  unreached: { kind: 'state' | 'transition'; id: string; reason: string }[];
-  /** The flow checker's warnings (dead ends, loops that may ask nothing, ...). */
-  warnings?: string[];
-}
-
-export interface CoverageCount {
-  covered: number;
-  total: number;
-  percent: number;
-  missing: string[];
-}
-
 export const getCoverage = (id: string) => getJson<CoverageReport>(`/api/drawings/${encodeURIComponent(id)}/coverage`);
 
 /** A reply as the viewer reads it: the common envelope, and a flow's answers when there are any. */

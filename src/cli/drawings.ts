@@ -36,8 +36,6 @@ export async function readDrawing(arg: string): Promise<WorkflowDrawing> {
   return workflowDrawing(await readWorkflow(arg));
 }
 
-/** The names `viz` takes beside flows and modules. */
-export const drawnNames = () => [...drawnAgents().map((w) => w.id), ...DRAWN_MACHINES.map(({ machine }) => machine.id)];
 
 /** How long one coverage run may take before it is stopped. */
 const COVERAGE_TIMEOUT_MS = 10 * 60_000;

@@ -12,14 +12,13 @@
  *
  * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoBuilt, freshDataDir, pgliteTemplate, spawnServe, type ChildServer } from '../helpers/browser-server.js';
-import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { pgliteTemplate } from '../helpers/browser-server.js';
+import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { useServedBrowser } from '../helpers/served-browser.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const WAIT = 15_000;
@@ -37,24 +36,7 @@ interface ServerDocument {
 }
 
 describe.skipIf(!runBrowser)('the document agent on the demo page: the chat beside the documents', () => {
-  let browser: Browser;
-  let base: string;
-  let server: ChildServer;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    ensureDemoBuilt();
-    base = mkdtempSync(join(tmpdir(), 'gateflow-document-agent-browser-'));
-    const template = await pgliteTemplate(base);
-    [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
-    if (!server.output().includes('document agent: document-agent')) throw new Error(`the server serves no document agent:\n${server.output()}`);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.kill();
-    if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  const served = useServedBrowser({ name: 'document-agent', template: pgliteTemplate, serves: 'document agent: document-agent', screenshots: SCREENSHOTS });
 
   /** What a person sees of the document agent: its chat, the documents' names, the selected document. */
   function agent(page: Page) {
@@ -100,8 +82,8 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
 
   /** The project's documents as the server holds them. */
   async function serverDocuments(): Promise<ServerDocument[]> {
-    const { projects } = (await (await fetch(`${server.url}/api/projects`)).json()) as { projects: { id: number; name: string }[] };
-    const response = await fetch(`${server.url}/api/projects/${projects[0]!.id}/documents`);
+    const { projects } = (await (await fetch(`${served.server.url}/api/projects`)).json()) as { projects: { id: number; name: string }[] };
+    const response = await fetch(`${served.server.url}/api/projects/${projects[0]!.id}/documents`);
     return ((await response.json()) as { documents: ServerDocument[] }).documents;
   }
 
@@ -134,7 +116,7 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `document-agent-${name}.png`), fullPage: true });
 
   it('create, add to, a duplicate name, a deletion cancelled, dropped and confirmed, a change from elsewhere, a reload', { timeout: 180_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(WAIT);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -147,7 +129,7 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
       if (/^\/api\/projects\/\d+\/documents$/.test(new URL(r.url()).pathname)) documentReads.push(r.status());
     });
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${served.server.url}/`);
       const a = agent(page);
 
       // Choose the document agent: its chat greets, the project (made for this page: the store had none) has no documents yet.
@@ -156,7 +138,7 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
       expect(new URL(page.url()).searchParams.get('flow')).toBe('document-agent');
       await a.documents.getByText('No documents yet: ask the agent to create one.').waitFor();
       expect(await shownTexts(a.documents.getByText(/^Project:/))).toEqual(['Project: My Project']);
-      const projects = (await (await fetch(`${server.url}/api/projects`)).json()) as { projects: { id: number; name: string }[] };
+      const projects = (await (await fetch(`${served.server.url}/api/projects`)).json()) as { projects: { id: number; name: string }[] };
       expect(projects.projects.map((p) => p.name)).toEqual(['My Project']);
       const projectId = projects.projects[0]!.id;
       const storageKey = `gateflow:session:document-agent:${projectId}`;
@@ -225,7 +207,7 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
       await shot(page, '06-proceeded');
 
       // A change made elsewhere (the seed's API, another chat): the events stream brings it to the page, no reply needed.
-      const act = await fetch(`${server.url}/api/agent/act`, {
+      const act = await fetch(`${served.server.url}/api/agent/act`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'add this to Recipes: ## Soup', project_id: projectId }),

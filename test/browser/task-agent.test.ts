@@ -11,15 +11,14 @@
  * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
  */
 import { graphTemplate } from '../helpers/task-agent.js';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { GraphSnapshot } from '../../src/graph/model.js';
-import { ensureDemoBuilt, fetchSession, freshDataDir, spawnServe, type ChildServer } from '../helpers/browser-server.js';
-import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { fetchSession } from '../helpers/browser-server.js';
+import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { useServedBrowser } from '../helpers/served-browser.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const STORAGE_KEY = 'gateflow:session:task-agent';
@@ -35,24 +34,7 @@ const TOOLS = 'add_node, add_edge, update_props, delete_node, delete_edge, query
 const runBrowser = hasChromium || REQUIRE_BROWSER;
 
 describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph beside the chat', () => {
-  let browser: Browser;
-  let base: string;
-  let server: ChildServer;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    ensureDemoBuilt();
-    base = mkdtempSync(join(tmpdir(), 'gateflow-task-agent-browser-'));
-    const template = await graphTemplate(base);
-    [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
-    if (!server.output().includes('task agent: task-agent')) throw new Error(`the server serves no task agent:\n${server.output()}`);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.kill();
-    if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  const served = useServedBrowser({ name: 'task-agent', template: graphTemplate, serves: 'task agent: task-agent', screenshots: SCREENSHOTS });
 
   /** What a person sees of the task agent: its chat, the steps, the graph. */
   function agent(page: Page) {
@@ -101,7 +83,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
 
   /** The graph as the server holds it. */
   async function serverGraph(): Promise<GraphSnapshot> {
-    const response = await fetch(`${server.url}/api/graph`);
+    const response = await fetch(`${served.server.url}/api/graph`);
     return (await response.json()) as GraphSnapshot;
   }
 
@@ -119,7 +101,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `task-agent-${name}.png`), fullPage: true });
 
   it('use case 1, a contradiction answered after a reload, and a tool it does not have: the steps and the graph after each goal', { timeout: 180_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(WAIT);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -132,7 +114,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
       if (new URL(r.url()).pathname === '/api/graph') graphReads.push(r.status());
     });
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${served.server.url}/`);
       const a = agent(page);
 
       // Choose the task agent from the flows: its chat, with the steps and the (empty) graph beside it.
@@ -225,7 +207,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
         ['Ticket', 'TICKET-456', 'status: closed'],
         ['User', 'john.doe', 'name: John Doe'],
       ]);
-      expect((await fetchSession(server.url, secondSession!)).reply.status).toBe('done');
+      expect((await fetchSession(served.server.url, secondSession!)).reply.status).toBe('done');
       expect(await a.chat.locator('.gf-message.gf-user').allInnerTexts()).toEqual([expect.stringContaining(CONTRADICTION_PROMPT), expect.stringMatching(/closed/)]);
       await shot(page, '04-contradiction-closed');
 

@@ -10,42 +10,24 @@
  *
  * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
-import { ensureDemoBuilt, fetchSession, freshDataDir, spawnServe, type ChildServer } from '../helpers/browser-server.js';
-import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { fetchSession } from '../helpers/browser-server.js';
+import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
+import { useServedBrowser } from '../helpers/served-browser.js';
 import { graphTemplate } from '../helpers/task-agent.js';
 
 const SHOTS = '/tmp/shots';
 const WAIT = 20_000;
 
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, details, live sessions, coverage', () => {
-  let browser: Browser;
-  let server: ChildServer;
-  let base: string;
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ensureDemoBuilt();
-    base = mkdtempSync(join(tmpdir(), 'gateflow-viewer-browser-'));
-    const template = await graphTemplate(base);
-    [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
-    if (!server.output().includes('task agent: task-agent')) throw new Error(`the server serves no task agent:\n${server.output()}`);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.kill();
-    if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  const served = useServedBrowser({ name: 'viewer', template: graphTemplate, serves: 'task agent: task-agent', screenshots: SHOTS });
 
   async function api<T>(path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${server.url}${path}`, {
+    const response = await fetch(`${served.server.url}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -57,7 +39,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
 
   /** A page of its own, collecting console errors and uncaught exceptions. */
   async function open(width = 1400, height = 900): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width, height } });
+    const context = await served.browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -91,14 +73,14 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     for (const id of ['patient-intake', 'led-sales', 'refund-approval', 'task-agent', 'document-agent', 'pathSelection', 'chatSession']) expect(ids).toContain(id);
     const { context, page, errors } = await open();
     try {
-      await page.goto(`${server.url}/viewer`);
+      await page.goto(`${served.server.url}/viewer`);
       const list = page.getByRole('navigation', { name: 'Drawings' });
       await expect.poll(() => list.getByRole('link').count(), { timeout: WAIT }).toBe(drawings.length);
 
       for (const id of ids) {
         const drawing = await api<WorkflowDrawing>(`/api/drawings/${encodeURIComponent(id)}`);
         for (const level of ['outline', 'machine'] as const) {
-          await page.goto(`${server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${level}`);
+          await page.goto(`${served.server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${level}`);
           const expected = level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id);
           const shown = await drawnBoxIds(page);
           expect(shown.sort(), `${id} at ${level}`).toEqual([...expected].sort());
@@ -123,7 +105,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
   it('shows a clicked box or edge in the details panel, switches levels, pans and zooms', { timeout: 90_000 }, async () => {
     const { context, page, errors } = await open();
     try {
-      await page.goto(`${server.url}/viewer?workflow=led-sales`);
+      await page.goto(`${served.server.url}/viewer?workflow=led-sales`);
       await drawnBoxIds(page);
       const details = page.getByRole('region', { name: 'Details' });
       await page.locator('.gf-node[data-id="led.venue"]').click();
@@ -181,7 +163,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});
     const { context, page, errors } = await open();
     try {
-      await page.goto(`${server.url}/viewer?session=${sessionId}`);
+      await page.goto(`${served.server.url}/viewer?session=${sessionId}`);
       await drawnBoxIds(page);
       await page.getByText('live', { exact: true }).waitFor({ timeout: WAIT });
       // A mark only this page load has: it must survive every turn (the page is updated, not reloaded).
@@ -190,7 +172,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       const visited = () => marked(page, 'gf-visited');
       const expectActive = async (node: string) => {
         await expect.poll(active, { timeout: WAIT }).toEqual([node]);
-        const { reply } = await fetchSession(server.url, sessionId);
+        const { reply } = await fetchSession(served.server.url, sessionId);
         expect(activeIds(drawing, 'outline', reply.state).filter((id) => id !== root)).toEqual([node]);
         // Kept in sight: the view moves to the current box when it leaves it.
         await expect.poll(() => inView(page, node), { timeout: WAIT }).toBe(true);
@@ -254,7 +236,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await page.screenshot({ path: join(SHOTS, 'viewer-session-done.png') });
 
       // An unknown session is said so, with the API's message.
-      await page.goto(`${server.url}/viewer?session=no-such-session`);
+      await page.goto(`${served.server.url}/viewer?session=no-such-session`);
       await expect.poll(() => page.getByRole('alert').textContent(), { timeout: WAIT }).toContain('There is no session “no-such-session” that you may see');
       expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     } finally {
@@ -265,7 +247,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
   it('overlays coverage: nothing marked on a flow at 100%, a missing transition marked, and machines say it is for flows', { timeout: 120_000 }, async () => {
     const { context, page, errors } = await open();
     try {
-      await page.goto(`${server.url}/viewer?workflow=contact-request`);
+      await page.goto(`${served.server.url}/viewer?workflow=contact-request`);
       await drawnBoxIds(page);
       await page.getByRole('button', { name: 'Coverage' }).click();
       const panel = page.getByRole('region', { name: 'Coverage' });
@@ -288,7 +270,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
           },
         }),
       );
-      await page.goto(`${server.url}/viewer?workflow=contact-request&level=machine`);
+      await page.goto(`${served.server.url}/viewer?workflow=contact-request&level=machine`);
       await drawnBoxIds(page);
       await page.getByRole('button', { name: 'Coverage' }).click();
       await expect.poll(() => page.locator('.gf-edge.gf-uncovered').evaluateAll((n) => n.map((e) => (e as SVGGElement).dataset.id).sort()), { timeout: WAIT }).toEqual(
@@ -299,7 +281,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(await panel.textContent()).toContain('a test reason');
       await page.unroute('**/api/drawings/contact-request/coverage');
 
-      await page.goto(`${server.url}/viewer?workflow=task-agent`);
+      await page.goto(`${served.server.url}/viewer?workflow=task-agent`);
       await drawnBoxIds(page);
       await page.getByRole('button', { name: 'Coverage' }).click();
       await expect.poll(() => panel.textContent(), { timeout: WAIT }).toContain('Coverage is available for flows');
@@ -313,7 +295,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
   it('is linked from the demo page: the current session in the viewer', { timeout: 60_000 }, async () => {
     const { context, page, errors } = await open(1000, 900);
     try {
-      await page.goto(`${server.url}/?flow=refund-approval`);
+      await page.goto(`${served.server.url}/?flow=refund-approval`);
       await page.getByRole('textbox').waitFor({ timeout: WAIT });
       const link = page.getByRole('link', { name: 'See this session in the viewer' });
       await link.waitFor({ timeout: WAIT });

@@ -1,0 +1,60 @@
+/**
+ * For one `describe` block of a browser suite: a real `gateflow serve` on a
+ * fresh PGlite directory (copied from a template made once) and Chromium,
+ * started before its tests (the demo page built first) and stopped after.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { ensureDemoBuilt, freshDataDir, spawnServe, type ChildServer } from './browser-server.js';
+import { launchChromium } from './chromium.js';
+
+export interface ServedBrowserOptions {
+  /** Names the temporary directory (`gateflow-<name>-browser-`). */
+  name: string;
+  /** Makes the store's template directory in `base` (PGlite alone, or with the graph). */
+  template: (base: string) => Promise<string>;
+  /** A line the server's start-up output must hold (`task agent: task-agent`): the suite needs what it names. */
+  serves: string;
+  /** Where the suite writes its screenshots (made before the tests). */
+  screenshots: string;
+}
+
+export interface ServedBrowser {
+  readonly browser: Browser;
+  readonly server: ChildServer;
+}
+
+export function useServedBrowser(options: ServedBrowserOptions): ServedBrowser {
+  let browser: Browser | undefined;
+  let server: ChildServer | undefined;
+  let base: string | undefined;
+
+  beforeAll(async () => {
+    mkdirSync(options.screenshots, { recursive: true });
+    ensureDemoBuilt();
+    base = mkdtempSync(join(tmpdir(), `gateflow-${options.name}-browser-`));
+    const template = await options.template(base);
+    [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
+    if (!server.output().includes(options.serves)) throw new Error(`the server does not serve "${options.serves}":\n${server.output()}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.kill();
+    if (base) rmSync(base, { recursive: true, force: true });
+  }, 30_000);
+
+  return {
+    get browser() {
+      if (!browser) throw new Error('Chromium is not started: use it inside a test');
+      return browser;
+    },
+    get server() {
+      if (!server) throw new Error('the server is not started: use it inside a test');
+      return server;
+    },
+  };
+}
