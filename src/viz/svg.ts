@@ -49,13 +49,13 @@ const STYLE = [
   '.gf-edge.gf-implicit text{fill:#64748b;font-style:italic;}',
   `.gf-edge text{font-size:${EDGE_FONT_SIZE}px;fill:#334155;}`,
   '.gf-edge rect.gf-label{fill:#fff;fill-opacity:.85;stroke:none;}',
-  '.gf-node.gf-visited>rect.gf-box{stroke:#0d9488;stroke-width:2;}',
+  '.gf-node.gf-visited>rect.gf-box{stroke:#0d9488 !important;stroke-width:2;}',
   '.gf-edge.gf-visited path.gf-line{stroke:#0d9488;stroke-width:2;}',
-  '.gf-node.gf-active>rect.gf-box{stroke:#ea580c;stroke-width:3;}',
-  '.gf-node.gf-active:not(.gf-group)>rect.gf-box{fill:#fff7ed;}',
+  '.gf-node.gf-active>rect.gf-box{stroke:#ea580c !important;stroke-width:3 !important;}',
+  '.gf-node.gf-active:not(.gf-group)>rect.gf-box{fill:#fff7ed !important;fill-opacity:1 !important;}',
   '.gf-edge.gf-uncovered path.gf-line{stroke:#dc2626;stroke-dasharray:6 4;marker-end:url(#gf-arrow-uncovered);}',
   '.gf-edge.gf-uncovered text{fill:#b91c1c;}',
-  '.gf-node.gf-selected>rect.gf-box{stroke:#7c3aed;stroke-width:3;}',
+  '.gf-node.gf-selected>rect.gf-box{stroke:#7c3aed !important;stroke-width:3 !important;}',
   '.gf-edge.gf-selected path.gf-line{stroke:#7c3aed;stroke-width:2.5;}',
   '.gf-node,.gf-edge{cursor:pointer;}',
 ].join('');
@@ -63,6 +63,8 @@ const STYLE = [
 // Plain words: symbol glyphs are missing from many system fonts (Debian's Chromium showed an empty box).
 const BADGES: Partial<Record<string, string>> = { input: 'input', path: 'path', limiting: 'limits' };
 
+// The marks a page toggles (active, visited, selected) are !important: they
+// must show on a box the author coloured, whose colour is an inline style.
 function box(b: LayoutBox): string {
   const classes = ['gf-node', b.group ? 'gf-group' : null, b.final ? 'gf-final' : null, ...b.marks.map((m) => `gf-mark-${m}`)].filter((c) => c !== null);
   const attrs = `class="${classes.join(' ')}" data-id="${escapeXml(b.id)}" data-kind="${escapeXml(b.kind)}"`;
