@@ -18,6 +18,12 @@ export interface PgliteStoreOptions {
    * adds to the time the store takes to open.
    */
   extensions?: Extensions;
+  /**
+   * Start from a dumped data directory (PGlite's `dumpDataDir()`), e.g. an
+   * initialised template: skips initdb, which takes seconds. Only for a store
+   * in memory or a new, empty `dataDir`.
+   */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -45,8 +51,11 @@ export function createPgliteClient(options: PgliteStoreOptions = {}): SqlClient 
     lock = acquireDirectoryLock(options.dataDir);
   }
   try {
-    const extensions = options.extensions && { extensions: options.extensions };
-    db = options.dataDir !== undefined ? new PGlite(options.dataDir, extensions) : new PGlite(extensions);
+    const opened = {
+      ...(options.extensions && { extensions: options.extensions }),
+      ...(options.loadDataDir && { loadDataDir: options.loadDataDir }),
+    };
+    db = options.dataDir !== undefined ? new PGlite(options.dataDir, opened) : new PGlite(opened);
   } catch (error) {
     lock?.release();
     throw error;

@@ -19,9 +19,10 @@ import { describe, expect, it } from 'vitest';
 import { pgliteTemplate } from '../helpers/browser-server.js';
 import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { useServedBrowser } from '../helpers/served-browser.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-const WAIT = 15_000;
+const WAIT = PATIENCE_MS;
 const GREETING = /^I keep this project's documents/;
 const DELETE_BUDGET = 'delete the Budget section from Recipes';
 const CONFIRM_BUDGET = "I'll remove the Budget section from the Recipes document. This will delete all budget information. Should I proceed?";
@@ -115,7 +116,7 @@ describe.skipIf(!runBrowser)('the document agent on the demo page: the chat besi
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `document-agent-${name}.png`), fullPage: true });
 
-  it('create, add to, a duplicate name, a deletion cancelled, dropped and confirmed, a change from elsewhere, a reload', { timeout: 180_000 }, async () => {
+  it('create, add to, a duplicate name, a deletion cancelled, dropped and confirmed, a change from elsewhere, a reload', async () => {
     const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(WAIT);
     const page = await context.newPage();

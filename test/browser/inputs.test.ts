@@ -24,12 +24,12 @@ import { startServer, type RunningServer } from '../../src/server/node.js';
 import { DEMO_DIR, ensureDemoBuilt, fetchSession, freshDataDir, pgliteTemplate } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { exampleFlows } from '../helpers/http.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FLOW_ID = 'refund-approval';
 const STORAGE_KEY = `gateflow:session:${FLOW_ID}`;
-const WAIT = 10_000;
-const TEST_TIMEOUT = 60_000;
+const WAIT = PATIENCE_MS;
 
 const WAITING_LINE = /^Waiting for a manager: Approve the refund\?, Approved amount \(EUR\) · due in (24|23) hours/;
 const NEEDS_APPROVAL = /Your refund of 250 EUR for order AB1234 needs a manager's approval/;
@@ -59,7 +59,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
     ensureDemoBuilt();
     base = mkdtempSync(join(tmpdir(), 'gateflow-inputs-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
-  }, 120_000);
+  });
 
   afterEach(async () => {
     await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
@@ -71,7 +71,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
   afterAll(async () => {
     await browser?.close();
     if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   /** A server of the test's own (each test sees only its own gates in the inbox), serving the built demo. */
   async function serve(name: string): Promise<RunningServer> {
@@ -198,9 +198,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
   const marked = (page: Page) => page.evaluate(() => (window as unknown as { gfMark?: number }).gfMark === 1);
 
   it(
-    'the customer waits (also after a reload), the manager answers with a mistake first, the customer page shows the outcome without a reload',
-    { timeout: TEST_TIMEOUT },
-    async () => {
+    'the customer waits (also after a reload), the manager answers with a mistake first, the customer page shows the outcome without a reload', async () => {
       const server = await serve('approve');
       const customer = await open(server.url, `?flow=${FLOW_ID}`);
       const page = customer.page;
@@ -319,7 +317,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
     },
   );
 
-  it('two tabs of one browser: the inbox fills live as the customer gets to the wait, and empties live when they cancel (asked first)', { timeout: TEST_TIMEOUT }, async () => {
+  it('two tabs of one browser: the inbox fills live as the customer gets to the wait, and empties live when they cancel (asked first)', async () => {
     const server = await serve('cancel');
     const customer = await open(server.url, `?flow=${FLOW_ID}`);
     const page = customer.page;
@@ -375,7 +373,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
     expect(manager.errors).toEqual([]);
   });
 
-  it('"Start over" while waiting withdraws the request before starting again', { timeout: TEST_TIMEOUT }, async () => {
+  it('"Start over" while waiting withdraws the request before starting again', async () => {
     const server = await serve('start-over');
     const customer = await open(server.url, `?flow=${FLOW_ID}`);
     const page = customer.page;
@@ -395,7 +393,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
     expect(customer.errors).toEqual([]);
   });
 
-  it('a broken events stream: once it connects again the customer page reads the session and shows the outcome', { timeout: TEST_TIMEOUT }, async () => {
+  it('a broken events stream: once it connects again the customer page reads the session and shows the outcome', async () => {
     const server = await serve('reconnect');
     const customer = await open(server.url, `?flow=${FLOW_ID}`);
     const page = customer.page;
@@ -427,7 +425,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
 
     // The stream comes back: the next connection reads the session again.
     await page.unroute('**/api/events**');
-    await expect.poll(() => lastAssistant(page), { timeout: 20_000 }).toMatch(APPROVED);
+    await expect.poll(() => lastAssistant(page), { timeout: WAIT }).toMatch(APPROVED);
     await c.finished.waitFor();
     expect(await marked(page)).toBe(true);
     // The refused connections only.

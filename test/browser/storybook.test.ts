@@ -16,16 +16,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { newestMtime } from '../helpers/files.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOTS = join(ROOT, 'test', 'browser', 'screenshots');
 const STORYBOOK_BIN = join(ROOT, 'node_modules', 'storybook', 'dist', 'bin', 'dispatcher.js');
 /** Where the static Storybook is built (set GATEFLOW_STORYBOOK_DIR to use another). */
 const STORYBOOK_DIR = process.env.GATEFLOW_STORYBOOK_DIR?.trim() || join(tmpdir(), `gateflow-storybook-${process.getuid?.() ?? 0}`);
-const BUILD_TIMEOUT = 180_000;
-const STORY_TIMEOUT = 20_000;
-/** Time for the walk over every story, generously (the build is in beforeAll). */
-const WALK_TIMEOUT = 12 * STORY_TIMEOUT;
+const BUILD_TIMEOUT = PATIENCE_MS;
+const STORY_TIMEOUT = PATIENCE_MS;
 
 /** The stories of stories/ChatWidget.stories.tsx and stories/InputGates.stories.tsx, by id. */
 const STORIES = {
@@ -193,7 +192,7 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 900, height: 800 }, reducedMotion: 'reduce' });
     mkdirSync(SCREENSHOTS, { recursive: true });
-  }, BUILD_TIMEOUT + 30_000);
+  });
 
   afterAll(async () => {
     await context?.close();
@@ -268,13 +267,12 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
       console.info(`stories: ${timings.join(', ')}`);
       expect(failures).toEqual({});
     },
-    WALK_TIMEOUT,
   );
 
   /** Waits for a locator to be visible (fails with the locator in the message). */
   const visible = async (page: Page, selector: ReturnType<Page['getByText']>, what: string) => {
     try {
-      await selector.first().waitFor({ state: 'visible', timeout: 5_000 });
+      await selector.first().waitFor({ state: 'visible', timeout: STORY_TIMEOUT });
     } catch {
       throw new Error(`${what} is not visible in ${page.url()}`);
     }

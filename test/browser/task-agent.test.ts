@@ -19,10 +19,11 @@ import type { GraphSnapshot } from '../../src/graph/model.js';
 import { fetchSession } from '../helpers/browser-server.js';
 import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { useServedBrowser } from '../helpers/served-browser.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const STORAGE_KEY = 'gateflow:session:task-agent';
-const WAIT = 15_000;
+const WAIT = PATIENCE_MS;
 
 /** The seed's use case 1, word for word. */
 const GOOD_PROMPT =
@@ -100,7 +101,7 @@ describe.skipIf(!runBrowser)('the task agent on the demo page: steps and graph b
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `task-agent-${name}.png`), fullPage: true });
 
-  it('use case 1, a contradiction answered after a reload, and a tool it does not have: the steps and the graph after each goal', { timeout: 180_000 }, async () => {
+  it('use case 1, a contradiction answered after a reload, and a tool it does not have: the steps and the graph after each goal', async () => {
     const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(WAIT);
     const page = await context.newPage();

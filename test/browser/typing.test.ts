@@ -33,9 +33,10 @@ import { DEMO_DIR, ensureDemoBuilt, fetchSession, freshDataDir, pgliteTemplate }
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { exampleFlows } from '../helpers/http.js';
 import { assistantCount, settled } from '../helpers/widget-page.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-const WAIT = 10_000;
+const WAIT = PATIENCE_MS;
 /** Turns one flow may take before the test gives up (a correction at the summary asks some questions again). */
 const MAX_TURNS = 40;
 const CORRECTION = 'wait, change the date';
@@ -74,7 +75,7 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
       dataDir: freshDataDir(template, base, 'typing'),
       staticDir: DEMO_DIR,
     });
-  }, 120_000);
+  });
 
   afterEach(async () => {
     await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
@@ -85,16 +86,14 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
     await server?.close();
     await browser?.close();
     if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   it('serves all seven example flows', () => {
     expect(flows.map((f) => f.id)).toEqual(['clinic-callback', 'contact-request', 'event-booking', 'led-sales', 'lighting-consult', 'patient-intake', 'refund-approval']);
   });
 
   it.each(flows.map((f) => [f.id, f] as const))(
-    '%s: typed answers, Enter after each; the focus stays in the text box and only the typed text is recorded',
-    { timeout: 90_000 },
-    async (flowId, flow) => {
+    '%s: typed answers, Enter after each; the focus stays in the text box and only the typed text is recorded', async (flowId, flow) => {
       const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
       contexts.add(context);
       context.setDefaultTimeout(WAIT);

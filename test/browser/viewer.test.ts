@@ -19,9 +19,10 @@ import { fetchSession } from '../helpers/browser-server.js';
 import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { useServedBrowser } from '../helpers/served-browser.js';
 import { graphTemplate } from '../helpers/task-agent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SHOTS = '/tmp/shots';
-const WAIT = 20_000;
+const WAIT = PATIENCE_MS;
 
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, details, live sessions, coverage', () => {
   const served = useServedBrowser({ name: 'viewer', template: graphTemplate, serves: 'task agent: task-agent', screenshots: SHOTS });
@@ -67,7 +68,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
   /** The canvas's view box (`x y w h`), as the page keeps it. */
   const view = async (page: Page) => (await page.locator('.gv-canvas').getAttribute('data-view'))!.split(' ').map(Number);
 
-  it('lists every workflow and machine and draws each at both levels, box for box, without errors', { timeout: 240_000 }, async () => {
+  it('lists every workflow and machine and draws each at both levels, box for box, without errors', async () => {
     const { drawings } = await api<{ drawings: { id: string; kind: string }[] }>('/api/drawings');
     const ids = drawings.map((d) => d.id);
     for (const id of ['patient-intake', 'led-sales', 'refund-approval', 'task-agent', 'document-agent', 'pathSelection', 'chatSession']) expect(ids).toContain(id);
@@ -102,7 +103,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     }
   });
 
-  it('shows a clicked box or edge in the details panel, switches levels, pans and zooms', { timeout: 90_000 }, async () => {
+  it('shows a clicked box or edge in the details panel, switches levels, pans and zooms', async () => {
     const { context, page, errors } = await open();
     try {
       await page.goto(`${served.server.url}/viewer?workflow=led-sales`);
@@ -157,7 +158,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     }
   });
 
-  it('follows a session driven over HTTP live: current box, path taken, answers, turns with their trace, an input form', { timeout: 120_000 }, async () => {
+  it('follows a session driven over HTTP live: current box, path taken, answers, turns with their trace, an input form', async () => {
     const drawing = await api<WorkflowDrawing>('/api/drawings/refund-approval');
     const root = drawing.machine.states.find((s) => s.parent === null)!.id;
     const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});
@@ -244,14 +245,14 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     }
   });
 
-  it('overlays coverage: nothing marked on a flow at 100%, a missing transition marked, and machines say it is for flows', { timeout: 120_000 }, async () => {
+  it('overlays coverage: nothing marked on a flow at 100%, a missing transition marked, and machines say it is for flows', async () => {
     const { context, page, errors } = await open();
     try {
       await page.goto(`${served.server.url}/viewer?workflow=contact-request`);
       await drawnBoxIds(page);
       await page.getByRole('button', { name: 'Coverage' }).click();
       const panel = page.getByRole('region', { name: 'Coverage' });
-      await expect.poll(() => panel.textContent(), { timeout: 60_000 }).toContain('Every state and transition is reached');
+      await expect.poll(() => panel.textContent(), { timeout: WAIT }).toContain('Every state and transition is reached');
       expect(await panel.textContent()).toMatch(/transitions (\d+)\/\1 \(100%\)/);
       expect(await page.locator('.gf-edge.gf-uncovered').count()).toBe(0);
 
@@ -292,7 +293,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     }
   });
 
-  it('is linked from the demo page: the current session in the viewer', { timeout: 60_000 }, async () => {
+  it('is linked from the demo page: the current session in the viewer', async () => {
     const { context, page, errors } = await open(1000, 900);
     try {
       await page.goto(`${served.server.url}/?flow=refund-approval`);

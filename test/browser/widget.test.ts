@@ -36,13 +36,13 @@ import { assistantCount, settled } from '../helpers/widget-page.js';
 import { exampleFlows } from '../helpers/http.js';
 import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type Responder } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FLOW_ID = 'patient-intake';
 const STORAGE_KEY = `gateflow:session:${FLOW_ID}`;
 /** Playwright's waits stay well inside the test timeout, so a failure says what it waited for. */
-const WAIT = 10_000;
-const TEST_TIMEOUT = 30_000;
+const WAIT = PATIENCE_MS;
 
 const QUESTION = {
   [G1]: /Do we have the patient's information available/,
@@ -87,7 +87,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     base = mkdtempSync(join(tmpdir(), 'gateflow-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
     shared = await serveInProcess('shared');
-  }, 120_000);
+  });
 
   afterEach(async () => {
     await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
@@ -100,7 +100,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     await browser?.close();
     await killChildren();
     if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   let developmentDir: string | undefined;
   /** The demo page with React's development build (StrictMode runs effects twice), built once. */
@@ -168,7 +168,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     return opened;
   }
 
-  it('completes an intake by clicks only: the summary card, the handoff, one history entry per click', { timeout: TEST_TIMEOUT }, async () => {
+  it('completes an intake by clicks only: the summary card, the handoff, one history entry per click', async () => {
     const { page, errors, api } = await openDemo(shared.url);
     const w = widget(page);
     await expect.poll(() => lastAssistant(page)).toMatch(QUESTION[G1]);
@@ -221,7 +221,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('completes an intake by typing only (Enter sends)', { timeout: TEST_TIMEOUT }, async () => {
+  it('completes an intake by typing only (Enter sends)', async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     const answers = ['yes we have it', 'no, always covered', 'a follow up', 'an adult', 'text me'];
@@ -252,7 +252,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('stops on a limiting value: "No" at gate 1 by click, "it\'s an emergency" typed at gate 3', { timeout: TEST_TIMEOUT }, async () => {
+  it('stops on a limiting value: "No" at gate 1 by click, "it\'s an emergency" typed at gate 3', async () => {
     // By a click at gate 1.
     {
       const { page, errors } = await openDemo(shared.url);
@@ -292,7 +292,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     }
   });
 
-  it('edits after the summary: picks the answer to change, changes it, confirms, and the handoff carries the change', { timeout: TEST_TIMEOUT }, async () => {
+  it('edits after the summary: picks the answer to change, changes it, confirms, and the handoff carries the change', async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     for (const label of ['Yes', 'No', 'Follow-up', 'Adult', 'Email']) await press(page, label);
@@ -334,7 +334,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('continues the same session after a reload mid-intake', { timeout: TEST_TIMEOUT }, async () => {
+  it('continues the same session after a reload mid-intake', async () => {
     const { page, errors, api } = await openDemo(shared.url);
     const w = widget(page);
     await press(page, 'Yes');
@@ -364,7 +364,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('shows the error with Retry while the server is gone; Retry sends the turn exactly once when it is back', { timeout: TEST_TIMEOUT }, async () => {
+  it('shows the error with Retry while the server is gone; Retry sends the turn exactly once when it is back', async () => {
     const dataDir = freshDataDir(template, base, 'server-away');
     let server = await spawnServe(dataDir);
     const { page, errors } = await openDemo(server.url);
@@ -408,9 +408,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   it.each(['development', 'production'] as const)(
-    'StrictMode (%s build): one session per page load and no duplicated turn',
-    { timeout: TEST_TIMEOUT },
-    async (mode) => {
+    'StrictMode (%s build): one session per page load and no duplicated turn', async (mode) => {
       const staticDir = mode === 'development' ? developmentDemo() : DEMO_DIR;
       const server = await serveInProcess(`strict-${mode}`, { staticDir });
       const dataDir = join(base, `strict-${mode}`);
@@ -455,13 +453,20 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       await model?.close();
     });
 
-    it('shows "Thinking…" while the model extracts', { timeout: TEST_TIMEOUT }, async () => {
+    it('shows "Thinking…" while the model extracts', async () => {
       model = await startOpenAICompatibleServer();
       const config = await modelFromEnv({ OPENAI_BASE_URL: model.baseURL, GATEFLOW_MODEL: 'test-model' });
       const server = await serveInProcess('slow-model', {
-        extract: createExtractActor({ model: config!.model, maxRetries: 0, timeoutMs: 10_000 }),
+        extract: createExtractActor({ model: config!.model, maxRetries: 0, timeoutMs: PATIENCE_MS }),
       });
-      model.enqueue(respond.delayed(1500, answering({ [G2]: { value: 'Partial', confidence: 0.9 } })));
+      // The model answers when the test says so: the indicator must last as long as the model does, however slow the page.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const answer = answering({ [G2]: { value: 'Partial', confidence: 0.9 } });
+      model.enqueue(async (request, res) => {
+        await released;
+        await answer(request, res);
+      });
 
       const { page, errors } = await openDemo(server.url);
       const w = widget(page);
@@ -469,9 +474,8 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       expect(model.requests).toHaveLength(0);
 
       await w.input.fill(HARD_TEXT);
-      const sent = Date.now();
       await w.input.press('Enter');
-      await w.thinking.waitFor({ timeout: 1000 });
+      await w.thinking.waitFor({ timeout: WAIT });
       expect(await w.thinking.innerText()).toContain('Thinking…');
       expect(await w.send.isDisabled()).toBe(true);
       expect(await w.root.getByRole('group').count()).toBe(0);
@@ -480,12 +484,12 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       await page.keyboard.type('a follow up');
       await page.keyboard.press('Enter');
       await page.screenshot({ path: join(SCREENSHOTS, 'widget-06-thinking.png'), fullPage: true });
-      // Still thinking a second later: the indicator lasts as long as the model does.
-      await page.waitForTimeout(Math.max(0, 1000 - (Date.now() - sent)));
+      // Still thinking while the model has not answered: the indicator lasts as long as the model does.
+      await page.waitForTimeout(500);
       expect(await w.thinking.isVisible()).toBe(true);
 
+      release();
       await settled(page, 3);
-      expect(Date.now() - sent).toBeGreaterThanOrEqual(1400);
       expect(await w.thinking.count()).toBe(0);
       expect(await lastAssistant(page)).toMatch(QUESTION[G3]);
       expect(model.requests).toHaveLength(1);
@@ -504,7 +508,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     });
   });
 
-  it('accessibility: named controls, keyboard only, the focus stays in the text box after every reply', { timeout: TEST_TIMEOUT }, async () => {
+  it('accessibility: named controls, keyboard only, the focus stays in the text box after every reply', async () => {
     const { page, errors, api } = await openDemo(shared.url);
     const w = widget(page);
     expect(await w.transcript.getAttribute('aria-live')).toBe('polite');
@@ -590,7 +594,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('hover colours: every enabled button keeps its text at a contrast ratio of at least 4.5:1 when hovered', { timeout: TEST_TIMEOUT }, async () => {
+  it('hover colours: every enabled button keeps its text at a contrast ratio of at least 4.5:1 when hovered', async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     const checked: string[] = [];
@@ -624,7 +628,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('no growing blank scroll area: the page ends with the widget and the conversation with its last message', { timeout: TEST_TIMEOUT }, async () => {
+  it('no growing blank scroll area: the page ends with the widget and the conversation with its last message', async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     const measured: { doc: number; pageEnd: number; blank: number }[] = [];
@@ -649,7 +653,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('one Send button on the summary: the confirm button (contact-request names it "Send"), none beside the text box', { timeout: TEST_TIMEOUT }, async () => {
+  it('one Send button on the summary: the confirm button (contact-request names it "Send"), none beside the text box', async () => {
     const { page, errors } = await openDemo(shared.url, '?flow=contact-request');
     const chat = page.locator('.gf-chat');
     for (const text of ['Jane Doe', 'jane.doe@example.com']) {
@@ -669,7 +673,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('keeps the selected flow in the URL: set when none is given, changed with the flow, kept by a reload', { timeout: TEST_TIMEOUT }, async () => {
+  it('keeps the selected flow in the URL: set when none is given, changed with the flow, kept by a reload', async () => {
     const { page, errors } = await openDemo(shared.url, '');
     const select = page.locator('main select');
     const first = await select.inputValue();
@@ -701,7 +705,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('"Start over" asks before discarding: Keep going (or Escape) keeps the conversation, Discard begins a new one', { timeout: TEST_TIMEOUT }, async () => {
+  it('"Start over" asks before discarding: Keep going (or Escape) keeps the conversation, Discard begins a new one', async () => {
     const { page, errors, api } = await openDemo(shared.url);
     const w = widget(page);
     await press(page, 'Yes');
@@ -741,7 +745,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('shows what the person typed as plain text, never as Markdown, also where a reply repeats it', { timeout: TEST_TIMEOUT }, async () => {
+  it('shows what the person typed as plain text, never as Markdown, also where a reply repeats it', async () => {
     const { page, errors } = await openDemo(shared.url);
     const w = widget(page);
     await press(page, 'Yes');
@@ -764,7 +768,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('?inspect offline (navigator.onLine false): says the inspector needs stately.ai, opens no window, and the widget works', { timeout: TEST_TIMEOUT }, async () => {
+  it('?inspect offline (navigator.onLine false): says the inspector needs stately.ai, opens no window, and the widget works', async () => {
     const offline = `Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false });\n${COUNT_WINDOW_OPEN}`;
     const { page, errors, popups, offsite } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, offline);
     const w = widget(page);
@@ -780,14 +784,14 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     expect(errors).toEqual([]);
   });
 
-  it('?inspect when stately.ai does not answer: the window is closed again and the widget says why', { timeout: 40_000 }, async () => {
+  it('?inspect when stately.ai does not answer: the window is closed again and the widget says why', async () => {
     const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false });
     const w = widget(page);
     await expect.poll(() => popups.length).toBe(1);
     await page.bringToFront();
     await press(page, 'Yes');
     const note = w.root.getByRole('status').filter({ hasText: 'stately.ai' });
-    await note.waitFor({ timeout: 15_000 });
+    await note.waitFor({ timeout: WAIT });
     expect(await note.innerText()).toMatch(/Inspection is off: the Stately inspector runs on stately\.ai, which did not answer/);
     await expect.poll(() => popups[0]!.isClosed()).toBe(true);
     for (const label of ['No', 'Follow-up', 'Adult', 'Email', 'Looks Good']) await press(page, label);
@@ -796,9 +800,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   it.each(['production', 'development'] as const)(
-    '?inspect (%s build): connects the Stately inspector (kept offline) and the widget still works',
-    { timeout: TEST_TIMEOUT },
-    async (mode) => {
+    '?inspect (%s build): connects the Stately inspector (kept offline) and the widget still works', async (mode) => {
       const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: developmentDemo() });
       const { page, errors, popups, offsite } = await openDemo(server.url, `?flow=${FLOW_ID}&inspect`, COUNT_WINDOW_OPEN);
       const w = widget(page);

@@ -35,7 +35,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('a hand-written workflow in t
         staticDir: DEMO_DIR,
       }),
     ]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -43,7 +43,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('a hand-written workflow in t
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is listed, typed to, clicked, reloaded and finished like a flow', { timeout: 60_000 }, async () => {
+  it('is listed, typed to, clicked, reloaded and finished like a flow', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
     const errors: string[] = [];
     try {

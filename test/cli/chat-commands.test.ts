@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseChatCommand } from '../../src/cli/chat-commands.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
@@ -18,7 +19,7 @@ function chat(lines: string[]) {
     env,
     input: `${lines.join('\n')}\n`,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: PATIENCE_MS,
   });
   return { status: run.status, out: run.stdout, err: run.stderr };
 }
@@ -50,7 +51,7 @@ describe('input gates in gateflow chat', () => {
     expect(out).toMatch(/still waiting for:\n\s+in_[a-z2-7]{16}\s+approved \(approve\/decline\) for manager/);
     expect(out).toContain('Good news: a manager approved a refund of 200 EUR for order AB1234.');
     expect(out).toContain('── finished: completed ──');
-  }, 40_000);
+  });
 
   it('/cancel ends the request; an unknown gate is said to be unknown and changes nothing', () => {
     const { status, out } = chat([...TO_THE_WAIT, '/input in_aaaaaaaaaaaaaaaa yes', '/cancel', '/input approved yes']);
@@ -59,5 +60,5 @@ describe('input gates in gateflow chat', () => {
     expect(out).toContain('── finished: cancelled ──');
     // The chat ended with the cancel: the line after it was never read.
     expect(out).not.toContain('Good news');
-  }, 40_000);
+  });
 });

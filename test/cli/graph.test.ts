@@ -17,12 +17,13 @@ import { formatEdge, formatGraph, formatNode } from '../../src/cli/graph.js';
 import { ensureGraphSupport, openAgeGraph, type GraphSnapshot, type PropertyGraph } from '../../src/graph/index.js';
 import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TIMEOUT = 180_000;
 const SECRET = 'a-test-secret-of-at-least-32-bytes-for-the-graph';
 
 const ticket = { label: 'Ticket', key: 'TICKET-123' };
@@ -50,7 +51,7 @@ let populated: string;
 let plain: string;
 
 async function writeGraph(dataDir: string, writes: Record<string, (g: PropertyGraph) => Promise<void>>): Promise<void> {
-  const store = await createPgliteStore({ dataDir, extensions: graphPgliteOptions().extensions });
+  const store = await createPgliteStore({ dataDir: templateDataDir('graph', dataDir), extensions: graphPgliteOptions().extensions });
   try {
     await ensureGraphSupport(store.sql!);
     for (const [owner, fn] of Object.entries(writes)) await store.sql!.transaction(async (tx) => fn(await openAgeGraph(tx, { owner: owner === '' ? null : owner })));
@@ -75,8 +76,8 @@ beforeAll(async () => {
       await g.addNode({ label: 'Ticket', key: 'ALICE-1', properties: { status: 'closed' } });
     },
   });
-  await (await createPgliteStore({ dataDir: plain })).close();
-}, TIMEOUT);
+  templateDataDir('plain', plain);
+});
 
 afterEach(() => killServers());
 afterAll(() => {
@@ -111,7 +112,7 @@ const ok = (run: { status: number | null; stdout: string; stderr: string }) => {
 
 /** The server's start-up lines, all of them (they may come in several chunks). */
 async function startLines(server: ServeProcess): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PATIENCE_MS;
   while (!/gateflow: flows: /.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return server.output().split('\n').filter((line) => line.startsWith('gateflow: '));
 }
@@ -149,7 +150,6 @@ describe('gateflow graph on the store itself (PGlite, opened with Apache AGE)', 
         edges: [{ type: 'MEMBER_OF', from: john, to: team, properties: {} }],
       });
     },
-    TIMEOUT,
   );
 
   it(
@@ -160,7 +160,6 @@ describe('gateflow graph on the store itself (PGlite, opened with Apache AGE)', 
       expect(JSON.parse(ok(await gateflow(['graph', '--json'], env)))).toEqual({ nodes: [], edges: [] });
       expect(ok(await gateflow(['graph', '--label', 'Nobody'], { GATEFLOW_DB_DIR: populated }))).toBe('no Nobody nodes in the graph\n');
     },
-    TIMEOUT,
   );
 
   it(
@@ -174,7 +173,6 @@ describe('gateflow graph on the store itself (PGlite, opened with Apache AGE)', 
       expect(none.status).toBe(1);
       expect(none.stderr).toMatch(/^gateflow: no gateflow store in .*missing: set GATEFLOW_DB_DIR/);
     },
-    TIMEOUT,
   );
 });
 
@@ -195,7 +193,6 @@ describe('gateflow graph through a server', () => {
       expect(held.status).toBe(1);
       expect(held.stderr).toMatch(/a server holds this store: ask it instead with --server URL/);
     },
-    TIMEOUT,
   );
 
   it(
@@ -211,7 +208,6 @@ describe('gateflow graph through a server', () => {
       expect(anonymous.status).toBe(1);
       expect(anonymous.stderr).toMatch(/^gateflow: .*\(set GATEFLOW_TOKEN\)\n$/);
     },
-    TIMEOUT,
   );
 });
 
@@ -244,7 +240,6 @@ describe.skipIf(!hasPostgres)('PostgreSQL without Apache AGE', () => {
         'gateflow: the graph is unavailable: the PostgreSQL server has no Apache AGE extension (install it on the server: https://age.apache.org)\n',
       );
     },
-    TIMEOUT,
   );
 });
 

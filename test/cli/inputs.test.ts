@@ -15,14 +15,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import type { Reply } from '../../src/flow/reply.js';
 import type { JournalTurn } from '../../src/store/types.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { FLOWS_DIR } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TEST_TIMEOUT = 180_000;
 const APPROVED_MESSAGE = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
 const UNKNOWN_GATE = 'in_zzzzzzzzzzzzzzzz';
 const JWT_SECRET = 'a-test-secret-of-at-least-32-bytes-for-hs256';
@@ -42,10 +41,8 @@ let template: string;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'gateflow-cli-inputs-'));
-  template = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: template });
-  await store.close();
-}, TEST_TIMEOUT);
+  template = templateDataDir('plain', join(base, 'template'));
+});
 
 afterEach(async () => {
   await Promise.all([...children].map((c) => stop(c, 'SIGKILL')));
@@ -248,7 +245,6 @@ describe('gateflow inputs / gateflow input', () => {
       server = await startServe(env);
       await expectApproved(server.url, a);
     },
-    TEST_TIMEOUT,
   );
 
   it(
@@ -275,7 +271,6 @@ describe('gateflow inputs / gateflow input', () => {
       expect(viaEnv.status, viaEnv.stderr).toBe(0);
       expect(parseList(viaEnv).map((g) => g.gateId)).toEqual([b.approved.gateId, b.amount.gateId]);
     },
-    TEST_TIMEOUT,
   );
 
   it(
@@ -310,7 +305,6 @@ describe('gateflow inputs / gateflow input', () => {
         { input: a.amount.gateId, name: 'approved_amount', value: 150, by: 'mia' },
       ]);
     },
-    TEST_TIMEOUT,
   );
 
   it(
@@ -337,7 +331,6 @@ describe('gateflow inputs / gateflow input', () => {
       expect(list.status, list.stderr).toBe(0);
       expect(list.stdout).toBe('no open input gates\n');
     },
-    TEST_TIMEOUT,
   );
 
   it('says so when the PGlite directory holds no store, instead of creating an empty one there', async () => {
@@ -388,7 +381,6 @@ describe('gateflow inputs / gateflow input', () => {
         await walkThrough(env, [], a, b);
         await expectApproved(server.url, a);
       },
-      TEST_TIMEOUT,
     );
   });
 });

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = ['--import', 'tsx', 'src/cli/main.ts'];
@@ -18,7 +19,7 @@ function serve(env: Record<string, string>) {
     cwd: root,
     env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', DATABASE_URL: '', GATEFLOW_JWT_SECRET: '', ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: PATIENCE_MS,
   });
 }
 

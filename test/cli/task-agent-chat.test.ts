@@ -40,5 +40,5 @@ describe('gateflow chat task-agent', () => {
     const graph = await gateflow(['graph', '--json'], '', env);
     expect(graph.code, graph.stderr).toBe(0);
     expect(JSON.parse(graph.stdout)).toEqual({ nodes: [{ label: 'Ticket', key: 'T-7', properties: { status: 'open' } }], edges: [] });
-  }, 120_000);
+  });
 });

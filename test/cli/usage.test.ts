@@ -9,12 +9,13 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 const cli = ['--import', 'tsx', 'src/cli/main.ts'];
 // A timeout: a mistake that was not caught must not leave a server or a chat running.
-const run = (...args: string[]) => spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input: '', encoding: 'utf8', timeout: 30_000 });
+const run = (...args: string[]) => spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input: '', encoding: 'utf8', timeout: PATIENCE_MS });
 
 const examples = readdirSync(join(root, 'machines/flows'))
   .filter((f) => f.endsWith('.json'))
@@ -46,7 +47,7 @@ describe('an unknown flow', () => {
 });
 
 describe('an unknown option', () => {
-  it('suggests the right one and does not start the command', { timeout: 60_000 }, () => {
+  it('suggests the right one and does not start the command', () => {
     const chat = run('chat', 'patient-intake', '--jsn');
     expect(chat.status).toBe(2);
     expect(chat.stdout).toBe('');
@@ -90,7 +91,7 @@ describe('help', () => {
     expect(run('viz', '-h').stdout).toBe(helps[4]);
     expect(run('help', 'eval').stdout).toBe(helps[1]);
     expect(run('chat', 'patient-intake', '--json', '--help').stdout).toBe(helps[0]);
-  }, 90_000);
+  });
 
   it('gateflow --help lists every command; gateflow alone is a usage error', () => {
     const help = run('--help');
@@ -104,7 +105,7 @@ describe('help', () => {
 });
 
 describe('exit codes', () => {
-  it('2 for usage errors', { timeout: 90_000 }, () => {
+  it('2 for usage errors', () => {
     const unknown = run('caht', 'patient-intake');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^unknown command "caht"; did you mean chat\?\n/);

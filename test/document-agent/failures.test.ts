@@ -66,7 +66,7 @@ describe('the decision call fails: a clear message, nothing written, and the cha
       const again = await chat.send('What do I have?');
       expect(again.message).toBe('You have one document: Recipes.');
       expect((await chat.messages()).map((m) => m.content)).toEqual(['What do I have?', 'You have one document: Recipes.']);
-    }, 15_000);
+    });
 
   it('an HTTP 500 whose retry is cut by the deadline is said to be the timeout (not the SDK\'s "Delay was aborted")', async () => {
     const h = agent({ decide: [{ error: http500() }, { error: http500() }] }, { modelTimeoutMs: 300 });
@@ -81,9 +81,8 @@ describe('the decision call fails: a clear message, nothing written, and the cha
     const h = agent({ decide: [() => new Promise<never>(() => {})] }, { modelTimeoutMs: 300 });
     const project = await h.project();
     const chat = await h.chat(project.id);
-    const started = Date.now();
+    // The provider never answers: a reply at all shows the deadline cut it.
     const reply = await chat.send('Add my favorite recipes');
-    expect(Date.now() - started).toBeLessThan(5000);
     expectFailed(reply, `${UNREACHABLE} while working out what to do (`, /\(no answer within 300 ms\)/);
     expect(await chat.messages()).toEqual([]);
   });
@@ -112,7 +111,7 @@ describe('the rewrite call fails: a clear message, the document unchanged, nothi
       expect(artifactOf(reply).modelCalls).toBe(2);
       expect(h.model.calls.map((x) => x.purpose)).toEqual(['decide', ...Array<string>(c.calls).fill('rewrite')]);
       await expectNothingWritten(h, chat, project.id, [['Recipes', 1, PANCAKES]]);
-    }, 15_000);
+    });
 
   it('the conversational answer fails the same way', async () => {
     const h = agent({ decide: [{}], converse: [{ error: new TypeError('fetch failed') }] });

@@ -305,8 +305,8 @@ describe('hostile input', () => {
     expect(readOffline(`add this to '${'b'.repeat(300)}': x`, DOCS)).toBeNull();
   });
 
-  it('never throws, and answers quickly on long or malformed input', () => {
-    const started = Date.now();
+  // A regular expression that backtracks catastrophically would not finish on these at all: the test's timeout catches it.
+  it('never throws, and ends, on long or malformed input', () => {
     const inputs = [
       `add this to ${'a '.repeat(5000)}: x`,
       `delete the ${'x section from '.repeat(2000)}Budget`,
@@ -318,6 +318,5 @@ describe('hostile input', () => {
     expect(readOffline(inputs[4]!, DOCS)).toBeNull(); // over the length read offline
     expect(readOffline('list my documents', [{ id: 1, name: null as unknown as string }])).toBeNull();
     expect(readOffline(null as unknown as string, DOCS)).toBeNull();
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

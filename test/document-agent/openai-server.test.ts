@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startOpenAICompatibleServer();
   store = await openDocumentStore();
   agent = documentAgentRuntime(store, { model: createOpenAI({ baseURL: server.baseURL, apiKey: 'test' }).chat('gpt-4o-mini') });
-}, 60_000);
+});
 afterAll(async () => {
   agent?.close();
   await server?.close();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSearchError } from '../../src/document-agent/errors.js';
 import { formatSearchResults, searxngSearch, webSearchFromEnv, type WebSearchResult } from '../../src/document-agent/web-search.js';
 import { GateflowError } from '../../src/error/gateflow-error.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 interface Seen {
   method: string;
@@ -270,11 +271,10 @@ describe('searxngSearch: failures', () => {
     handler = silent;
     const started = performance.now();
     const error = await searchError(searxngSearch({ url: base, timeoutMs: 200 }).search('tides'));
-    const elapsed = performance.now() - started;
     expect(error.reason).toBe('timeout');
     expect(error.message).toBe(`web search failed: SearXNG at ${base} did not answer within 200 ms`);
-    expect(elapsed).toBeGreaterThanOrEqual(190);
-    expect(elapsed).toBeLessThan(3000);
+    // Not before its time (a lower bound, which load cannot break); the server never answers, so only the deadline ends it.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
   });
 
   it('times out while the body is still coming', async () => {
@@ -301,10 +301,9 @@ describe('searxngSearch: failures', () => {
     const controller = new AbortController();
     const reason = new Error('user left');
     setTimeout(() => controller.abort(reason), 50);
-    const started = performance.now();
-    const error = await rejection(searxngSearch({ url: base, timeoutMs: 5000 }).search('tides', { signal: controller.signal }));
+    // The server never answers and the deadline is far: only the caller's abort can end it, with its reason.
+    const error = await rejection(searxngSearch({ url: base, timeoutMs: PATIENCE_MS }).search('tides', { signal: controller.signal }));
     expect(error).toBe(reason);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(seen).toHaveLength(1);
   });
 

@@ -14,7 +14,7 @@ import {
   InvalidDocumentInputError,
   ProjectNotFoundError,
 } from '../../src/documents/errors.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestSchema, hasPostgres } from '../helpers/postgres.js';
@@ -24,7 +24,7 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ store: Stor
     name: 'PGlite',
     skip: false,
     open: async () => {
-      const store = await createPgliteStore();
+      const store = await templateStore();
       return { store, close: () => store.close() };
     },
   },

@@ -282,9 +282,8 @@ describe('extractWithModel failures (never throws)', () => {
           options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason), { once: true });
         }),
     });
-    const started = Date.now();
+    // The model answers only when aborted: a result at all shows the deadline fired.
     const result = await extractWithModel(input, { model, maxRetries: 0, timeoutMs: 100 });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.values).toEqual({});
     expect(result.failure?.reason).toBe('model_error');
   });
@@ -318,7 +317,6 @@ describe('timeoutMs with the abort signal the extract actor passes', () => {
     const gc = runInNewContext('gc') as () => void;
     const controller = new AbortController();
     const gcs = setInterval(gc, 25);
-    const started = Date.now();
 
     const result = await extractWithModel(inputAt(G2, 'her insurance story is complicated', [G1]), {
       model: slowModel(3000),
@@ -327,9 +325,9 @@ describe('timeoutMs with the abort signal the extract actor passes', () => {
       abortSignal: controller.signal,
     }).finally(() => clearInterval(gcs));
 
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Had the deadline not fired, the model's late answer would be read instead (invalid_output).
     expect(result.failure?.reason).toBe('model_error');
-  }, 10_000);
+  });
 });
 
 describe('model extraction through a conversation', () => {

@@ -20,6 +20,7 @@ import {
   type Responder,
 } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph } from '../helpers/patient-intake.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 
 /** Text the offline matcher abstains on at gate 2, so the model is asked. */
@@ -234,11 +235,11 @@ const FAILURES: FailureCase[] = [
 ];
 
 describe.each(FAILURES)('model failure: $name', ({ responder, reason, timeoutMs }) => {
-  const timeout = timeoutMs ?? 5000;
+  // Only the slow case may reach its deadline: the others must fail on what the server answered.
+  const timeout = timeoutMs ?? PATIENCE_MS;
 
   it(`extractWithModel returns ${reason} without throwing`, async () => {
     server.enqueue(responder());
-    const started = Date.now();
 
     const result = await extractWithModel(inputAt(G2, HARD_TEXT, [G1]), {
       model: config.model,
@@ -246,7 +247,6 @@ describe.each(FAILURES)('model failure: $name', ({ responder, reason, timeoutMs 
       timeoutMs: timeout,
     });
 
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(server.requests).toHaveLength(1);
     expect(result.values).toEqual({});
     expect(result.failure?.reason).toBe(reason);
@@ -260,11 +260,9 @@ describe.each(FAILURES)('model failure: $name', ({ responder, reason, timeoutMs 
     });
     const atGate2 = await conversation.send({ button: 'Yes' });
     expect(atGate2.state).toEqual({ [G2]: 'asking' });
-    const started = Date.now();
 
     const reply = await conversation.send({ text: HARD_TEXT });
 
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(server.requests).toHaveLength(1);
     expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(reply.buttons).toEqual(buttonsOf(G2));
@@ -295,10 +293,10 @@ describe('a slow server', () => {
 
     const started = Date.now();
     const slow = await conversation.send({ text: HARD_TEXT });
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(3000);
+    // Not before the deadline (a lower bound: load cannot make it early); had the deadline not fired, the late Yes would be read.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(slow.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    expect(slow.answers[G2]).toBeUndefined();
 
     const next = await conversation.send({ text: 'it is a long story' });
     expect(server.requests).toHaveLength(2);
@@ -328,31 +326,28 @@ describe('timeoutMs under garbage collection', () => {
     await conversation.send({ button: 'Yes' });
     const gcs = setInterval(forceGc, 25);
 
-    const started = Date.now();
     const reply = await conversation.send({ text: HARD_TEXT }).finally(() => clearInterval(gcs));
-    const elapsed = Date.now() - started;
 
+    // Had the deadline not fired, the server's late Yes would be among the answers.
     expect(server.requests).toHaveLength(1);
-    expect(elapsed).toBeLessThan(2000);
     expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
     expect(reply.answers).toEqual({ [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' } });
     conversation.stop();
-  }, 10_000);
+  });
 
   it('extractWithModel without an abortSignal keeps its timeout under GC (the contrast)', async () => {
     server.enqueue(respond.delayed(4000, answering({ [G2]: { value: 'Yes', confidence: 1 } })));
     const gcs = setInterval(forceGc, 25);
 
-    const started = Date.now();
     const result = await extractWithModel(inputAt(G2, HARD_TEXT, [G1]), {
       model: config.model,
       maxRetries: 0,
       timeoutMs: 300,
     }).finally(() => clearInterval(gcs));
 
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.values).toEqual({});
     expect(result.failure?.reason).toBe('model_error');
-  }, 10_000);
+  });
 });
 
 describe('the test server itself', () => {

@@ -587,7 +587,8 @@ describe('parseTypedAnswer never throws', () => {
     }
   });
 
-  it('on long and adversarial answers, quickly', () => {
+  // A regular expression that backtracks catastrophically would not finish on these at all: the test's timeout catches it.
+  it('on long and adversarial answers, and ends', () => {
     const texts = [
       '1,'.repeat(1000),
       '1.'.repeat(1000),
@@ -605,8 +606,6 @@ describe('parseTypedAnswer never throws', () => {
       '\u0000'.repeat(2000),
       'x'.repeat(100_000),
     ];
-    const started = performance.now();
     for (const text of texts) for (const type of types) expectWellFormed(type, text, { today });
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

@@ -21,6 +21,7 @@ import type { FlowDocument } from '../../src/flow/schema.js';
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
 import { defaultTurnEvent as turnToEvent } from '../../src/workflow/define.js';
 import type { Turn } from '../../src/workflow/turn.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const flowsDir = fileURLToPath(new URL('../../machines/flows/', import.meta.url));
 const load = (name: string): FlowDocument => parseFlowText(readFileSync(`${flowsDir}${name}.json`, 'utf8'), `${name}.json`);
@@ -62,11 +63,11 @@ async function runScript(flow: FlowDocument, script: string, turns: Turn[], acto
   actor.on('*', (e) => events.push(e));
   const settle = async () => {
     for (;;) {
-      const s = await waitFor(actor, (x) => x.status !== 'active' || !x.hasTag(BUSY_TAG), { timeout: 5_000 });
+      const s = await waitFor(actor, (x) => x.status !== 'active' || !x.hasTag(BUSY_TAG), { timeout: PATIENCE_MS });
       if (s.status === 'error') throw s.error;
       const paths = s.status === 'active' ? s.children.paths : undefined;
       if (!paths || !paths.getSnapshot().hasTag(BUSY_TAG)) return s;
-      await waitFor(paths, (p) => !p.hasTag(BUSY_TAG), { timeout: 5_000 });
+      await waitFor(paths, (p) => !p.hasTag(BUSY_TAG), { timeout: PATIENCE_MS });
     }
   };
   const steps: Step[] = [];

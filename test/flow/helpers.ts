@@ -18,6 +18,7 @@ import { FlowDocumentSchema, type FlowDocument, type FlowDocumentInput } from '.
 import type { FlowTraceEvent } from '../../src/flow/trace.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { MODEL_TODAY, flowTestEvents, type FlowTestEvent } from '../../src/testing/model-based.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 // ---------------------------------------------------------------- driving a flow (from v1-semantics.test.ts)
 
@@ -36,7 +37,7 @@ export async function drive(doc: FlowDocumentInput, options: CompileOptions & { 
   const trace: FlowTraceEvent[] = [];
   actor.on('*', (e) => trace.push(e as FlowTraceEvent));
   actor.start();
-  const settle = () => waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), { timeout: 2000 });
+  const settle = () => waitFor(actor, (s) => s.status !== 'active' || !s.hasTag(BUSY_TAG), { timeout: PATIENCE_MS });
   await settle();
   /** Sends a turn, waits until it settles, returns the events it emitted. */
   const send = async (turn: Turn): Promise<FlowTraceEvent[]> => {

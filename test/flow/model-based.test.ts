@@ -44,7 +44,7 @@ describe('model-based paths (xstate/graph) over every flow in machines/flows', (
   });
 
   for (const file of flowFiles) {
-    it(`${file}: paths reach every state and every transition`, { timeout: 60_000 }, async () => {
+    it(`${file}: paths reach every state and every transition`, async () => {
       const coverage = await coverageOf(file);
       expect(coverage.states.missing).toEqual([]);
       expect(coverage.transitions.missing).toEqual([]);

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { ensureGraphSupport } from '../../src/graph/index.js';
 import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import type { SqlClient } from '../../src/store/sql/sql-store.js';
+import { templateTarball } from '../helpers/pglite-template.js';
 
 export function pgliteClient(db: PGlite): SqlClient {
   return {
@@ -17,9 +18,9 @@ export function pgliteClient(db: PGlite): SqlClient {
   };
 }
 
-/** An in-memory PGlite with AGE enabled. */
+/** An in-memory PGlite with AGE enabled, loaded from the run's graph template. */
 export async function openAgeClient(): Promise<SqlClient> {
-  const client = pgliteClient(new PGlite(graphPgliteOptions()));
+  const client = pgliteClient(new PGlite({ ...graphPgliteOptions(), loadDataDir: templateTarball('graph') }));
   await ensureGraphSupport(client);
   return client;
 }

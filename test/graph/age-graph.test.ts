@@ -24,7 +24,7 @@ import { openAgeClient } from './age-client.js';
 let client: SqlClient;
 beforeAll(async () => {
   client = await openAgeClient();
-}, 60_000);
+});
 afterAll(() => client?.close());
 
 /** Runs `fn` on an owner's graph in one transaction (as a turn would). */

@@ -4,6 +4,7 @@
  * graph says so clearly; the database keeps serving everything else.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { templateTarball } from '../helpers/pglite-template.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGraphSupport, GraphUnavailableError, openAgeGraph, readOnlyScope } from '../../src/graph/index.js';
 import { createPostgresClient } from '../../src/store/postgres.js';
@@ -53,9 +54,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL without AGE', () => {
 
   it('the read-only scope stops a slow query at its timeout and refuses writes, then lets the transaction write', async () => {
     await client.transaction(async (tx) => {
-      const started = Date.now();
+      // 57014 (query_canceled) is the timeout's own error: without it the sleep would end without one.
       await expect(readOnlyScope(tx, { timeoutMs: 150 }, () => tx.query('SELECT pg_sleep(5)'))).rejects.toMatchObject({ code: '57014' });
-      expect(Date.now() - started).toBeLessThan(3000);
       await expect(readOnlyScope(tx, { timeoutMs: 1000 }, () => tx.query('INSERT INTO kept VALUES (99)'))).rejects.toMatchObject({ code: '25006' });
       await tx.query('INSERT INTO kept VALUES (4)');
       const { rows } = await tx.query<{ statement_timeout: string }>('SHOW statement_timeout');
@@ -68,7 +68,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL without AGE', () => {
 describe('PGlite opened without the age extension', () => {
   let client: SqlClient;
   beforeAll(() => {
-    client = pgliteClient(new PGlite());
+    client = pgliteClient(new PGlite({ loadDataDir: templateTarball('plain') }));
   });
   afterAll(() => client?.close());
 

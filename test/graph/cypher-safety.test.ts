@@ -53,7 +53,7 @@ beforeAll(async () => {
     for (const node of seeded.nodes) await g.addNode(node);
     for (const edge of seeded.edges) await g.addEdge(edge);
   });
-}, 60_000);
+});
 afterAll(() => client?.close());
 
 const refusedBy = async (graph: PropertyGraph, text: string) => {

@@ -5,12 +5,13 @@
  * SIGKILL and start it again on the same directory and port.
  */
 import { execFileSync } from 'node:child_process';
+import { PATIENCE_MS } from './patience.js';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reply } from '../../src/flow/reply.js';
 import type { Turn } from '../../src/workflow/turn.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from './pglite-template.js';
 import { newestMtime } from './files.js';
 import { killServers, spawnServe as spawnServeProcess, type ServeProcess } from './serve-process.js';
 
@@ -49,12 +50,9 @@ export function buildDevelopmentDemo(outDir: string): void {
   if (!bundle.includes('Each child in a list should have a unique')) throw new Error('the development demo bundle has no development React');
 }
 
-/** A migrated PGlite directory under `base`, to copy for each server so none waits for initdb. */
+/** A migrated PGlite directory under `base` (a copy of the run's template), to copy for each server so none waits for initdb. */
 export async function pgliteTemplate(base: string): Promise<string> {
-  const dir = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: dir });
-  await store.close();
-  return dir;
+  return templateDataDir('plain', join(base, 'template'));
 }
 
 /** A copy of the template: a PGlite directory of its own. */
@@ -86,7 +84,7 @@ export interface SessionState {
 
 /** GET /api/sessions/{id}: the current reply and the whole history. */
 export async function fetchSession(baseUrl: string, sessionId: string): Promise<SessionState> {
-  const response = await fetch(`${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}?limit=200`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}?limit=200`, { signal: AbortSignal.timeout(PATIENCE_MS) });
   if (response.status !== 200) throw new Error(`GET /api/sessions/${sessionId}: ${response.status} ${await response.text()}`);
   return (await response.json()) as SessionState;
 }

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { PATIENCE_MS } from './patience.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const REQUIRE_BROWSER = process.env.GATEFLOW_REQUIRE_BROWSER === '1';
@@ -29,10 +30,20 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Launches Debian's Chromium; close it with `browser.close()`. */
-export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
+    timeout: PATIENCE_MS,
     ...options,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
+  // Every context waits with the suites' patience (Playwright's own default is 30 s, which a loaded machine can reach).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(PATIENCE_MS);
+    context.setDefaultNavigationTimeout(PATIENCE_MS);
+    return context;
+  };
+  return browser;
 }

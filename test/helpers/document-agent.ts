@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModel } from 'ai';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateStore } from './pglite-template.js';
 import type { SessionEvent, Store } from '../../src/store/types.js';
 import { documentAgentHost } from '../../src/document-agent/host.js';
 import type { WebSearch, WebSearchResult } from '../../src/document-agent/web-search.js';
@@ -183,7 +183,7 @@ export interface DocumentAgentHarness {
 }
 
 /** A PGlite store in memory, migrated (the documents' tables included). */
-export const openDocumentStore = (): Promise<Store> => createPgliteStore();
+export const openDocumentStore = (): Promise<Store> => templateStore();
 
 /** An agent whose model is scripted (the harness's model is then always there). */
 export type ScriptedAgent = DocumentAgentHarness & { model: NonNullable<DocumentAgentHarness['model']> };

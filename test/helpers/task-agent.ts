@@ -4,31 +4,26 @@
  * (`MockLanguageModelV4`) that answers each step by its schema's name
  * (GoalSpec, StepPlan, Diagnosis, Answer) and records what it was sent.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModel } from 'ai';
 import { ensureGraphSupport, graphSnapshot, openAgeGraph, type GraphSnapshot, type NewNode } from '../../src/graph/index.js';
-import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import { createGraphToolRegistry } from '../../src/graph/tools/graph-tools.js';
 import type { GraphTool } from '../../src/graph/tools/tool.js';
 import { join } from 'node:path';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
-import { createSqlStore, upgradeSchema } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/types.js';
 import { taskAgentActors, type TaskAgentActorOptions } from '../../src/task-agent/actors.js';
 import { taskAgentWorkflow } from '../../src/task-agent/workflow.js';
 import { GoalSpecSchema, type GoalSpec } from '../../src/task-agent/schemas.js';
-import { pgliteClient } from '../graph/age-client.js';
+import { templateDataDir, templateStore } from './pglite-template.js';
 import type { CallOptions } from './mock-model.js';
 import { textResult } from './mock-model.js';
 
 /** A PGlite store (in memory) with AGE: sessions and graphs in one database. */
 export async function openGraphStore(): Promise<Store> {
-  const client = pgliteClient(new PGlite(graphPgliteOptions()));
-  await upgradeSchema(client);
-  await ensureGraphSupport(client);
-  return createSqlStore('pglite', client);
+  const store = await templateStore('graph');
+  await ensureGraphSupport(store.sql!);
+  return store;
 }
 
 /** What the scripted model answers for one call of a step: an object, raw text, or an error. */
@@ -139,12 +134,5 @@ export async function startGoal(agent: Pick<TaskAgentHarness, 'runtime'>, text: 
 
 /** A PGlite directory migrated and with AGE enabled, copied for the server so that it starts without initdb. */
 export async function graphTemplate(base: string): Promise<string> {
-  const dir = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: dir, extensions: graphPgliteOptions().extensions });
-  try {
-    await ensureGraphSupport(store.sql!);
-  } finally {
-    await store.close();
-  }
-  return dir;
+  return templateDataDir('graph', join(base, 'template'));
 }

@@ -419,7 +419,7 @@ describe('document agent: model-based paths', () => {
     coverage = await replayMachinePaths(documentAgentMachine, paths, { key, input: INPUT, onPath: (path, steps) => traces.push({ path, steps }) });
     const pct = (f: MachineCoverage['states']) => `${f.covered}/${f.total} (${f.percent}%)`;
     console.log(`document-agent: ${coverage.paths} paths, ${coverage.steps} steps, states ${pct(coverage.states)}, transitions ${pct(coverage.transitions)}`);
-  }, 120_000);
+  });
 
   it('replays every generated path and covers 100% of the states and transitions', () => {
     expect(traces).toHaveLength(paths.length);

@@ -231,7 +231,7 @@ describe('task agent: model-based paths', () => {
     coverage = await replayMachinePaths(taskAgentMachine, paths, { key, input: INPUT, onPath: (path, steps) => traces.push({ path, steps }) });
     const pct = (f: MachineCoverage['states']) => `${f.covered}/${f.total} (${f.percent}%)`;
     console.log(`task-agent: ${coverage.paths} paths, ${coverage.steps} steps, states ${pct(coverage.states)}, transitions ${pct(coverage.transitions)}`);
-  }, 120_000);
+  });
 
   it('replays every generated path and covers 100% of the states and transitions', () => {
     expect(traces).toHaveLength(paths.length);

@@ -129,9 +129,8 @@ describe('the model chooser', () => {
           options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason), { once: true });
         }),
     });
-    const started = Date.now();
+    // The model answers only when aborted: a choice at all shows the deadline fired.
     const choice = await choosePathWithModel(input('x'), { model, maxRetries: 0, timeoutMs: 100 });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(choice.failure?.reason).toBe('model_error');
     expect(choice.rationale).toContain('timed out after 100 ms');
   });

@@ -16,7 +16,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: mkdtempSync(join(tmpdir(), 'gateflow-transport-')),
   });
-}, 60_000);
+});
 afterAll(() => server.close());
 
 describe.each([

@@ -18,7 +18,7 @@ import { createFlowRuntime } from '../../src/flow/runtime.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { JournalEntry, Store } from '../../src/store/types.js';
 import type { WorkerResult } from '../helpers/concurrency-worker.js';
@@ -29,7 +29,6 @@ import { countingConflicts } from '../helpers/counting-store.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = fileURLToPath(new URL('../helpers/concurrency-worker.ts', import.meta.url));
 const N = 50;
-const TIMEOUT = 60_000;
 
 
 interface Pair {
@@ -62,7 +61,7 @@ const backends: Backend[] = [
     name: 'two runtimes sharing one PGlite store',
     skip: false,
     open: async () => {
-      const store = await createPgliteStore();
+      const store = await templateStore();
       return { a: countingConflicts(store), b: countingConflicts(store), close: () => store.close() };
     },
   },
@@ -143,7 +142,7 @@ for (const backend of backends) {
     let pair: Pair | undefined;
     beforeAll(async () => {
       pair = await backend.open();
-    }, TIMEOUT);
+    });
     afterAll(async () => {
       await pair?.close();
     });
@@ -205,7 +204,6 @@ for (const backend of backends) {
         expect(loaded!.session.version).toBe(N + 1);
         await expectJournalReplays(b, sessionId, history);
       },
-      TIMEOUT,
     );
 
     it(
@@ -280,7 +278,6 @@ for (const backend of backends) {
 
         await expectJournalReplays(b, sessionId, history);
       },
-      TIMEOUT,
     );
 
     it(
@@ -297,7 +294,6 @@ for (const backend of backends) {
         expect(history[1]!.reply.state).toEqual({ [G2]: 'asking' });
         await expectJournalReplays(a, sessionId, history);
       },
-      TIMEOUT,
     );
 
     it(
@@ -326,7 +322,6 @@ for (const backend of backends) {
         expect(await a.history(sessionId)).toEqual(history);
         await expectJournalReplays(a, sessionId, history);
       },
-      TIMEOUT,
     );
   });
 }
@@ -391,7 +386,6 @@ describe.skipIf(!hasPostgres)('50 turns at once from two processes (PostgreSQL)'
         await store.close();
       }
     },
-    TIMEOUT,
   );
 });
 

@@ -18,11 +18,13 @@ import { ConversationFinishedError, SessionNotFoundError } from '../../src/runti
 import { createRuntime, type Runtime, type RuntimeEvent } from '../../src/runtime/runtime.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir, templateStore } from '../helpers/pglite-template.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import { approvalWorkflow, calls } from '../helpers/approval-workflow.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const T0 = new Date('2026-11-24T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -52,7 +54,7 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ store: Stor
     name: 'PGlite',
     skip: false,
     open: async () => {
-      const store = await createPgliteStore();
+      const store = await templateStore();
       return { store, close: () => store.close() };
     },
   },
@@ -268,9 +270,10 @@ for (const backend of backends) {
       const events: RuntimeEvent[] = [];
       const stop = runtime.subscribe((e) => events.push(e));
       try {
-        // The stream starts from now: let the first read set its place.
-        await waitUntil(async () => (await store().lastEventId()) >= 0);
-        await new Promise((r) => setTimeout(r, 20));
+        // The stream starts from now: a first session's last event arriving shows the feed has its place, however slow its first read.
+        const marker = await atApproval(runtime);
+        await waitUntil(() => events.some((e) => e.sessionId === marker.sessionId && e.type === 'session.stepped' && e.data.status === 'waiting'));
+        events.length = 0;
         const { sessionId, reply } = await atApproval(runtime);
         await runtime.answer(gateOf(reply, 'approved').gateId, true);
         await runtime.answer(gateOf(reply, 'amount').gateId, 10);
@@ -365,7 +368,7 @@ describe('input gates across restarts and processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gf-inputs-'));
     dirs.push(dir);
     calls.prepare = 0;
-    let store = await createPgliteStore({ dataDir: dir });
+    let store = await createPgliteStore({ dataDir: templateDataDir('plain', dir) });
     const first = runtimeOn(store).runtime;
     const { sessionId, reply } = await atApproval(first);
     await first.answer(gateOf(reply, 'approved').gateId, true);
@@ -444,7 +447,7 @@ describe('input gates across restarts and processes', () => {
 });
 
 /** Waits until `check` holds (events arrive from the store's poll; deadlines from timers). */
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = PATIENCE_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');

@@ -25,6 +25,7 @@ import type { Runtime } from '../../src/runtime/runtime.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { ConflictError, StoreUnavailableError, type Store } from '../../src/store/types.js';
 import {
   AWAITING_ANSWER,
@@ -741,7 +742,7 @@ describe('a full intake on PGlite', () => {
       { button: 'confirm', turnId: 'ok' },
     ];
 
-    const store = await createPgliteStore({ dataDir: join(dir, 'db') });
+    const store = await createPgliteStore({ dataDir: templateDataDir('plain', join(dir, 'db')) });
     let sessionId: string;
     let replies: Reply[];
     try {
@@ -794,7 +795,7 @@ describe('a full intake on PGlite', () => {
     const memoryReplies = [started.reply];
     for (const turn of turns) memoryReplies.push(await memory.runtime.turn(started.sessionId, turn));
     expect(memoryReplies.map((r) => ({ ...r, sessionId: 'x' }))).toEqual(replies.map((r) => ({ ...r, sessionId: 'x' })));
-  }, 60_000);
+  });
 });
 
 describe('a model given to the runtime', () => {

@@ -18,6 +18,7 @@ import type { OpenInput } from '../../src/inputs/gate.js';
 import type { JournalTurn } from '../../src/store/types.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import {
   respond,
   startOpenAICompatibleServer,
@@ -27,9 +28,9 @@ import {
 } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
 import { spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TEST_TIMEOUT = 60_000;
 /** Text the offline matcher abstains on at gate 2 (see test/extract/openai-server.test.ts), so the model is asked. */
 const HARD_TEXT = 'Her coverage story is complicated';
 
@@ -47,10 +48,8 @@ let template: string;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'gateflow-crash-'));
-  template = join(base, 'template');
-  const store = await createPgliteStore({ dataDir: template });
-  await store.close();
-}, TEST_TIMEOUT);
+  template = templateDataDir('plain', join(base, 'template'));
+});
 
 afterEach(async () => {
   await Promise.all([...children].map(kill));
@@ -179,7 +178,6 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       expect(final).toEqual(finished);
       expect(handoffs(final)).toBe(1);
     },
-    TEST_TIMEOUT,
   );
 
   it(
@@ -243,7 +241,6 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       expect(new Set(s.history.slice(1).map((e) => e.turn?.turnId)).size).toBe(acked.size);
       for (const e of s.history.slice(1)) expect(e.reply).toEqual(acked.get(e.turn!.turnId!));
     },
-    TEST_TIMEOUT,
   );
 
   describe('with a model whose answer is still pending when the process dies', () => {
@@ -293,7 +290,7 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
           (r) => ({ ok: true as const, status: r.status }),
           (error: unknown) => ({ ok: false as const, error }),
         );
-        const deadline = Date.now() + 15_000;
+        const deadline = Date.now() + PATIENCE_MS;
         while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         expect(model.requests).toHaveLength(1);
         await crash(server);
@@ -357,7 +354,6 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
           await store.close();
         }
       },
-      TEST_TIMEOUT,
     );
   });
 });
@@ -451,25 +447,24 @@ describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () =
       expect(finished.history.slice(0, before.history.length)).toEqual(before.history);
       expect(chatTurns(finished)).toEqual(REFUND_TURNS);
     },
-    TEST_TIMEOUT,
   );
 
   it(
     'fires a deadline that passed while the server was down exactly once after the restart',
     async () => {
       const dir = freshDir('deadline-across-kill');
-      // The example flow with a manager who has 3 seconds instead of 24 hours.
+      // The example flow with a manager who has an hour instead of 24: far beyond what reaching the wait takes, however loaded the machine.
       const flows = join(base, 'flows-short-deadline');
       mkdirSync(flows, { recursive: true });
       const doc = JSON.parse(readFileSync(join(ROOT, 'machines', 'flows', 'refund-approval.json'), 'utf8')) as { nodes: { id: string; deadline?: string }[] };
-      doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT3S';
+      doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT1H';
       writeFileSync(join(flows, 'refund-approval.json'), JSON.stringify(doc));
       const args = ['--flows', flows];
 
       let server = await startServe(dir, {}, args);
       const { sessionId, waiting } = await refundAtWait(server);
       const deadline = Date.parse(waiting.inputs[0]!.deadline!);
-      expect(deadline - Date.parse(waiting.inputs[0]!.openedAt)).toBe(3000);
+      expect(deadline - Date.parse(waiting.inputs[0]!.openedAt)).toBe(3_600_000);
       expect(await openInputs(server)).toEqual(waiting.inputs);
       // Killed before the deadline: it passes while no process runs.
       expect(Date.now()).toBeLessThan(deadline);
@@ -480,15 +475,16 @@ describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () =
       try {
         expect((await store.listInputs({ sessionId })).map((g) => g.gateId)).toEqual(waiting.inputs.map((g) => g.gateId));
         expect(await store.history(sessionId)).toHaveLength(1 + REFUND_TURNS.length);
+        // The hour passes while no process runs: the gates' deadline, as stored, is now behind us.
+        await store.sql!.query("UPDATE gateflow_inputs SET deadline = now() - interval '1 second' WHERE session_id = $1", [sessionId]);
       } finally {
         await store.close();
       }
-      await new Promise((r) => setTimeout(r, Math.max(0, deadline + 500 - Date.now())));
 
       server = await startServe(dir, {}, args);
       // The server sweeps the store for due deadlines (every second): the session takes the timeout edge.
       let s = await gatedSession(server, sessionId);
-      for (const until = Date.now() + 15_000; s.reply.status === 'waiting' && Date.now() < until; s = await gatedSession(server, sessionId))
+      for (const until = Date.now() + PATIENCE_MS; s.reply.status === 'waiting' && Date.now() < until; s = await gatedSession(server, sessionId))
         await new Promise((r) => setTimeout(r, 200));
       expect(s.reply.message).toContain(TAKES_OVER);
       expect(s.reply).toMatchObject({ state: 'person_takes_over', inputs: [], completion: { isComplete: true } });
@@ -508,6 +504,5 @@ describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () =
       expect(final).toEqual(s);
       expect(timeouts(final)).toHaveLength(1);
     },
-    TEST_TIMEOUT,
   );
 });

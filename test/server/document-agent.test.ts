@@ -29,8 +29,8 @@ import type { CallOptions } from '../helpers/mock-model.js';
 import { textResult } from '../helpers/mock-model.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { killServers, spawnServe } from '../helpers/serve-process.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
-const TIMEOUT = 120_000;
 const SECRET = 'a-secret-of-at-least-32-bytes-for-the-documents';
 const WORKFLOWS = exampleFlows().map((f) => flowWorkflow(f));
 
@@ -278,7 +278,7 @@ describe('the document agent on PGlite (startServer, no auth: the owner is null)
   beforeAll(async () => {
     server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), documentAgent: { model: script.model, modelTimeoutMs: 5000 } });
     api = client(server.url);
-  }, TIMEOUT);
+  });
   afterAll(() => server?.close());
 
   it('serves the document agent beside the flows', async () => {
@@ -394,7 +394,7 @@ describe('the document agent on PGlite (startServer, no auth: the owner is null)
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     const until = async (test: () => boolean) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (!test()) {
         if (Date.now() > deadline) throw new Error(`timed out; got ${text}`);
         const { value, done } = await reader.read();
@@ -529,7 +529,7 @@ describe('the document agent with JWT: the token subject owns projects and chats
     server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), jwtSecret: SECRET, documentAgent: {} });
     tokens.alice = await sign({ sub: 'alice' }, SECRET);
     tokens.bob = await sign({ sub: 'bob' }, SECRET);
-  }, TIMEOUT);
+  });
   afterAll(() => server?.close());
 
   it("another owner's chat is never continued: a new chat; another owner's project, document and chat are not found", async () => {
@@ -584,7 +584,7 @@ describe.skipIf(!hasPostgres)('the document agent on PostgreSQL (startServer)', 
   beforeAll(async () => {
     schema = await createTestSchema('gf_docs');
     server = await startServer({ workflows: WORKFLOWS, port: 0, databaseUrl: schema.url, documentAgent: { model: script.model } });
-  }, TIMEOUT);
+  });
   afterAll(async () => {
     await server?.close();
     await schema?.drop();
@@ -656,5 +656,5 @@ describe('gateflow serve (npm start)', () => {
     } finally {
       await without.kill();
     }
-  }, TIMEOUT);
+  });
 });

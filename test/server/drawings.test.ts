@@ -18,6 +18,7 @@ import { createApp } from '../../src/server/app.js';
 import { drawingSource } from '../../src/server/drawings.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import type { Store } from '../../src/store/types.js';
 import { call, exampleFlows, serveOnLoopback, type LoopbackServer } from '../helpers/http.js';
 
@@ -116,7 +117,7 @@ describe("a session's trace and steps, for the session view", () => {
   it('keeps what the flow emitted in each step with its journal entry, across a restart (PGlite)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-trace-'));
     try {
-      const first = await serve({ store: await createPgliteStore({ dataDir: dir }) });
+      const first = await serve({ store: await createPgliteStore({ dataDir: templateDataDir('plain', dir) }) });
       const started = await call(first.url, '/api/flows/led-sales/sessions', { json: {} });
       const id = started.body.sessionId as string;
       await call(first.url, `/api/sessions/${id}/turns`, { json: { button: 'buy_led' } });

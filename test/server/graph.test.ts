@@ -21,10 +21,10 @@ import { createApp } from '../../src/server/app.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { call, exampleFlows, serveOnLoopback, type ApiResponse } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 
-const TIMEOUT = 120_000;
 const SECRET = 'a-secret-of-at-least-32-bytes-for-the-graph';
 const WORKFLOWS = exampleFlows().map((f) => flowWorkflow(f));
 
@@ -74,7 +74,7 @@ describe('GET /api/graph on PGlite with Apache AGE (startServer, no auth: one sh
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db') });
-  }, TIMEOUT);
+  });
   afterAll(() => server?.close());
 
   it('the store holds graphs: startServer reports AGE and its version', () => {
@@ -165,7 +165,7 @@ describe('GET /api/graph with JWT auth: one graph per token subject', () => {
     server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), jwtSecret: SECRET });
     tokens.alice = await sign({ sub: 'alice' }, SECRET);
     tokens.bob = await sign({ sub: 'bob' }, SECRET);
-  }, TIMEOUT);
+  });
   afterAll(() => server?.close());
 
   it("each subject sees their own graph, never another's, and the shared graph is nobody's", async () => {
@@ -217,7 +217,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL without Apache AGE: the graph is off, 
   beforeAll(async () => {
     schema = await createTestSchema('gf_graph_http');
     server = await startServer({ workflows: WORKFLOWS, port: 0, databaseUrl: schema.url });
-  }, TIMEOUT);
+  });
   afterAll(async () => {
     await server?.close();
     await schema?.drop();
@@ -253,7 +253,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL without Apache AGE: the graph is off, 
 describe('checkGraphSupport: AGE must load, not only be listed', () => {
   it('a PGlite directory where AGE was enabled, opened without it, is unavailable and says how to open it', async () => {
     const dataDir = join(tempDir(), 'db');
-    const withAge = await createPgliteStore({ dataDir, extensions: graphPgliteOptions().extensions });
+    const withAge = await createPgliteStore({ dataDir: templateDataDir('graph', dataDir), extensions: graphPgliteOptions().extensions });
     try {
       expect(await checkGraphSupport(withAge)).toEqual({ available: true, version: expect.stringMatching(/^\d+\.\d+/) });
     } finally {
@@ -269,7 +269,7 @@ describe('checkGraphSupport: AGE must load, not only be listed', () => {
     } finally {
       await without.close();
     }
-  }, TIMEOUT);
+  });
 });
 
 describe('an app without a graph store (the in-memory store)', () => {

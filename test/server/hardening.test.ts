@@ -11,7 +11,7 @@ import { createFlowRuntime, type FlowRuntimeOptions as RuntimeOptions } from '..
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { ServerConfigError } from '../../src/server/auth.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import type { Store } from '../../src/store/types.js';
 import { call, exampleFlows, flakyStore, serveOnLoopback, type ApiResponse, type LoopbackServer } from '../helpers/http.js';
 
@@ -230,7 +230,7 @@ describe('bounded sessions over HTTP', () => {
 
 describe('strings that are not what they seem', () => {
   let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => (server = await serve({ store: await createPgliteStore(), jwtSecret: SECRET })));
+  beforeAll(async () => (server = await serve({ store: await templateStore(), jwtSecret: SECRET })));
   afterAll(() => server.close());
   const token = (sub: unknown) => sign({ sub } as Record<string, unknown>, SECRET);
 

@@ -19,6 +19,7 @@ import { createApp } from '../../src/server/app.js';
 import { startServer } from '../../src/server/node.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import type { Store } from '../../src/store/types.js';
 import {
   call,
@@ -647,7 +648,7 @@ describe('503: the store is unreachable', () => {
 describe('503: a PGlite store closed under the server', () => {
   it('answers 503 store_unavailable on every store route; reopened on the same directory, the journal is unchanged and the session continues', async () => {
     const dir = tempDir();
-    const flaky = flakyStore(await createPgliteStore({ dataDir: dir }));
+    const flaky = flakyStore(await createPgliteStore({ dataDir: templateDataDir('plain', dir) }));
     const server = await memoryServer({ store: flaky.store });
     try {
       const { sessionId } = await startSession(server.url);
@@ -937,7 +938,7 @@ describe('client mistakes on the SQL store are not store outages', () => {
   let server: LoopbackServer;
   let store: Store;
   beforeAll(async () => {
-    store = await createPgliteStore({ dataDir: tempDir() });
+    store = await createPgliteStore({ dataDir: templateDataDir('plain', tempDir()) });
     server = await memoryServer({ store });
   });
   afterAll(async () => {

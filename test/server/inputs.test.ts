@@ -17,11 +17,13 @@ import { createRuntime, CANCELLED_MESSAGE, type Runtime, type RuntimeEvent } fro
 import { createApp, MAX_BODY_BYTES } from '../../src/server/app.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import type { Workflow } from '../../src/workflow/types.js';
 import { approvalWorkflow } from '../helpers/approval-workflow.js';
 import { call, exampleFlows, flakyStore, paddedJson, serveOnLoopback, type ApiResponse, type LoopbackServer } from '../helpers/http.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const REFUND = 'refund-approval';
 const T0 = new Date('2026-11-24T10:00:00.000Z');
@@ -190,7 +192,7 @@ async function openEvents(url: string, query = '', token?: string): Promise<Even
     }
   })();
   const events = () => messages.map((m) => m.data);
-  const until = async (test: (events: RuntimeEvent[]) => boolean, what: string, ms = 5000) => {
+  const until = async (test: (events: RuntimeEvent[]) => boolean, what: string, ms = PATIENCE_MS) => {
     const deadline = Date.now() + ms;
     while (!test(events())) {
       const left = deadline - Date.now();
@@ -833,12 +835,18 @@ describe('GET /api/events', () => {
     url = server.url;
     const before = counted.calls.load;
     const stream = await openEvents(url);
-    await new Promise((r) => setTimeout(r, 100));
     // While someone listens the store is read every 10 ms.
-    expect(counted.calls.load - before).toBeGreaterThan(3);
+    await eventually(() => counted.calls.load - before > 3, 'the feed reading while a client listens');
     await stream.close();
-    await new Promise((r) => setTimeout(r, 200));
-    const after = counted.calls.load;
+    // Once the client is gone the reads stop: the count comes to rest (while a client listened it grew every 10 ms)...
+    let after = counted.calls.load;
+    await eventually(async () => {
+      const last = after;
+      await new Promise((r) => setTimeout(r, 200));
+      after = counted.calls.load;
+      return after === last;
+    }, 'the reads to stop after the client left');
+    // ... and stays there.
     await new Promise((r) => setTimeout(r, 150));
     expect(counted.calls.load).toBe(after);
   });
@@ -913,7 +921,7 @@ describe('GET /api/events', () => {
         ['input.closed', amount, { name: 'approved_amount', status: 'cancelled' }],
       ];
       expect(typesOf(owner.events())).toEqual([...closed, ['session.cancelled', null, { status: 'cancelled' }], stepped(6, 'cancelled')]);
-      await new Promise((r) => setTimeout(r, 100));
+      await manager.until((e) => typesOf(e).length >= closed.length, 'the manager seeing both gates closed');
       expect(typesOf(manager.events())).toEqual(closed);
       expect(await listed(url, '', mona)).toEqual([]);
     });
@@ -966,7 +974,7 @@ describe('input gates over HTTP on PGlite, across a restart', () => {
   it('gates opened before the restart are listed with the same ids and answered after it; a deadline passed while down fires', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gateflow-inputs-'));
     tmpDirs.push(dataDir);
-    const first = await serveInputs({ store: await createPgliteStore({ dataDir }) });
+    const first = await serveInputs({ store: await createPgliteStore({ dataDir: templateDataDir('plain', dataDir) }) });
     let waiting: Awaited<ReturnType<typeof atApproval>>;
     let late: Awaited<ReturnType<typeof atApproval>>;
     let before: unknown[];
@@ -1095,3 +1103,12 @@ describe('the OpenAPI document lists the input routes', () => {
     expect(jsonSchema('AnswerBody').safeParse({ value: true, extra: 1 }).success).toBe(false);
   });
 });
+
+/** Waits until `check` holds, for as long as a hang takes to tell apart from a busy machine. */
+async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + PATIENCE_MS;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

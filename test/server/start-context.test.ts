@@ -26,7 +26,7 @@ describe('starting a session with a context', () => {
     dir = mkdtempSync(join(tmpdir(), 'gateflow-start-context-'));
     server = await startServer({ workflows: exampleFlows().map((f) => flowWorkflow(f)), documentAgent: {}, port: 0, dataDir: join(dir, 'db') });
     projectId = (await documentRepository(server.store.sql!).createProject(null, { name: 'Kitchen' })).id;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server?.close();

@@ -20,8 +20,8 @@ import { fetchSession, freshDataDir } from '../helpers/browser-server.js';
 import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type RecordedRequest, type Responder } from '../helpers/openai-compatible-server.js';
 import { killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { goalSpec, graphTemplate } from '../helpers/task-agent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
-const TEST_TIMEOUT = 120_000;
 /** A goal the offline reader does not read: every step goes to the model. */
 const GOAL = 'please sort out the login ticket and its reporter';
 const TURN = { text: GOAL, turnId: 'goal-1' };
@@ -95,7 +95,7 @@ describe('the task agent when gateflow serve is killed with SIGKILL mid-goal (PG
   beforeAll(async () => {
     base = mkdtempSync(join(tmpdir(), 'gateflow-task-agent-crash-'));
     [template, model] = await Promise.all([graphTemplate(base), startOpenAICompatibleServer()]);
-  }, TEST_TIMEOUT);
+  });
   afterEach(async () => {
     await killServers();
   });
@@ -124,7 +124,7 @@ describe('the task agent when gateflow serve is killed with SIGKILL mid-goal (PG
         () => 'answered',
         () => 'dropped',
       );
-      const until = Date.now() + 30_000;
+      const until = Date.now() + PATIENCE_MS;
       while (model.requests.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       expect(model.requests.map(stepOf)).toEqual(['GoalSpec', 'StepPlan', 'StepPlan']);
       // The second plan is told the first call ran and succeeded: add_node was previewed before the kill.
@@ -169,6 +169,5 @@ describe('the task agent when gateflow serve is killed with SIGKILL mid-goal (PG
       expect(after.history.map((e) => e.turn?.turnId ?? null)).toEqual([null, TURN.turnId]);
       expect(after.history[1]!.reply).toEqual(done);
     },
-    TEST_TIMEOUT,
   );
 });

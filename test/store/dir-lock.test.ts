@@ -13,12 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDirectoryLock, DirectoryLockedError, LOCK_FILE, type DirectoryLock } from '../../src/store/dir-lock.js';
 import { createPgliteClient, createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const LOCKER = join(ROOT, 'test', 'helpers', 'dir-lock-child.ts');
 /** A fresh PGlite directory takes several seconds to initialize (more on a busy machine). */
-const START_TIMEOUT = 60_000;
+const START_TIMEOUT = PATIENCE_MS;
 
 let base: string;
 let count = 0;
@@ -238,13 +240,12 @@ describe('acquireDirectoryLock', () => {
         expect(readdirSync(dir)).toEqual([]); // no lock, claim or temporary file left
       }
     },
-    60_000,
   );
 });
 
 describe('the PGlite store locks its directory', () => {
   it('a second store or client on an open directory is refused; closed, it opens again', async () => {
-    const dir = freshDir();
+    const dir = templateDataDir('plain', freshDir());
     const store = await createPgliteStore({ dataDir: dir });
     try {
       await expect(createPgliteStore({ dataDir: dir })).rejects.toBeInstanceOf(DirectoryLockedError);
@@ -258,7 +259,7 @@ describe('the PGlite store locks its directory', () => {
     expect(lockRecord(dir).pid).toBe(process.pid);
     await reopened.close();
     expect(existsSync(lockFile(dir))).toBe(false);
-  }, 60_000);
+  });
 
   it('releases the directory when PGlite fails to open it', async () => {
     const dir = freshDir();
@@ -266,7 +267,7 @@ describe('the PGlite store locks its directory', () => {
     await expect(createPgliteStore({ dataDir: dir })).rejects.toThrow();
     expect(existsSync(lockFile(dir))).toBe(false);
     acquire(dir);
-  }, 60_000);
+  });
 });
 
 describe('gateflow serve: two processes on one PGlite directory', () => {
@@ -354,6 +355,5 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
       expect(after.status).toBe(200);
       expect(after.json).toEqual(before.json);
     },
-    3 * START_TIMEOUT,
   );
 });

@@ -16,6 +16,7 @@ import type { Reply } from '../../src/flow/reply.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import { SCHEMA_CHANGES } from '../../src/store/sql/schema-changes.js';
 import { upgradeSchema, type SqlClient } from '../../src/store/sql/sql-store.js';
@@ -153,7 +154,7 @@ const factories: Factory[] = [
     name: 'pglite',
     enabled: true,
     open: async () => {
-      const store = await createPgliteStore({ dataDir: join(tempDir(), 'db') });
+      const store = await createPgliteStore({ dataDir: templateDataDir('plain', join(tempDir(), 'db')) });
       return { store, cleanup: () => store.close() };
     },
   },
@@ -188,7 +189,7 @@ describe.each(factories)('$name store', (factory) => {
     };
     beforeAll(async () => {
       opened = await factory.open();
-    }, 60_000);
+    });
     afterAll(async () => {
       await opened?.cleanup();
     });
@@ -493,7 +494,7 @@ describe('PGlite store on a directory', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  });
 
   it('keeps the data when opened again on the same directory', async () => {
     const store = await createPgliteStore({ dataDir: dir() });
@@ -508,7 +509,7 @@ describe('PGlite store on a directory', () => {
     } finally {
       await store.close();
     }
-  }, 60_000);
+  });
 
   it('a closed store answers StoreUnavailableError on every call and writes nothing', async () => {
     const store = await createPgliteStore({ dataDir: dir() });
@@ -526,7 +527,7 @@ describe('PGlite store on a directory', () => {
     } finally {
       await reopened.close();
     }
-  }, 60_000);
+  });
 });
 
 // ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ const outcomes = (reply: ReplyEnvelope) => stepsOf(reply).map((s) => (s.ok ? `${
 let store: Store;
 beforeAll(async () => {
   store = await openGraphStore();
-}, 60_000);
+});
 afterAll(async () => {
   await store?.close();
 });

@@ -30,7 +30,7 @@ let store: Store;
 beforeAll(async () => {
   server = await startOpenAICompatibleServer();
   store = await openGraphStore();
-}, 60_000);
+});
 afterAll(async () => {
   await server?.close();
   await store?.close();

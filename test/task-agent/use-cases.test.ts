@@ -32,7 +32,7 @@ const toolsOf = (reply: ReplyEnvelope) => stepsOf(reply).map((s) => `${s.tool}:$
 let store: Store;
 beforeAll(async () => {
   store = await openGraphStore();
-}, 60_000);
+});
 afterAll(async () => {
   await store?.close();
 });

@@ -15,6 +15,7 @@ import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 import { ReplyEnvelopeSchema } from '../../src/workflow/reply.js';
 import { greetingWorkflow } from '../fixtures/greeting-workflow.js';
 import { call, serveOnLoopback } from '../helpers/http.js';
@@ -30,7 +31,7 @@ describe('a hand-written workflow', () => {
     const calls: string[] = [];
     // The host provides the machine's I/O by the name it gave it.
     const actors = { composeGreeting: fromPromise<string, { name: string }>(async ({ input }) => (calls.push(input.name), `Welcome, ${input.name}.`)) };
-    let store = await createPgliteStore({ dataDir: dir });
+    let store = await createPgliteStore({ dataDir: templateDataDir('plain', dir) });
     let sessionId: string;
     try {
       const runtime = createRuntime({ workflows: [greetingWorkflow], store, actors });

@@ -376,7 +376,7 @@ describe('input nodes: model-based events and coverage', () => {
     ]);
   });
 
-  it('reach every state and transition of refund-approval, gate events included', { timeout: 60_000 }, async () => {
+  it('reach every state and transition of refund-approval, gate events included', async () => {
     const doc: FlowDocument = load('refund-approval.json');
     const paths = generateFlowPaths(doc);
     const coverage = await replayFlowPaths(doc, paths);
