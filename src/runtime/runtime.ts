@@ -12,7 +12,7 @@ import { openSession, type WorkflowSession } from '../workflow/session.js';
 import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { EventFeed } from './event-feed.js';
-import { planGates, stepEvents, steppedEvent, withInputs } from './gates.js';
+import { planGates, stepEvents, withInputs } from './gates.js';
 import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.js';
 import {
   ConversationFinishedError,
@@ -351,16 +351,13 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             reply,
             trace: active.takeTrace(),
             gates: { opened: plan.opened, closed: plan.closed },
-            events: [
-              ...stepEvents(
-                { sessionId, workflowId: session.flowId, owner: session.owner },
-                plan,
-                new Map(open.map((g) => [g.gateId, g])),
-                { before: session.status, after: reply.status },
-              ),
-              // Last: a page that follows the session (the viewer) reads it again on this one.
-              steppedEvent({ sessionId, workflowId: session.flowId, owner: session.owner }, session.version + 1, reply.status),
-            ],
+            // The store announces the step itself (session.stepped) after these.
+            events: stepEvents(
+              { sessionId, workflowId: session.flowId, owner: session.owner },
+              plan,
+              new Map(open.map((g) => [g.gateId, g])),
+              { before: session.status, after: reply.status },
+            ),
           });
           if (active.done || step.kind === 'cancel') active.stop();
           else live.keep(sessionId, version, active);
