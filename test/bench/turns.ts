@@ -228,6 +228,8 @@ async function compare(subjects: Subject[]): Promise<Measured[]> {
   const perRound = Math.ceil(SESSIONS / ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, s] of subjects.entries()) {
+      // The other side's garbage is collected before this batch, not charged to it (with --expose-gc).
+      (globalThis as { gc?: () => void }).gc?.();
       const q0 = s.queries();
       const c0 = cpuMs();
       for (let n = 0; n < perRound; n++) last[i] = await s.conversation(samples[i]);
@@ -372,4 +374,5 @@ console.table([...json].map(([side, j]) => ({ side, snapshot: j.snapshot, replie
 console.log('\ncorrection at the summary (gateflow memory; free-text gate turns of the same conversations)');
 console.table([correctionRow]);
 if (!url) console.log('postgres: skipped (set GATEFLOW_BENCH_DATABASE_URL or GATEFLOW_TEST_DATABASE_URL)');
+console.log(`garbage collected between batches: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no (run with --expose-gc)'}`);
 console.log(`node ${process.version}, ${cpus().length} cores, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
