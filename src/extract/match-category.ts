@@ -69,12 +69,13 @@ export interface MentionAt {
 }
 
 /** What the matcher read and where, for extraction that weighs several questions at once (offline.ts). */
+/** Shared by every caller that reads the same text (see readCategory): read-only. */
 export interface CategoryReading {
-  result: MatchResult;
+  readonly result: MatchResult;
   /** The message's tokens (normalize.ts). */
-  tokens: string[];
+  readonly tokens: readonly string[];
   /** The mentions that made the answer; empty when abstaining. */
-  mentions: MentionAt[];
+  readonly mentions: readonly MentionAt[];
 }
 
 interface Phrase {
@@ -150,14 +151,35 @@ export function matchCategory(text: string, gate: MatchableQuestion): MatchResul
  * actually no, she's new").
  */
 export function readCategory(text: string, gate: MatchableQuestion, options: MatchOptions = {}): CategoryReading {
-  const all = text.length > MAX_MATCH_TEXT_LENGTH ? [] : tokenize(text);
+  // One message is read many times in a turn: against the asked question and each later one, by
+  // several guards, and at a summary against every answer to find a correction, which the
+  // question then reads once more. Its readings are kept until another text is read.
+  if (text !== lastRead.text) lastRead = { text, tokens: null, readings: new WeakMap() };
+  const lexicon = lexiconFor(gate, options.ownWordsOnly === true);
+  let byPrompt = lastRead.readings.get(lexicon);
+  if (!byPrompt) lastRead.readings.set(lexicon, (byPrompt = new Map()));
+  let reading = byPrompt.get(gate.prompt);
+  if (!reading) {
+    lastRead.tokens ??= text.length > MAX_MATCH_TEXT_LENGTH ? [] : tokenize(text);
+    byPrompt.set(gate.prompt, (reading = read(text, lastRead.tokens, gate, lexicon)));
+  }
+  return reading;
+}
+
+/** The text read last, its tokens, and its readings by lexicon and prompt (a reading depends on nothing else). */
+let lastRead: { text: string; tokens: string[] | null; readings: WeakMap<GateLexicon, Map<string | undefined, CategoryReading>> } = {
+  text: '',
+  tokens: null,
+  readings: new WeakMap(),
+};
+
+function read(text: string, all: string[], gate: MatchableQuestion, lexicon: GateLexicon): CategoryReading {
   const done = (result: MatchResult, mentions: MentionAt[] = []): CategoryReading => ({ result, tokens: all, mentions });
   const abstain = (reason: AbstainReason) => done({ status: 'abstain', reason });
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   if (all.length === 0) return abstain('empty');
 
-  const lexicon = lexiconFor(gate, options.ownWordsOnly === true);
   const asked = /\?\s*$/.test(text);
   const whole = all.filter((t) => t !== BREAK).join(' ');
   const exactAt = lexicon.normalized.indexOf(whole);

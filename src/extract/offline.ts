@@ -59,7 +59,7 @@ function isSure(reading: CategoryReading): boolean {
 }
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */
-function saysOnly(tokens: string[], m: MentionAt): boolean {
+function saysOnly(tokens: readonly string[], m: MentionAt): boolean {
   let start = m.start;
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
   let end = m.end;

@@ -44,23 +44,31 @@ const NOT_NAMES = new Set(['the', 'a', 'an', 'of', 'to', 'is', 'my', 'your', 'fo
 
 const stem = (word: string) => word.replace(/(?:ies)$/, 'y').replace(/(?:es|s)$/, '');
 
+// Names are a flow's labels and keys, read at every correction: their words are kept (a bounded few).
+const wordsOfName = new Map<string, string[]>();
+
 /** The words a name is made of: `2_insurance_history` → insurance, history. */
 export function nameWords(name: string): string[] {
-  return normalize(name.replace(/[_\-.]+/g, ' '))
-    .split(/\s+/)
-    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !NOT_NAMES.has(w))
-    .map(stem);
+  let words = wordsOfName.get(name);
+  if (!words) {
+    words = normalize(name.replace(/[_\-.]+/g, ' '))
+      .split(/\s+/)
+      .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !NOT_NAMES.has(w))
+      .map(stem);
+    if (wordsOfName.size >= 2000) wordsOfName.clear();
+    wordsOfName.set(name, words);
+  }
+  return words;
 }
 
-/** Whether the message mentions one of the answer's name words. */
-function names(tokens: readonly string[], answer: CorrectableAnswer): boolean {
-  const words = new Set(answer.names.flatMap(nameWords));
-  return tokens.some((t) => words.has(stem(t)));
+/** Whether the message (its words, stemmed) mentions one of the answer's name words. */
+function names(stems: ReadonlySet<string>, answer: CorrectableAnswer): boolean {
+  return answer.names.some((name) => nameWords(name).some((w) => stems.has(w)));
 }
 
 export function readCorrection(text: string, answers: readonly CorrectableAnswer[], wishesToEdit: boolean): CorrectionReading {
-  const tokens = tokenize(text).filter((t) => t !== BREAK);
-  const named = answers.filter((a) => names(tokens, a));
+  const stems = new Set(tokenize(text).filter((t) => t !== BREAK).map(stem));
+  const named = answers.filter((a) => names(stems, a));
   const changed = answers.filter((a) => {
     const value = a.read(text);
     return value !== undefined && value !== a.value;

@@ -97,8 +97,3 @@ export function stepEvents(
     events.push({ ...base, type: status.after === 'cancelled' ? 'session.cancelled' : 'session.finished', to: null, gateId: null, data: { status: status.after } });
   return events;
 }
-
-/** `session.stepped`: a step was saved as journal entry `seq`; whoever shows the session reads it again. */
-export function steppedEvent(session: { sessionId: string; workflowId: string; owner: string | null }, seq: number, status: string): NewSessionEvent {
-  return { ...session, type: 'session.stepped', to: null, gateId: null, data: { seq, status } };
-}

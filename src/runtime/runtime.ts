@@ -6,13 +6,13 @@ import { declaredInputs } from '../inputs/declared.js';
 import { InputClosedError, InputForbiddenError, InputNotFoundError, InvalidInputValueError } from '../inputs/errors.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
 import { isGateId, openInputOf, type GateClosing, type GateRecord, type OpenInput } from '../inputs/gate.js';
-import { ConflictError, type JournalTurn, type SessionEvent, type StepTrace, type Store } from '../store/types.js';
+import { ConflictError, type JournalTurn, type LoadedSession, type SessionEvent, type SessionRecord, type StepTrace, type Store } from '../store/types.js';
 import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
 import { openSession, type WorkflowSession } from '../workflow/session.js';
 import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { EventFeed } from './event-feed.js';
-import { planGates, stepEvents, steppedEvent, withInputs } from './gates.js';
+import { planGates, stepEvents, withInputs } from './gates.js';
 import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.js';
 import {
   ConversationFinishedError,
@@ -255,126 +255,149 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     let roundTrips = 0;
     try {
       for (let attempt = 0; ; attempt++) {
-        roundTrips++;
-        const loaded = await store.load(sessionId, turnId ?? undefined);
-        // An answer's caller was checked against the gate; a deadline has no caller.
-        if (!loaded || (step.kind !== 'answer' && step.kind !== 'timeout' && !visible(loaded.session.owner, caller)))
-          throw new SessionNotFoundError(sessionId);
-        const { session } = loaded;
-        span.setAttributes({ 'gateflow.workflow.id': session.flowId, 'gateflow.workflow.version': String(session.flowVersion) });
-        if (loaded.replayed && step.kind === 'turn') {
-          // The same turn again is a replay; another turn under a used id would silently be lost.
-          const said = loaded.replayed.turn;
-          if (said && ('text' in said || 'button' in said) && !sameTurn(said, step.turn)) throw new TurnIdReusedError(turnId!);
-          span.setAttribute('gateflow.turn.outcome', 'replayed');
-          return loaded.replayed.reply as TReply;
-        }
-        const now = clock();
-        const open = loaded.gates;
-        let closing: GateClosing[] = [];
-        let events: (InputAnsweredEvent | InputTimedOutEvent)[] = [];
-        let journalTurn: JournalTurn;
-        if (step.kind === 'answer') {
-          const gate = open.find((g) => g.gateId === step.gateId);
-          if (!gate || session.status === 'cancelled') throw new InputClosedError(step.gateId, gate ? 'cancelled' : await closedStatus(step.gateId));
-          const value = accept(gate, step.value, now);
-          closing = [{ gateId: gate.gateId, status: 'answered', value, answeredBy: step.by }];
-          events = [answered(gate, value, step.by, open, closing)];
-          journalTurn = { input: gate.gateId, name: gate.name, value, by: step.by };
-        } else if (step.kind === 'timeout') {
-          const due = open.filter((g) => g.deadline !== null && g.deadline <= now);
-          if (due.length === 0 || session.status === 'cancelled') return null;
-          ({ closing, events } = timedOut(due, open));
-          journalTurn = { timeout: due.map((g) => g.gateId) };
-        } else if (step.kind === 'cancel') {
-          if (session.status === 'cancelled' || session.status === 'done' || session.status === 'failed') throw new ConversationFinishedError(sessionId);
-          closing = open.map((g) => ({ gateId: g.gateId, status: 'cancelled' as const }));
-          journalTurn = { cancel: true, by: step.by };
-        } else {
-          if (session.status === 'cancelled') throw new ConversationFinishedError(sessionId);
-          // A text turn answers the one gate addressed to the person, the same way an answer by id does.
-          const mine = open.filter((g) => g.to === null);
-          const turn = step.turn;
-          if (mine.length === 1 && 'text' in turn) {
-            const gate = mine[0]!;
-            const read = coerceInput(gate.spec, turn.text, now);
-            // Words that are not one of its values: refused (the gate asks again), unless the gate passes
-            // them on to the machine as an ordinary turn (a new request instead of Proceed / Cancel).
-            if (!read.ok && !gate.spec.passOtherText) throw new InvalidInputValueError(gate.gateId, gate.name, read.expected, read.message);
-            if (read.ok) {
-              closing = [{ gateId: gate.gateId, status: 'answered', value: read.value, answeredBy: caller?.owner ?? null }];
-              events = [answered(gate, read.value, caller?.owner ?? null, open, closing)];
-            }
-          }
-          journalTurn = turn;
-        }
-        // Version 1 is the opening reply: a session at version n has taken n - 1 steps.
-        if (step.kind !== 'cancel' && step.kind !== 'timeout' && session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
-        // The actor kept from this session's last step, if the store still holds that
-        // version; otherwise restore from the stored snapshot.
-        const active =
-          live.take(sessionId, session.version) ??
-          (await (() => {
-            const { workflow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
-            return openActive(workflow, sessionId, { snapshot });
-          })());
-        if (span.isRecording()) span.setAttribute('gateflow.state.before', stateText(active.state));
+        // What this process saved at the session's last step, if it was the last to save one: the step
+        // is tried on it without reading the store, and the commit's version check says whether it
+        // was still current (a turn id already taken fails it too: then the store is read, as always).
+        // A turn id this process saved lately is a retry: the store's entry answers it, nothing is sent again.
+        const peeked = attempt === 0 ? live.peek(sessionId) : undefined;
+        const kept = peeked && !(turnId !== null && peeked.turnIds.includes(turnId)) ? peeked : undefined;
         try {
-          // A session stored before statuses were kept may be finished with an `active` status.
-          if (step.kind === 'cancel' && active.done) throw new ConversationFinishedError(sessionId);
-          const before = new Set(declaredInputs(active.snapshot()).map((d) => d.state));
-          let reply: TReply;
-          if (step.kind === 'cancel') reply = cancelled(active.reply());
-          else if (events.length > 0) {
-            for (const event of events) await active.deliver(event);
-            reply = active.reply();
-          } else reply = step.kind === 'turn' ? await active.send(step.turn) : active.reply();
-          const plan = planGates({
-            sessionId,
-            workflowId: session.flowId,
-            owner: session.owner,
-            before,
-            after: step.kind === 'cancel' ? [] : declaredInputs(active.snapshot()),
-            open,
-            closing,
-            now,
-          });
-          reply = withInputs(reply, plan.open);
-          roundTrips++;
-          const effects = active.workflow.effects?.({ before: session.snapshot, after: active.snapshot(), session: { sessionId, owner: session.owner } }) ?? null;
-          const version = await store.commitTurn(sessionId, session.version, {
-            ...(effects && { effects }),
-            snapshot: active.persisted(),
-            flowVersion: active.workflow.version,
-            turn: journalTurn,
-            turnId,
-            reply,
-            trace: active.takeTrace(),
-            gates: { opened: plan.opened, closed: plan.closed },
-            events: [
-              ...stepEvents(
+          let loaded: LoadedSession | null;
+          if (kept) loaded = { session: kept.record, replayed: null, gates: kept.gates };
+          else {
+            roundTrips++;
+            loaded = await store.load(sessionId, turnId ?? undefined);
+          }
+          // An answer's caller was checked against the gate; a deadline has no caller.
+          if (!loaded || (step.kind !== 'answer' && step.kind !== 'timeout' && !visible(loaded.session.owner, caller)))
+            throw new SessionNotFoundError(sessionId);
+          const { session } = loaded;
+          span.setAttributes({ 'gateflow.workflow.id': session.flowId, 'gateflow.workflow.version': String(session.flowVersion) });
+          if (loaded.replayed && step.kind === 'turn') {
+            // The same turn again is a replay; another turn under a used id would silently be lost.
+            const said = loaded.replayed.turn;
+            if (said && ('text' in said || 'button' in said) && !sameTurn(said, step.turn)) throw new TurnIdReusedError(turnId!);
+            span.setAttribute('gateflow.turn.outcome', 'replayed');
+            return loaded.replayed.reply as TReply;
+          }
+          const now = clock();
+          const open = loaded.gates;
+          let closing: GateClosing[] = [];
+          let events: (InputAnsweredEvent | InputTimedOutEvent)[] = [];
+          let journalTurn: JournalTurn;
+          if (step.kind === 'answer') {
+            const gate = open.find((g) => g.gateId === step.gateId);
+            if (!gate || session.status === 'cancelled') throw new InputClosedError(step.gateId, gate ? 'cancelled' : await closedStatus(step.gateId));
+            const value = accept(gate, step.value, now);
+            closing = [{ gateId: gate.gateId, status: 'answered', value, answeredBy: step.by }];
+            events = [answered(gate, value, step.by, open, closing)];
+            journalTurn = { input: gate.gateId, name: gate.name, value, by: step.by };
+          } else if (step.kind === 'timeout') {
+            const due = open.filter((g) => g.deadline !== null && g.deadline <= now);
+            if (due.length === 0 || session.status === 'cancelled') return null;
+            ({ closing, events } = timedOut(due, open));
+            journalTurn = { timeout: due.map((g) => g.gateId) };
+          } else if (step.kind === 'cancel') {
+            if (session.status === 'cancelled' || session.status === 'done' || session.status === 'failed') throw new ConversationFinishedError(sessionId);
+            closing = open.map((g) => ({ gateId: g.gateId, status: 'cancelled' as const }));
+            journalTurn = { cancel: true, by: step.by };
+          } else {
+            if (session.status === 'cancelled') throw new ConversationFinishedError(sessionId);
+            // A text turn answers the one gate addressed to the person, the same way an answer by id does.
+            const mine = open.filter((g) => g.to === null);
+            const turn = step.turn;
+            if (mine.length === 1 && 'text' in turn) {
+              const gate = mine[0]!;
+              const read = coerceInput(gate.spec, turn.text, now);
+              // Words that are not one of its values: refused (the gate asks again), unless the gate passes
+              // them on to the machine as an ordinary turn (a new request instead of Proceed / Cancel).
+              if (!read.ok && !gate.spec.passOtherText) throw new InvalidInputValueError(gate.gateId, gate.name, read.expected, read.message);
+              if (read.ok) {
+                closing = [{ gateId: gate.gateId, status: 'answered', value: read.value, answeredBy: caller?.owner ?? null }];
+                events = [answered(gate, read.value, caller?.owner ?? null, open, closing)];
+              }
+            }
+            journalTurn = turn;
+          }
+          // Version 1 is the opening reply: a session at version n has taken n - 1 steps.
+          if (step.kind !== 'cancel' && step.kind !== 'timeout' && session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
+          // The actor kept from this session's last step, if the store still holds that
+          // version; otherwise restore from the stored snapshot.
+          const active =
+            live.take(sessionId, session.version) ??
+            (await (() => {
+              const { workflow, snapshot } = resolve(session.flowId, session.flowVersion, session.snapshot);
+              return openActive(workflow, sessionId, { snapshot });
+            })());
+          if (span.isRecording()) span.setAttribute('gateflow.state.before', stateText(active.state));
+          try {
+            // A session stored before statuses were kept may be finished with an `active` status.
+            if (step.kind === 'cancel' && active.done) throw new ConversationFinishedError(sessionId);
+            const before = new Set(declaredInputs(active.snapshot()).map((d) => d.state));
+            let reply: TReply;
+              if (step.kind === 'cancel') reply = cancelled(active.reply());
+            else if (events.length > 0) {
+              for (const event of events) await active.deliver(event);
+              reply = active.reply();
+            } else reply = step.kind === 'turn' ? await active.send(step.turn) : active.reply();
+            const plan = planGates({
+              sessionId,
+              workflowId: session.flowId,
+              owner: session.owner,
+              before,
+              after: step.kind === 'cancel' ? [] : declaredInputs(active.snapshot()),
+              open,
+              closing,
+              now,
+            });
+            reply = withInputs(reply, plan.open);
+            roundTrips++;
+            const effects = active.workflow.effects?.({ before: session.snapshot, after: active.snapshot(), session: { sessionId, owner: session.owner } }) ?? null;
+            const snapshot = active.persisted();
+            const version = await store.commitTurn(sessionId, session.version, {
+              ...(effects && { effects }),
+              snapshot,
+              flowVersion: active.workflow.version,
+              turn: journalTurn,
+              turnId,
+              reply,
+              trace: active.takeTrace(),
+              gates: { opened: plan.opened, closed: plan.closed },
+              // The store announces the step itself (session.stepped) after these.
+              events: stepEvents(
                 { sessionId, workflowId: session.flowId, owner: session.owner },
                 plan,
                 new Map(open.map((g) => [g.gateId, g])),
                 { before: session.status, after: reply.status },
               ),
-              // Last: a page that follows the session (the viewer) reads it again on this one.
-              steppedEvent({ sessionId, workflowId: session.flowId, owner: session.owner }, session.version + 1, reply.status),
-            ],
-          });
-          if (active.done || step.kind === 'cancel') active.stop();
-          else live.keep(sessionId, version, active);
-          afterCommit(plan.opened);
-          span.setAttributes({
-            ...(span.isRecording() && { 'gateflow.state.after': stateText(active.state) }),
-            'gateflow.turn.outcome': 'applied',
-            'gateflow.turn.conflicts': attempt,
-          });
-          return reply;
+            });
+            if (active.done || step.kind === 'cancel') active.stop();
+            else
+              live.keep(sessionId, version, active, {
+                record: { ...session, version, snapshot, flowVersion: active.workflow.version, status: reply.status, updatedAt: now },
+                gates: plan.open,
+                turnIds: turnId === null ? (kept?.turnIds ?? []) : [...(kept?.turnIds ?? []), turnId].slice(-KEPT_TURN_IDS),
+              });
+            afterCommit(plan.opened);
+            span.setAttributes({
+              ...(span.isRecording() && { 'gateflow.state.after': stateText(active.state) }),
+              'gateflow.turn.outcome': 'applied',
+              'gateflow.turn.conflicts': attempt,
+            });
+            return reply;
+          } catch (error) {
+            active.stop();
+            // Another process saved a step first: load its result and apply this step again.
+            if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
+          }
         } catch (error) {
-          active.stop();
-          // Another process saved a step first: load its result and apply this step again.
-          if (!(error instanceof ConflictError) || attempt >= maxRetries) throw error;
+          // Refused on what was kept (a gate answered, a button no longer offered, elsewhere since): read the
+          // store and try again. A failure of the program (5xx: a model, the store) is not about what was kept.
+          if (kept && error instanceof GateflowError && error.status < 500) {
+            live.drop(sessionId);
+            continue;
+          }
+          throw error;
         }
       }
     } finally {
@@ -434,15 +457,17 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
         const active = await openActive(workflow, sessionId, { ...(startOptions.context && { context: startOptions.context }), owner });
         let plan: ReturnType<typeof planGates>;
         let reply: TReply;
+        let snapshot: Snapshot<unknown>;
         try {
           // A machine may wait for inputs from its first state on.
           plan = planGates({ sessionId, workflowId: workflow.id, owner, before: new Set(), after: declaredInputs(active.snapshot()), open: [], closing: [], now: clock() });
           reply = withInputs(active.reply(), plan.open);
+          snapshot = active.persisted();
           await store.create({
             sessionId,
             flowId: workflow.id,
             flowVersion: workflow.version,
-            snapshot: active.persisted(),
+            snapshot,
             owner,
             reply,
             trace: active.takeTrace(),
@@ -455,7 +480,12 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
         }
         afterCommit(plan.opened);
         span.setAttributes({ 'gateflow.state.after': stateText(active.state), 'gateflow.store.round_trips': 1 });
-        live.keep(sessionId, 1, active);
+        const now = new Date();
+        live.keep(sessionId, 1, active, {
+          record: { sessionId, flowId: workflow.id, flowVersion: workflow.version, snapshot, version: 1, owner, status: reply.status, createdAt: now, updatedAt: now },
+          gates: plan.open,
+          turnIds: [],
+        });
         return { sessionId, reply };
       });
     },
@@ -614,14 +644,34 @@ async function traced<T>(tracer: Tracer, name: string, attributes: Record<string
   });
 }
 
+/** A session as this process saved it: its record at that version and its open gates. */
+interface SavedState {
+  record: SessionRecord;
+  gates: GateRecord[];
+  /** The turn ids of its last few turns saved by this process (a retry of one is read from the store). */
+  turnIds: string[];
+}
+const KEPT_TURN_IDS = 16;
+
 /**
  * Live sessions by id, each valid for one stored version: a turn takes it out
  * (so no two turns share it) and puts it back after its commit. The least
  * recently used are stopped beyond `capacity`.
  */
 class LiveSessions<TReply extends ReplyEnvelope> {
-  private readonly entries = new Map<string, { version: number; session: WorkflowSession<TReply> }>();
+  private readonly entries = new Map<string, { version: number; session: WorkflowSession<TReply>; saved?: SavedState }>();
   constructor(private readonly capacity: number) {}
+
+  /** What was saved at the kept version (the session as the store now holds it, and its open gates), if known. */
+  peek(sessionId: string): SavedState | undefined {
+    return this.entries.get(sessionId)?.saved;
+  }
+
+  /** Forgets a session (what was kept proved stale). */
+  drop(sessionId: string): void {
+    this.entries.get(sessionId)?.session.stop();
+    this.entries.delete(sessionId);
+  }
 
   take(sessionId: string, version: number): WorkflowSession<TReply> | undefined {
     const entry = this.entries.get(sessionId);
@@ -632,9 +682,10 @@ class LiveSessions<TReply extends ReplyEnvelope> {
     return undefined;
   }
 
-  keep(sessionId: string, version: number, session: WorkflowSession<TReply>): void {
+  keep(sessionId: string, version: number, session: WorkflowSession<TReply>, saved?: SavedState): void {
     if (this.capacity <= 0) return session.stop();
-    this.entries.set(sessionId, { version, session });
+    // A workflow whose steps write data of their own compares the stored snapshot: it reads it from the store.
+    this.entries.set(sessionId, { version, session, ...(saved && !session.workflow.effects && { saved }) });
     if (this.entries.size > this.capacity) {
       const [oldest, entry] = this.entries.entries().next().value!;
       this.entries.delete(oldest);

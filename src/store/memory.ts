@@ -9,6 +9,7 @@ import {
   type SessionEvent,
   type SessionRecord,
   type Store,
+  steppedEvent,
 } from './types.js';
 
 /**
@@ -91,6 +92,8 @@ export function createMemoryStore(): Store {
         held.gate = JSON.stringify({ ...gate, status: c.status, value: c.value ?? null, answeredBy: c.answeredBy ?? null, closedAt: now });
       }
       announce(t.events);
+      // Last, as a SQL store reads it from the journal: the step itself.
+      announce([steppedEvent({ sessionId, workflowId: record.flowId, owner: record.owner }, version, t.reply.status)]);
       return version;
     },
     async history(sessionId, page) {

@@ -75,7 +75,11 @@ export interface CommittedTurn {
   trace?: StepTrace;
   /** Gates opened and closed by this turn: written in the same transaction as the snapshot. */
   gates?: { opened: GateRecord[]; closed: GateClosing[] };
-  /** What the events stream announces once the turn is saved. */
+  /**
+   * What the events stream announces once the turn is saved. The store adds
+   * the step's own `session.stepped` (see {@link steppedEvent}) after these:
+   * a SQL store reads it from the journal entry, with no event row.
+   */
   events?: NewSessionEvent[];
   /**
    * Work that must commit with this turn or not at all (a task agent's graph
@@ -133,6 +137,11 @@ export interface NewSessionEvent {
   gateId: string | null;
   /** The gate's name, the session's status: small facts for a page to act on. */
   data: Record<string, unknown>;
+}
+
+/** `session.stepped`: a step was saved as journal entry `seq`; whoever shows the session reads it again. */
+export function steppedEvent(session: { sessionId: string; workflowId: string; owner: string | null }, seq: number, status: string): NewSessionEvent {
+  return { ...session, type: 'session.stepped', to: null, gateId: null, data: { seq, status } };
 }
 
 /** An announcement as read back, with its place in the stream. */

@@ -143,4 +143,19 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
     // What the machine emitted during each step (the viewer shows it per turn); null when nothing.
     sql: 'ALTER TABLE gateflow_journal ADD COLUMN trace json;',
   },
+  {
+    version: 7,
+    name: 'compact journal, steps in the events stream',
+    // New entries keep reply and trace deflated in `body` (src/store/sql/journal-codec.ts), `reply` and
+    // `trace` null; earlier rows keep theirs and read as before. `status` is the reply's; `event_id`
+    // (from the events' sequence) places the step in the events stream as its session.stepped,
+    // so a step needs no event row of its own.
+    sql: `
+      ALTER TABLE gateflow_journal ALTER COLUMN reply DROP NOT NULL;
+      ALTER TABLE gateflow_journal ADD COLUMN body bytea;
+      ALTER TABLE gateflow_journal ADD COLUMN status text;
+      ALTER TABLE gateflow_journal ADD COLUMN event_id bigint;
+      CREATE INDEX gateflow_journal_event ON gateflow_journal (event_id) WHERE event_id IS NOT NULL;
+    `,
+  },
 ];

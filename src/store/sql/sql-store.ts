@@ -16,6 +16,7 @@ import {
   type Store,
   type StepTrace,
 } from '../types.js';
+import { decodeEntry, encodeEntry, isKeyframeSeq, keyframeAtOrBefore, LastEntries } from './journal-codec.js';
 import { SCHEMA_CHANGES, type SchemaChange } from './schema-changes.js';
 
 /** The little a SQL store needs of a driver: PGlite and `pg` both fit. */
@@ -52,9 +53,11 @@ interface JournalRow {
   seq: number;
   turn_id: string | null;
   turn: JournalTurn | null;
-  reply: ReplyEnvelope;
-  /** Not read with an entry found by turn id (a replay needs only the reply). */
-  trace?: StepTrace | null;
+  /** Rows written before schema change 7: the reply and trace as JSON (then `body` is null). */
+  reply: ReplyEnvelope | null;
+  trace: StepTrace | null;
+  /** Since schema change 7: reply and trace deflated (journal-codec.ts). */
+  body: Uint8Array | null;
   created_at: Date;
 }
 
@@ -83,7 +86,6 @@ export async function upgradeSchema(client: SqlClient, changes: readonly SchemaC
   });
 }
 
-type JournalColumns = { [K in keyof JournalRow as `j_${K}`]: JournalRow[K] | null };
 const SESSION_COLUMNS = 's.id, s.flow_id, s.flow_version, s.snapshot, s.version, s.owner, s.status, s.created_at, s.updated_at';
 /**
  * A session's open gates as one JSON column, so that loading a session stays
@@ -192,7 +194,8 @@ const GATE_CTES = (opened: string, closed: string, events: string) => `
   e AS (INSERT INTO gateflow_events (type, session_id, workflow_id, owner, addressed_to, gate_id, data)
         SELECT x.type, x.session_id, x.workflow_id, x.owner, x.addressed_to, x.gate_id, x.data
           FROM s, json_to_recordset(${events}::json)
-               AS x(type text, session_id text, workflow_id text, owner text, addressed_to text, gate_id text, data json))`;
+               AS x(type text, session_id text, workflow_id text, owner text, addressed_to text, gate_id text, data json)
+        RETURNING id)`;
 
 const toSession = (r: SessionRow): SessionRecord => ({
   sessionId: r.id,
@@ -205,14 +208,12 @@ const toSession = (r: SessionRow): SessionRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-const toEntry = (r: JournalRow): JournalEntry => ({
-  seq: r.seq,
-  turnId: r.turn_id,
-  turn: r.turn,
-  reply: r.reply,
-  trace: r.trace ?? [],
-  createdAt: r.created_at,
-});
+/** The events stream's ids: the step of a journal row (session.stepped) takes one too, after its turn's events. */
+const NEXT_EVENT_ID = "nextval('gateflow_events_id_seq')";
+/** A step's announcement, read from its journal row: `event_id` places it in the stream. */
+const STEPPED_EVENTS = `SELECT j.event_id AS id, 'session.stepped' AS type, j.session_id, s.flow_id AS workflow_id, s.owner,
+                               NULL AS addressed_to, NULL AS gate_id, json_build_object('seq', j.seq, 'status', j.status) AS data, j.created_at
+                          FROM gateflow_journal j JOIN gateflow_sessions s ON s.id = j.session_id`;
 
 /**
  * A store on PostgreSQL's SQL (PGlite or a server): a turn is one SELECT
@@ -236,8 +237,36 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
     }
   };
   const json = (value: unknown) => JSON.stringify(value);
-  /** A step's trace, or SQL null when the machine emitted nothing (most agent steps). */
-  const traceJson = (trace: StepTrace | undefined) => (trace && trace.length > 0 ? json(trace) : null);
+  // The last entry this store wrote per session: the next one is deflated against it.
+  const last = new LastEntries();
+
+  /**
+   * The journal entries after seq `after`, at most `limit`: read from the
+   * keyframe at or before the first of them, each inflated with the one before.
+   */
+  const readEntries = async (sessionId: string, after: number, limit?: number): Promise<JournalEntry[]> => {
+    const from = keyframeAtOrBefore(after + 1);
+    // The primary key (session_id, seq) serves both the range and the order.
+    const { rows } = await client.query<JournalRow>(
+      'SELECT seq, turn_id, turn, reply, trace, body, created_at FROM gateflow_journal WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
+      [sessionId, from, limit === undefined ? null : limit + (after + 1 - from)],
+    );
+    const entries: JournalEntry[] = [];
+    let previous: string | null = null;
+    for (const r of rows) {
+      let reply: ReplyEnvelope;
+      let trace: StepTrace;
+      if (r.body === null) {
+        ({ reply, trace } = { reply: r.reply!, trace: r.trace ?? [] });
+        previous = null;
+      } else {
+        const decoded = decodeEntry(r.body, previous, `session ${sessionId}, journal entry ${r.seq}`);
+        ({ reply, trace, text: previous } = decoded);
+      }
+      if (r.seq > after) entries.push({ seq: r.seq, turnId: r.turn_id, turn: r.turn, reply, trace, createdAt: r.created_at });
+    }
+    return entries;
+  };
 
   return {
     kind,
@@ -246,24 +275,27 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       guard('create session', async () => {
         const gates = s.gates ?? [];
         const events = s.events ?? [];
-        const params = [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, json(s.reply), s.reply.status, traceJson(s.trace)];
+        const entry = encodeEntry(s.reply, s.trace ?? [], null);
+        const params = [s.sessionId, s.flowId, json(s.flowVersion), json(s.snapshot), s.owner, entry.body, s.reply.status];
         const session = `s AS (
              INSERT INTO gateflow_sessions (id, flow_id, flow_version, snapshot, version, owner, status)
              VALUES ($1, $2, $3::jsonb, $4::json, 1, $5, $7) RETURNING id)`;
-        const journal = 'INSERT INTO gateflow_journal (session_id, seq, reply, trace) SELECT id, 1, $6::json, $8::json FROM s';
+        // The opening entry announces no step (no event_id): the session's own events say it started.
+        const journal = 'INSERT INTO gateflow_journal (session_id, seq, body, status) SELECT id, 1, $6::bytea, $7 FROM s';
         if (gates.length === 0 && events.length === 0) await client.query(`WITH ${session} ${journal}`, params);
-        else await client.query(`WITH ${session}, ${GATE_CTES('$9', "'[]'", '$10')} ${journal}`, [...params, json(gateRows(gates)), json(eventRows(events))]);
+        else await client.query(`WITH ${session}, ${GATE_CTES('$8', "'[]'", '$9')} ${journal}`, [...params, json(gateRows(gates)), json(eventRows(events))]);
+        last.set(s.sessionId, 1, entry.text);
       }),
     load: (sessionId, turnId) =>
       guard('load session', async () => {
         // With a turn id, the journal entry of that turn comes in the same round trip.
-        type Row = SessionRow & Partial<JournalColumns> & { open_gates: GateRow[] };
+        type Row = SessionRow & { open_gates: GateRow[]; j_seq?: number | null };
         const { rows } =
           turnId === undefined
             ? await client.query<Row>(`SELECT ${SESSION_COLUMNS}, ${OPEN_GATES} FROM gateflow_sessions s WHERE s.id = $1`, [sessionId])
             : await client.query<Row>(
                 `SELECT ${SESSION_COLUMNS}, ${OPEN_GATES},
-                        j.seq AS j_seq, j.turn_id AS j_turn_id, j.turn AS j_turn, j.reply AS j_reply, j.created_at AS j_created_at
+                        j.seq AS j_seq
                    FROM gateflow_sessions s
                    LEFT JOIN gateflow_journal j ON j.session_id = s.id AND j.turn_id = $2
                   WHERE s.id = $1`,
@@ -271,10 +303,8 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
               );
         const row = rows[0];
         if (!row) return null;
-        const replayed =
-          row.j_seq !== undefined && row.j_seq !== null
-            ? toEntry({ seq: row.j_seq, turn_id: row.j_turn_id!, turn: row.j_turn!, reply: row.j_reply!, created_at: row.j_created_at! })
-            : null;
+        // A turn taken already (rare: a retry): its entry is read whole, inflated from its keyframe on.
+        const replayed = row.j_seq !== undefined && row.j_seq !== null ? ((await readEntries(sessionId, row.j_seq - 1, 1))[0] ?? null) : null;
         return { session: toSession(row), replayed, gates: row.open_gates.map(toGate) };
       }),
     commitTurn: (sessionId, expectedVersion, t) =>
@@ -282,48 +312,45 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
         const opened = t.gates?.opened ?? [];
         const closed = t.gates?.closed ?? [];
         const stepEvents = t.events ?? [];
-        const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), json(t.reply), t.reply.status, traceJson(t.trace)];
+        const seq = expectedVersion + 1;
+        const entry = encodeEntry(t.reply, t.trace ?? [], isKeyframeSeq(seq) ? null : last.get(sessionId, expectedVersion));
+        const params = [sessionId, expectedVersion, json(t.snapshot), json(t.flowVersion), t.turnId, json(t.turn), entry.body, t.reply.status];
         const session = `s AS (
              UPDATE gateflow_sessions
                 SET snapshot = $3::json, flow_version = $4::jsonb, version = version + 1, status = $8, updated_at = now()
               WHERE id = $1 AND version = $2
              RETURNING id, version)`;
-        const journal = `INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, reply, trace)
-           SELECT $1, s.version, $5, $6::json, $7::json, $9::json FROM s
+        const journal = (afterEvents: boolean) => `INSERT INTO gateflow_journal (session_id, seq, turn_id, turn, body, status, event_id)
+           SELECT $1, s.version, $5, $6::json, $7::bytea, $8, ${NEXT_EVENT_ID}
+             FROM s${afterEvents ? ', (SELECT count(*) FROM e) AS announced' : ''}
            RETURNING seq`;
         // A turn that opens, closes or announces nothing keeps to the one short statement.
         const save = async (db: Pick<SqlClient, 'query'>, announced: readonly NewSessionEvent[] = []) => {
           const events = [...stepEvents, ...announced];
           const { rows } =
             opened.length + closed.length + events.length === 0
-              ? await db.query<{ seq: number }>(`WITH ${session} ${journal}`, params)
-              : await db.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$10', '$11', '$12')} ${journal}`, [
+              ? await db.query<{ seq: number }>(`WITH ${session} ${journal(false)}`, params)
+              : // Reading e first gives the step its event id after the turn's events: it is announced last.
+                await db.query<{ seq: number }>(`WITH ${session}, ${GATE_CTES('$9', '$10', '$11')} ${journal(true)}`, [
                   ...params,
                   json(gateRows(opened)),
                   json(closingRows(closed)),
                   json(eventRows(events)),
                 ]);
-          const seq = rows[0]?.seq;
-          if (seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
-          return seq;
+          if (rows[0]?.seq === undefined) throw new ConflictError(`session ${sessionId} is no longer at version ${expectedVersion}`);
         };
-        if (!t.effects) return save(client);
-        // The turn's own writes first, then the session: a conflict or a refused write undoes both.
         const effects = t.effects;
-        return client.transaction(async (tx) => {
-          const done = await effects(tx);
-          return save(tx, done?.events);
-        });
+        if (!effects) await save(client);
+        else
+          // The turn's own writes first, then the session: a conflict or a refused write undoes both.
+          await client.transaction(async (tx) => {
+            const done = await effects(tx);
+            await save(tx, done?.events);
+          });
+        last.set(sessionId, seq, entry.text);
+        return seq;
       }),
-    history: (sessionId, page) =>
-      guard('read journal', async () => {
-        // The primary key (session_id, seq) serves both the range and the order.
-        const { rows } = await client.query<JournalRow>(
-          'SELECT seq, turn_id, turn, reply, trace, created_at FROM gateflow_journal WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-          [sessionId, page?.after ?? 0, page?.limit ?? null],
-        );
-        return rows.map(toEntry);
-      }),
+    history: (sessionId, page) => guard('read journal', () => readEntries(sessionId, page?.after ?? 0, page?.limit)),
     findInput: (gateId) =>
       guard('find input', async () => {
         const { rows } = await client.query<GateRow>(`SELECT ${GATE_COLUMNS} FROM gateflow_inputs WHERE gate_id = $1`, [gateId]);
@@ -373,15 +400,23 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       }),
     readEvents: (after, limit) =>
       guard('read events', async () => {
+        // The events written with turns, and the steps the journal holds, in the order of their ids.
         const { rows } = await client.query<EventRow>(
-          'SELECT id, type, session_id, workflow_id, owner, addressed_to, gate_id, data, created_at FROM gateflow_events WHERE id > $1 ORDER BY id LIMIT $2',
+          `SELECT * FROM (
+             (SELECT id, type, session_id, workflow_id, owner, addressed_to, gate_id, data, created_at
+                FROM gateflow_events WHERE id > $1 ORDER BY id LIMIT $2)
+             UNION ALL
+             (${STEPPED_EVENTS} WHERE j.event_id > $1 ORDER BY j.event_id LIMIT $2)) x
+           ORDER BY id LIMIT $2`,
           [after, limit],
         );
         return rows.map(toEvent);
       }),
     lastEventId: () =>
       guard('read events', async () => {
-        const { rows } = await client.query<{ id: string | number | null }>('SELECT max(id) AS id FROM gateflow_events');
+        const { rows } = await client.query<{ id: string | number | null }>(
+          'SELECT greatest((SELECT max(id) FROM gateflow_events), (SELECT max(event_id) FROM gateflow_journal)) AS id',
+        );
         return Number(rows[0]?.id ?? 0);
       }),
     ping: () =>
