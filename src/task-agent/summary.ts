@@ -90,12 +90,14 @@ const ENDINGS: Record<AnswerInput['ending'], string> = {
   timed_out: 'Nobody answered my question in time, so I stopped.',
   informed: '',
   gave_up: 'I could not finish.',
+  limit: 'I stopped before finishing: this goal reached one of its limits.',
 };
 
 /** The answer's first line, from the facts: "Done" only when every call planned succeeded. */
 export function answerHead(input: AnswerInput): string {
   const changed = input.steps.filter((s) => s.outcome.ok && s.write).length;
   if (input.ending === 'informed') return input.escalation?.message ?? 'I cannot do this.';
+  if (input.ending === 'limit' && input.limit) return `I stopped before finishing: this goal reached ${input.limit}.`;
   if (input.ending !== 'completed') return ENDINGS[input.ending];
   const outcome = goalOutcome(input.steps, input.ending);
   const failed = input.steps.filter((s) => !s.outcome.ok).length;

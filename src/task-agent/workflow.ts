@@ -3,7 +3,7 @@ import type { CypherLimits } from '../graph/cypher-query.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
-import { goalOutcome, taskAgentMachine, type TaskAgentContext, type TaskStep } from '../../machines/task-agent.js';
+import { goalOutcome, taskAgentMachine, type GoalLimits, type TaskAgentContext, type TaskStep } from '../../machines/task-agent.js';
 import { commitWrites } from './graph-steps.js';
 import type { ToolSignature } from './schemas.js';
 import { describeStep } from './summary.js';
@@ -46,6 +46,8 @@ export interface TaskAgentWorkflowOptions {
   retryBudget?: number;
   /** How long an escalation waits for the person (ISO 8601 duration, default PT1H). */
   answerWithin?: string;
+  /** What one goal may spend (DEFAULT_GOAL_LIMITS for what is not given). */
+  limits?: Partial<GoalLimits>;
 }
 
 /**
@@ -63,6 +65,7 @@ export function taskAgentWorkflow(options: TaskAgentWorkflowOptions): Workflow {
       owner: session.owner,
       ...(options.retryBudget !== undefined && { retryBudget: options.retryBudget }),
       ...(options.answerWithin !== undefined && { answerWithin: options.answerWithin }),
+      ...(options.limits && { limits: options.limits }),
     }),
     reply: (snapshot): StateReply => {
       const c = snapshot.context as TaskAgentContext;
