@@ -89,6 +89,8 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
         };
       const result = await ask(parseGoalRequest(input, registry), GoalSpecSchema, 'GoalSpec');
       if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
+      const oversized = result.output.step && oversizedCall(result.output.step);
+      if (oversized) return { ok: false, failure: { stage: 'parse', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
       return { ok: true, spec: result.output, planned: [], modelCalls: 1, promptBytes: result.promptBytes };
     })())),
 
@@ -106,6 +108,9 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
         };
       const result = await ask(planStepRequest(input, registry), StepPlanSchema, 'StepPlan');
       if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
+      // Refused before it enters the session: a megabyte label is never echoed into the reply or the journal.
+      const oversized = oversizedCall(result.output.call);
+      if (oversized) return { ok: false, failure: { stage: 'plan', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
       return { ok: true, plan: result.output, modelCalls: 1, promptBytes: result.promptBytes };
     })())),
 
@@ -179,6 +184,17 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       return { message: `${head}\n\n${lead}\n\n${facts.slice(head.length).trim()}`.trim(), modelCalls: 1 };
     }),
   };
+}
+
+/** The most bytes of one call's arguments a model may send (labels, keys, property values: their schemas bound each one further). */
+export const MAX_CALL_ARGS_BYTES = 64 * 1024;
+
+/** Why a call the model planned is too large, without repeating it; null when it fits. */
+function oversizedCall(call: ToolSignature): string | null {
+  const bytes = utf8Bytes(JSON.stringify(call.args));
+  if (bytes <= MAX_CALL_ARGS_BYTES) return null;
+  const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+  return `the model planned ${call.tool.slice(0, 64)} with arguments of ${size}; at most ${MAX_CALL_ARGS_BYTES / 1024} KB (labels at most 63 characters, keys 200, values 10,000)`;
 }
 
 /** An outcome with the time it was reached: the step's clock the machine bounds (GoalLimits.maxStepMs). */

@@ -67,3 +67,21 @@ describe('limits per goal', () => {
     expect(steps(reply)).toHaveLength(1);
   });
 });
+
+describe('model output size', () => {
+  it('a 5 MB label is refused with its size, never echoed into the reply or the journal', async () => {
+    const huge = 'L'.repeat(5_000_000);
+    const m = scriptedModel({
+      GoalSpec: [goalSpec({})],
+      StepPlan: [{ rationale: 'big', call: { tool: 'add_node', args: { label: huge, key: 'K-1', properties: {} } }, isFinalStep: true }],
+    });
+    const agent = taskAgentRuntime(store, { model: m.model, offlineReader: false, retryBudget: 0 });
+    const { sessionId, reply } = await startGoal(agent, 'make a node');
+    expect(reply.message).toMatch(/arguments of 5\.0 MB; at most 64 KB/);
+    const history = await agent.runtime.session(sessionId);
+    const journal = JSON.stringify(history);
+    expect(journal.length).toBeLessThan(100_000);
+    expect(journal).not.toContain('LLLLLLLLLLLLLLLLLLLL');
+    expect((await agent.graph()).nodes).toEqual([]);
+  });
+});
