@@ -47,7 +47,55 @@ export interface Escalation {
 }
 
 /** How the goal ended, for the answer. */
-export type TaskEnding = 'completed' | 'stopped' | 'timed_out' | 'informed' | 'gave_up';
+export type TaskEnding = 'completed' | 'stopped' | 'timed_out' | 'informed' | 'gave_up' | 'limit';
+
+/**
+ * What one goal may spend; reaching a limit ends the goal with an honest
+ * answer (what was done, what was not), the work done kept.
+ */
+export interface GoalLimits {
+  /** Calls planned and tried (those the registry refused included). */
+  maxSteps: number;
+  maxModelCalls: number;
+  /** Calls that reached a tool. */
+  maxToolCalls: number;
+  /** Bytes of the prompts sent to the model (instructions and prompt, UTF-8). */
+  maxPromptBytes: number;
+  /** Wall time of one step of the goal (from the person's message to the answer or a question; their waiting is not counted). */
+  maxStepMs: number;
+}
+
+export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000 };
+
+/** What a goal has spent, besides its steps and model calls. */
+export interface GoalUsage {
+  toolCalls: number;
+  promptBytes: number;
+  /** When the present step's first actor finished, and the last one (ms since the epoch, as the actors report it). */
+  startedAt: number | null;
+  lastAt: number | null;
+}
+
+/** A goal's usage (zero for a snapshot saved before usage was kept). */
+export const usageOf = (context: Partial<Pick<TaskAgentContext, 'usage'>>): GoalUsage => context.usage ?? { toolCalls: 0, promptBytes: 0, startedAt: null, lastAt: null };
+
+/** The usage after an actor reported what it spent. */
+function spend(context: Partial<Pick<TaskAgentContext, 'usage'>>, spent: Spent): GoalUsage {
+  const u = usageOf(context);
+  return { ...u, promptBytes: u.promptBytes + (spent.promptBytes ?? 0), startedAt: u.startedAt ?? spent.at ?? null, lastAt: spent.at ?? u.lastAt };
+}
+
+/** The limit the goal has reached, in words, or null. Tolerates snapshots saved before limits were kept. */
+export function limitReached(context: Pick<TaskAgentContext, 'steps' | 'modelCalls'> & Partial<Pick<TaskAgentContext, 'limits' | 'usage'>>): string | null {
+  const l = { ...DEFAULT_GOAL_LIMITS, ...context.limits };
+  const u = context.usage;
+  if (context.steps.length >= l.maxSteps) return `the limit of ${l.maxSteps} steps per goal`;
+  if (context.modelCalls >= l.maxModelCalls) return `the limit of ${l.maxModelCalls} model calls per goal`;
+  if (u && u.toolCalls >= l.maxToolCalls) return `the limit of ${l.maxToolCalls} tool calls per goal`;
+  if (u && u.promptBytes >= l.maxPromptBytes) return `the limit of ${l.maxPromptBytes} bytes of prompts per goal`;
+  if (u?.startedAt != null && u.lastAt != null && u.lastAt - u.startedAt >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
+  return null;
+}
 
 export interface TaskAgentContext {
   /** Whose graph: the session's owner (null without auth). */
@@ -74,10 +122,15 @@ export interface TaskAgentContext {
   answer: string | null;
   /** Model calls made for this goal (the offline reader makes none). */
   modelCalls: number;
+  limits: GoalLimits;
+  usage: GoalUsage;
+  /** The limit that ended the goal, in words. */
+  limitHit: string | null;
 }
 
 export interface TaskAgentInput {
   owner?: string | null;
+  limits?: Partial<GoalLimits>;
   retryBudget?: number;
   answerWithin?: string;
 }
@@ -85,12 +138,17 @@ export interface TaskAgentInput {
 export type TaskAgentEvent = { type: 'user.text'; text: string } | { type: 'user.button'; value: string } | InputAnsweredEvent | InputTimedOutEvent;
 
 /** parse_goal's outcome: a goal spec (and calls known ahead), or why it could not be read. */
-export type ParseOutcome = { ok: true; spec: GoalSpec; planned: ToolSignature[]; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number };
+/** What an actor spent, reported with its outcome: the prompt bytes it sent and when it finished. */
+export interface Spent {
+  promptBytes?: number;
+  at?: number;
+}
+export type ParseOutcome = ({ ok: true; spec: GoalSpec; planned: ToolSignature[]; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number }) & Spent;
 /** plan_step's outcome: the next call, or why none could be planned. */
-export type PlanOutcome = { ok: true; plan: StepPlan; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number };
-export type CallOutcome = { outcome: TaskStep['outcome']; write: boolean };
-export type DiagnoseOutcome = { diagnosis: Diagnosis; modelCalls: number };
-export type AnswerOutcome = { message: string; modelCalls: number };
+export type PlanOutcome = ({ ok: true; plan: StepPlan; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number }) & Spent;
+export type CallOutcome = { outcome: TaskStep['outcome']; write: boolean } & Spent;
+export type DiagnoseOutcome = { diagnosis: Diagnosis; modelCalls: number } & Spent;
+export type AnswerOutcome = { message: string; modelCalls: number } & Spent;
 
 export interface ParseGoalInput {
   goal: string;
@@ -119,6 +177,8 @@ export interface CallToolInput {
 }
 export interface DiagnoseInput {
   failure: TaskFailure;
+  /** The person's words (the goal and what they said before it): a tool they named is theirs to settle, one the model made up is not. */
+  said: string;
   /** Calls that failed before in this goal. */
   failedBefore: ToolSignature[];
   retries: number;
@@ -132,6 +192,8 @@ export interface AnswerInput {
   steps: TaskStep[];
   ending: TaskEnding;
   escalation: Escalation | null;
+  /** The limit that ended the goal, in words (ending `limit`). */
+  limit?: string | null;
 }
 
 /** The retry budget per goal unless the session's input says otherwise. */
@@ -175,7 +237,9 @@ export function routeAfterDiagnose(diagnosis: Diagnosis, context: Pick<TaskAgent
 // ── What the escalation says ─────────────────────────────────────────────────
 
 /** The escalation a failure leads to: what the person is told, and whether they are asked. */
-export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec' | 'diagnosis' | 'retries' | 'retryBudget'>): Escalation {
+export function escalationFor(
+  context: Pick<TaskAgentContext, 'failure' | 'spec' | 'diagnosis' | 'retries' | 'retryBudget'> & Partial<Pick<TaskAgentContext, 'goal' | 'earlier'>>,
+): Escalation {
   const { failure, spec } = context;
   const contradiction = spec?.contradictions[0] ?? null;
   // A failure while acting speaks for itself; what the goal said matters only when it could not be acted on.
@@ -189,7 +253,8 @@ export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec'
       contradiction,
     };
   }
-  if (failure?.code === 'tool_not_found')
+  // Asked only when the person named the tool; a tool the model made up is its own mistake, not theirs to explain.
+  if (failure?.code === 'tool_not_found' && failure.call && namedBy(personSaid(context), failure.call.tool))
     return { reason: 'unknown_tool', message: `${failure.message} What should I do instead? (Or answer "${STOP_VALUE}".)`, asks: true, contradiction: null };
   if (failure?.code === 'needs_explicit_command')
     return {
@@ -224,11 +289,17 @@ export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec'
   return {
     reason: spent ? 'budget' : 'failed',
     // Attempts: the first, and each retry.
-    message: `${spent ? `I tried ${context.retries + 1} times and could not finish: ` : 'I could not finish: '}${why.replace(/[.\s]*$/, '')}. How should I go on? (Or answer "${STOP_VALUE}".)`,
+    message: `${spent ? `I tried ${context.retries + 1} time${context.retries === 0 ? '' : 's'} and could not finish: ` : 'I could not finish: '}${why.replace(/[.\s]*$/, '')}. How should I go on? (Or answer "${STOP_VALUE}".)`,
     asks: true,
     contradiction: null,
   };
 }
+
+/** The person's words in this goal: what they said before a clarification, and the goal. */
+export const personSaid = (context: Partial<Pick<TaskAgentContext, 'goal' | 'earlier'>>): string => [...(context.earlier ?? []), context.goal ?? ''].join('\n');
+
+/** Whether the person's words name the tool (as a word, in any case). */
+export const namedBy = (said: string, tool: string): boolean => tool.length > 0 && said.toLowerCase().split(/[^a-z0-9_]+/).includes(tool.toLowerCase());
 
 /** The gate an escalation opens: a choice between the contradicting values, or the person's words. */
 export function escalationInputs(context: TaskAgentContext): InputSpec[] {
@@ -273,6 +344,21 @@ export function settleContradiction(context: TaskAgentContext, chosen: string): 
   };
 }
 
+/** How a goal came out, from the facts (never from the model): see {@link goalOutcome}. */
+export type GoalOutcome = 'completed' | 'partial' | 'failed';
+
+/**
+ * `completed` only when the goal ran to its end and every call planned
+ * succeeded (a failed call counts as done when the same call succeeded later,
+ * after a passing fault); otherwise `partial` when some call succeeded, and
+ * `failed` when none did.
+ */
+export function goalOutcome(steps: readonly TaskStep[], ending: TaskEnding | null): GoalOutcome {
+  const unrecovered = steps.filter((s, i) => !s.outcome.ok && !steps.slice(i + 1).some((later) => later.outcome.ok && sameCall(later.call, s.call)));
+  if (ending === 'completed' && unrecovered.length === 0 && steps.some((s) => s.outcome.ok)) return 'completed';
+  return steps.some((s) => s.outcome.ok) ? 'partial' : 'failed';
+}
+
 /** One line per call: what `plan_step` is told was done (no results: it needs only what happened). */
 export const doneLines = (steps: readonly TaskStep[]): string[] =>
   steps.map((s, i) => `${i + 1}. ${s.call.tool} ${JSON.stringify(s.call.args)}: ${s.outcome.ok ? 'ok' : `failed (${s.outcome.error.code})`}`);
@@ -305,6 +391,8 @@ export const taskAgentMachine = setup({
     routeAfterEvaluate: ({ context }, params: { route: EvaluateRoute }) => routeAfterEvaluate(context) === params.route,
     routeAfterDiagnose: ({ context, event }, params: { route: DiagnoseRoute }) =>
       routeAfterDiagnose((event as unknown as { output: DiagnoseOutcome }).output.diagnosis, context) === params.route,
+    /** The goal has spent one of its limits: it ends. */
+    limitReached: ({ context }) => limitReached(context) !== null,
     /** The escalation only informs: nothing to wait for. */
     nothingToAsk: ({ context }) => !context.escalation?.asks,
     /** The person chose to end the run (unless "stop" is one of the contradicting values they choose between). */
@@ -317,9 +405,16 @@ export const taskAgentMachine = setup({
   },
   actions: {
     /** An event from outside begins a new step: the writes before it are saved. */
-    beginStep: assign({ stepStart: ({ context }) => context.steps.length }),
+    beginStep: assign({ stepStart: ({ context }) => context.steps.length, usage: ({ context }) => ({ ...usageOf(context), startedAt: null, lastAt: null }) }),
+    /** What an actor reported it spent: prompt bytes, and the time it finished (the step's clock). */
+    countSpent: assign({ usage: ({ context, event }) => spend(context, (event as unknown as { output?: Spent }).output ?? {}) }),
+    countToolCall: assign({ usage: ({ context }) => ({ ...usageOf(context), toolCalls: usageOf(context).toolCalls + 1 }) }),
+    endByLimit: assign({ ending: 'limit' as const, limitHit: ({ context }) => limitReached(context) }),
     takeGoal: assign(({ event }) => (event.type === 'user.text' ? { goal: event.text.trim() } : {})),
-    countModelCalls: assign({ modelCalls: ({ context, event }) => context.modelCalls + ((event as unknown as { output?: { modelCalls?: number } }).output?.modelCalls ?? 0) }),
+    countModelCalls: assign(({ context, event }) => {
+      const output = (event as unknown as { output?: { modelCalls?: number } & Spent }).output ?? {};
+      return { modelCalls: context.modelCalls + (output.modelCalls ?? 0), usage: spend(context, output) };
+    }),
   },
 }).createMachine({
   id: 'task-agent',
@@ -342,6 +437,9 @@ export const taskAgentMachine = setup({
     ending: null,
     answer: null,
     modelCalls: 0,
+    limits: { ...DEFAULT_GOAL_LIMITS, ...input?.limits },
+    usage: { toolCalls: 0, promptBytes: 0, startedAt: null, lastAt: null },
+    limitHit: null,
   }),
   states: {
     /** START: waiting for the goal. */
@@ -462,27 +560,29 @@ export const taskAgentMachine = setup({
         }),
         onDone: {
           target: 'evaluate',
-          actions: assign(({ context, event }) => {
+          actions: ['countToolCall', 'countSpent', assign(({ context, event }) => {
             const step: TaskStep = { call: context.current!.call, rationale: context.current!.rationale, outcome: event.output.outcome, write: event.output.write };
             return {
               steps: [...context.steps, step],
               failure: step.outcome.ok ? null : { stage: 'call' as const, code: step.outcome.error.code, message: step.outcome.error.message, call: step.call },
             };
-          }),
+          })],
         },
         onError: {
           target: 'evaluate',
-          actions: assign(({ context, event }) => {
+          actions: ['countToolCall', assign(({ context, event }) => {
             const failure = thrown('call', event.error, context.current!.call);
             const step: TaskStep = { call: failure.call!, rationale: context.current!.rationale, outcome: { ok: false, error: { code: failure.code, message: failure.message } }, write: false };
             return { steps: [...context.steps, step], failure };
-          }),
+          })],
         },
       },
     },
     evaluate: {
       always: [
         { guard: { type: 'routeAfterEvaluate', params: { route: 'complete' } }, target: 'answer', actions: assign({ ending: 'completed' as const }) },
+        // A goal that spent a limit ends here, with what it did (issue 27: a planner that never stops).
+        { guard: 'limitReached', target: 'answer', actions: 'endByLimit' },
         { guard: { type: 'routeAfterEvaluate', params: { route: 'continue' } }, target: 'plan_step', actions: assign({ diagnosis: null }) },
         { guard: { type: 'routeAfterEvaluate', params: { route: 'retry' } }, target: 'diagnose' },
         { guard: { type: 'routeAfterEvaluate', params: { route: 'escalate' } }, target: 'escalate' },
@@ -495,11 +595,13 @@ export const taskAgentMachine = setup({
         src: 'diagnose',
         input: ({ context }) => ({
           failure: context.failure ?? { stage: 'call', code: 'unknown', message: 'the step failed', call: null },
+          said: personSaid(context),
           failedBefore: failedCalls(context.steps.slice(0, -1)),
           retries: context.retries,
           retryBudget: context.retryBudget,
         }),
         onDone: [
+          { guard: 'limitReached', target: 'answer', actions: ['countModelCalls', 'endByLimit'] },
           {
             guard: { type: 'routeAfterDiagnose', params: { route: 'retry' } },
             target: 'plan_step',
@@ -564,7 +666,15 @@ export const taskAgentMachine = setup({
       invoke: {
         id: 'answer',
         src: 'answer',
-        input: ({ context }) => ({ modelCalls: context.modelCalls, goal: context.goal, spec: context.spec, steps: context.steps, ending: context.ending ?? 'gave_up', escalation: context.escalation }),
+        input: ({ context }) => ({
+          modelCalls: context.modelCalls,
+          goal: context.goal,
+          spec: context.spec,
+          steps: context.steps,
+          ending: context.ending ?? 'gave_up',
+          escalation: context.escalation,
+          limit: context.limitHit,
+        }),
         onDone: { target: 'done', actions: ['countModelCalls', assign({ answer: ({ event }) => event.output.message })] },
         onError: { target: 'done', actions: assign({ answer: ({ event }) => `I could not write the answer: ${messageOf(event.error)}` }) },
       },

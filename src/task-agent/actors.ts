@@ -24,7 +24,8 @@ import { previewCall } from './graph-steps.js';
 import { readGoalOffline } from './offline-reader.js';
 import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
 import { AnswerSchema, DiagnosisSchema, GoalSpecSchema, StepPlanSchema, type ToolSignature } from './schemas.js';
-import { summarizeSteps } from './summary.js';
+import { answerHead, summarizeSteps } from './summary.js';
+import { goalOutcome } from '../../machines/task-agent.js';
 
 export interface TaskAgentActorOptions {
   /** The database the graph lives in (the store's `sql`). */
@@ -67,15 +68,17 @@ const modelFailure = (stage: TaskFailure['stage'], f: ObjectCallFailure): TaskFa
  */
 export function taskAgentActors(options: TaskAgentActorOptions) {
   const { registry, model } = options;
-  const ask = <S extends Parameters<typeof generateObjectSafely>[0]['schema']>(request: ModelRequest, schema: S, name: string) =>
-    generateObjectSafely(
+  const ask = async <S extends Parameters<typeof generateObjectSafely>[0]['schema']>(request: ModelRequest, schema: S, name: string) => {
+    const result = await generateObjectSafely(
       { ...request, schema, name },
       // A tool call's arguments are a free-form object, which OpenAI's strict structured outputs refuse.
       { model: model!, timeoutMs: options.modelTimeoutMs ?? 20_000, providerOptions: { openai: { strictJsonSchema: false } } },
     );
+    return Object.assign(result, { promptBytes: utf8Bytes(request.instructions) + utf8Bytes(request.prompt) });
+  };
 
   return {
-    parseGoal: fromPromise<ParseOutcome, ParseGoalInput>(async ({ input }) => {
+    parseGoal: fromPromise<ParseOutcome, ParseGoalInput>(async ({ input }) => stamp(await (async (): Promise<ParseOutcome> => {
       const offline = options.offlineReader === false ? { kind: 'abstain' as const, reason: 'the offline reader is off' } : readGoalOffline(input.goal);
       if (offline.kind === 'sure') return { ok: true, spec: offline.spec, planned: offline.calls, modelCalls: 0 };
       if (!model)
@@ -85,11 +88,13 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           modelCalls: 0,
         };
       const result = await ask(parseGoalRequest(input, registry), GoalSpecSchema, 'GoalSpec');
-      if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1 };
-      return { ok: true, spec: result.output, planned: [], modelCalls: 1 };
-    }),
+      if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
+      const oversized = result.output.step && oversizedCall(result.output.step);
+      if (oversized) return { ok: false, failure: { stage: 'parse', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
+      return { ok: true, spec: result.output, planned: [], modelCalls: 1, promptBytes: result.promptBytes };
+    })())),
 
-    planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input }) => {
+    planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input }) => stamp(await (async (): Promise<PlanOutcome> => {
       // A passing fault: the same step again, as it was planned.
       if (input.retry) return { ok: true, plan: input.retry, modelCalls: 0 };
       const next = input.planned[0];
@@ -102,9 +107,12 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           modelCalls: 0,
         };
       const result = await ask(planStepRequest(input, registry), StepPlanSchema, 'StepPlan');
-      if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1 };
-      return { ok: true, plan: result.output, modelCalls: 1 };
-    }),
+      if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
+      // Refused before it enters the session: a megabyte label is never echoed into the reply or the journal.
+      const oversized = oversizedCall(result.output.call);
+      if (oversized) return { ok: false, failure: { stage: 'plan', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
+      return { ok: true, plan: result.output, modelCalls: 1, promptBytes: result.promptBytes };
+    })())),
 
     routeTool: fromPromise<ToolSignature, RouteToolInput>(async ({ input }) => {
       if (input.failure) throw new StepFailure(input.failure);
@@ -130,10 +138,10 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
 
     callTool: fromPromise<CallOutcome, CallToolInput>(async ({ input }) => {
       try {
-        return await previewCall(
+        return stamp(await previewCall(
           { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) },
           { owner: input.owner, call: input.call, replay: input.replay, timeoutMs: options.toolTimeoutMs ?? 10_000 },
-        );
+        ));
       } catch (error) {
         // Outages and timeouts keep their code (diagnose reads it); anything else a tool threw is the tool's error.
         const code = error instanceof GateflowError ? error.code : 'tool_error';
@@ -145,9 +153,11 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       const ruled = diagnoseByRule(input, { canReplan: Boolean(model) });
       let diagnosis = ruled;
       let modelCalls = 0;
+      let promptBytes = 0;
       if (!diagnosis && model) {
         const result = await ask(diagnoseRequest(input), DiagnosisSchema, 'Diagnosis');
         modelCalls = 1;
+        promptBytes = result.promptBytes;
         if (result.ok) diagnosis = result.output;
       }
       diagnosis ??= { kind: 'systematic', remedy: 'escalate', explanation: input.failure.message };
@@ -155,18 +165,43 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       if (diagnosis.remedy === 'retry' && diagnosis.kind !== 'random') diagnosis = { ...diagnosis, remedy: model ? 'replan' : 'escalate' };
       // A passing fault is given time to pass, whether the same call follows or another plan.
       if (diagnosis.kind === 'random' && diagnosis.remedy !== 'escalate') await sleep(backoffMs(input.retries, options.backoffMs ?? 200, options.maxBackoffMs ?? 5000));
-      return { diagnosis, modelCalls };
+      return stamp({ diagnosis, modelCalls, promptBytes });
     }),
 
     answer: fromPromise<AnswerOutcome, AnswerInput>(async ({ input }) => {
       const facts = summarizeSteps(input);
       // A goal read without the model is answered without it too: the facts say all there is.
-      if (!model || input.steps.length === 0 || input.modelCalls === 0) return { message: facts, modelCalls: 0 };
+      // A goal that reached a limit is answered from the facts: no further model call.
+      if (!model || input.steps.length === 0 || input.modelCalls === 0 || input.ending === 'limit') return { message: facts, modelCalls: 0 };
       const result = await ask(answerRequest(input, facts), AnswerSchema, 'Answer');
-      // The model's sentences lead; the facts follow, so nothing claimed goes unlisted.
-      return { message: result.ok ? `${result.output.message.trim()}\n\n${facts}` : facts, modelCalls: 1 };
+      if (!result.ok) return { message: facts, modelCalls: 1 };
+      const lead = result.output.message.trim();
+      // The model's sentences lead, the facts follow, so nothing claimed goes unlisted; but over a step
+      // that failed, the facts' first line leads when the goal ran to its end or the model claims it is done.
+      const overFailure = goalOutcome(input.steps, input.ending) !== 'completed' && (input.ending === 'completed' || CLAIMS_DONE.test(lead));
+      if (!overFailure) return { message: `${lead}\n\n${facts}`, modelCalls: 1 };
+      const head = answerHead(input);
+      return { message: `${head}\n\n${lead}\n\n${facts.slice(head.length).trim()}`.trim(), modelCalls: 1 };
     }),
   };
 }
+
+/** The most bytes of one call's arguments a model may send (labels, keys, property values: their schemas bound each one further). */
+export const MAX_CALL_ARGS_BYTES = 64 * 1024;
+
+/** Why a call the model planned is too large, without repeating it; null when it fits. */
+function oversizedCall(call: ToolSignature): string | null {
+  const bytes = utf8Bytes(JSON.stringify(call.args));
+  if (bytes <= MAX_CALL_ARGS_BYTES) return null;
+  const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+  return `the model planned ${call.tool.slice(0, 64)} with arguments of ${size}; at most ${MAX_CALL_ARGS_BYTES / 1024} KB (labels at most 63 characters, keys 200, values 10,000)`;
+}
+
+/** An outcome with the time it was reached: the step's clock the machine bounds (GoalLimits.maxStepMs). */
+const stamp = <T extends object>(outcome: T): T & { at: number } => ({ ...outcome, at: Date.now() });
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** A lead sentence that claims the goal is done. */
+const CLAIMS_DONE = /^\W*(done|completed?|finished|fixed|success)/i;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

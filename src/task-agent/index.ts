@@ -25,4 +25,5 @@ export {
   type ToolSignature,
 } from './schemas.js';
 export { describeStep, summarizeSteps } from './summary.js';
+export { DEFAULT_GOAL_LIMITS, goalOutcome, type GoalLimits, type GoalOutcome } from '../../machines/task-agent.js';
 export { TASK_AGENT_GREETING, TASK_AGENT_ID, taskAgentWorkflow, type TaskAgentWorkflowOptions } from './workflow.js';

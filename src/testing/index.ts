@@ -43,3 +43,4 @@ export {
   type FlowCoverageOptions,
   type UnreachedItem,
 } from './coverage-report.js';
+export { SessionInvariants, violationsText, type InvariantOptions, type InvariantViolation } from './invariants.js';

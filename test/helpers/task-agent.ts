@@ -17,6 +17,7 @@ import { taskAgentWorkflow } from '../../src/task-agent/workflow.js';
 import { GoalSpecSchema, type GoalSpec } from '../../src/task-agent/schemas.js';
 import { templateDataDir, templateStore } from './pglite-template.js';
 import type { CallOptions } from './mock-model.js';
+import type { GoalLimits } from '../../machines/task-agent.js';
 import { textResult } from './mock-model.js';
 
 /** A PGlite store (in memory) with AGE: sessions and graphs in one database. */
@@ -82,13 +83,13 @@ export interface TaskAgentHarness {
 /** The runtime serving the task agent on `store`, with the given model (or none) and host tools. */
 export function taskAgentRuntime(
   store: Store,
-  options: { model?: LanguageModel; tools?: GraphTool[]; retryBudget?: number; answerWithin?: string } & Partial<Omit<TaskAgentActorOptions, 'registry' | 'model'>> = {},
+  options: { model?: LanguageModel; tools?: GraphTool[]; retryBudget?: number; answerWithin?: string; limits?: Partial<GoalLimits> } & Partial<Omit<TaskAgentActorOptions, 'registry' | 'model'>> = {},
 ): TaskAgentHarness {
   const registry = createGraphToolRegistry(...(options.tools ?? []));
   const clock = { now: new Date('2026-11-24T10:00:00.000Z') };
-  const { model, tools: _tools, retryBudget, answerWithin, ...actorOptions } = options;
+  const { model, tools: _tools, retryBudget, answerWithin, limits, ...actorOptions } = options;
   const runtime = createRuntime({
-    workflows: [taskAgentWorkflow({ registry, ...(retryBudget !== undefined && { retryBudget }), ...(answerWithin && { answerWithin }) })],
+    workflows: [taskAgentWorkflow({ registry, ...(retryBudget !== undefined && { retryBudget }), ...(answerWithin && { answerWithin }), ...(limits && { limits }) })],
     store,
     clock: () => clock.now,
     actors: taskAgentActors({ database: store.sql!, registry, backoffMs: 1, maxBackoffMs: 5, ...actorOptions, ...(model && { model }) }),

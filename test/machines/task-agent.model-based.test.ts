@@ -41,7 +41,8 @@ import {
 
 /** A small budget: one retry, so both sides of every budget guard are reached in few steps. */
 const BUDGET = 1;
-const INPUT = { owner: 'alice', retryBudget: BUDGET };
+/** Three steps per goal at most: the limit's two transitions are reached too. */
+const INPUT = { owner: 'alice', retryBudget: BUDGET, limits: { maxSteps: 3 } };
 
 // ---------------------------------------------------------------- outcomes, as the schemas allow them
 
@@ -208,6 +209,10 @@ function key(snapshot: AnyMachineSnapshot): string {
     c.failure !== null,
     specKind(c.spec),
     c.escalation && [c.escalation.asks, c.escalation.contradiction !== null],
+    // Escalated and clarified once already: a second escalation is a path of its own (it once opened no gate).
+    c.earlier.length > 0,
+    // The steps against the limit (INPUT's maxSteps).
+    Math.min(c.steps.length, 3),
   ]);
 }
 
@@ -218,6 +223,8 @@ const ctx = (s: AnyMachineSnapshot) => s.context as TaskAgentContext;
 const startedInput = <T>(step: ReplayedStep, id: string) => step.started.find((a) => a.id === id)?.input as T | undefined;
 const isDone = (step: ReplayedStep, id: string) => step.event.type === `xstate.done.actor.${id}`;
 const isError = (step: ReplayedStep, id: string) => step.event.type === `xstate.error.actor.${id}`;
+/** A step where the goal reached a limit and ended: the routes below are about the others. */
+const limited = (step: ReplayedStep) => ctx(step.snapshot).ending === 'limit';
 const answered = (step: ReplayedStep) => (step.event.type === 'input.answered' ? (step.event as unknown as InputAnsweredEvent) : null);
 
 describe('task agent: model-based paths', () => {
@@ -228,7 +235,13 @@ describe('task agent: model-based paths', () => {
 
   beforeAll(async () => {
     paths = generateMachinePaths(taskAgentMachine, { events, key, input: INPUT, describe: describe_ });
-    coverage = await replayMachinePaths(taskAgentMachine, paths, { key, input: INPUT, onPath: (path, steps) => traces.push({ path, steps }) });
+    coverage = await replayMachinePaths(taskAgentMachine, paths, {
+      key,
+      input: INPUT,
+      onPath: (path, steps) => traces.push({ path, steps }),
+      // Never stuck, answers only to open gates, and "stop" wherever it waits for the person ends the goal.
+      invariants: { stop: { text: STOP_VALUE, ends: (s) => s.status === 'done' || s.value === 'answer' } },
+    });
     const pct = (f: MachineCoverage['states']) => `${f.covered}/${f.total} (${f.percent}%)`;
     console.log(`task-agent: ${coverage.paths} paths, ${coverage.steps} steps, states ${pct(coverage.states)}, transitions ${pct(coverage.transitions)}`);
   });
@@ -241,7 +254,7 @@ describe('task agent: model-based paths', () => {
     expect(coverage.transitions.percent).toBe(100);
     // Every state of the seed (and START/END) and the three routing guards' every route, counted on the machine itself.
     expect(coverage.states.total).toBe(11);
-    expect(coverage.transitions.total).toBe(25);
+    expect(coverage.transitions.total).toBe(27);
   });
 
   it('takes every outcome of every actor and every answer somewhere', () => {
@@ -350,7 +363,7 @@ describe('task agent: model-based paths', () => {
   });
 
   it('retries the same failed call after a "retry" diagnosis, and re-plans around it after "replan"', () => {
-    const diagnosed = allSteps().filter((s) => isDone(s, 'diagnose') && ctx(s.before).retries < BUDGET);
+    const diagnosed = allSteps().filter((s) => isDone(s, 'diagnose') && ctx(s.before).retries < BUDGET && !limited(s));
     const retried = diagnosed.filter((s) => (s.event as unknown as { output: DiagnoseOutcome }).output.diagnosis.remedy === 'retry' && ctx(s.before).failure?.call);
     const replanned = diagnosed.filter((s) => (s.event as unknown as { output: DiagnoseOutcome }).output.diagnosis.remedy === 'replan' && ctx(s.before).failure?.call);
     expect(retried.length).toBeGreaterThan(0);
@@ -389,7 +402,7 @@ describe('task agent: model-based paths', () => {
   it('bounds retries by the budget: a failure once it is spent escalates instead of diagnosing', () => {
     for (const step of allSteps()) expect(ctx(step.snapshot).retries).toBeLessThanOrEqual(BUDGET);
     const failures = allSteps().filter(
-      (s) => isError(s, 'callTool') || (isDone(s, 'callTool') && !(s.event as unknown as { output: CallOutcome }).output.outcome.ok),
+      (s) => !limited(s) && (isError(s, 'callTool') || (isDone(s, 'callTool') && !(s.event as unknown as { output: CallOutcome }).output.outcome.ok)),
     );
     const left = failures.filter((s) => ctx(s.before).retries < BUDGET);
     const spent = failures.filter((s) => ctx(s.before).retries >= BUDGET);
@@ -405,7 +418,7 @@ describe('task agent: model-based paths', () => {
       expect(step.started.map((a) => a.id)).not.toContain('diagnose');
     }
     // A diagnosis that would retry once the budget is spent goes to the person too.
-    const late = allSteps().filter((s) => isDone(s, 'diagnose') && ctx(s.before).retries >= BUDGET);
+    const late = allSteps().filter((s) => isDone(s, 'diagnose') && ctx(s.before).retries >= BUDGET && !limited(s));
     expect(late.length).toBeGreaterThan(0);
     for (const step of late) {
       expect(ctx(step.snapshot).retries).toBe(ctx(step.before).retries);
@@ -416,12 +429,23 @@ describe('task agent: model-based paths', () => {
   it('answers at once, without asking, when the goal is out of scope', () => {
     const toPerson = (s: ReplayedStep) =>
       isError(s, 'diagnose') || (isDone(s, 'diagnose') && ((s.event as unknown as { output: DiagnoseOutcome }).output.diagnosis.remedy === 'escalate' || ctx(s.before).retries >= BUDGET));
-    const informed = allSteps().filter((s) => toPerson(s) && ctx(s.before).failure?.code === 'out_of_scope');
+    const informed = allSteps().filter((s) => toPerson(s) && !limited(s) && ctx(s.before).failure?.code === 'out_of_scope');
     expect(informed.length).toBeGreaterThan(0);
     for (const step of informed) {
       expect(step.snapshot.value).toBe('answer');
       expect(ctx(step.snapshot).ending).toBe('informed');
       expect(ctx(step.snapshot).escalation).toMatchObject({ reason: 'out_of_scope', asks: false });
+    }
+  });
+
+  it('ends a goal that reached its limit of steps at once, with the answer, after a call or a diagnosis', () => {
+    const ended = allSteps().filter((s) => limited(s) && ctx(s.before).ending !== 'limit');
+    expect(ended.some((s) => s.event.type === 'xstate.done.actor.callTool')).toBe(true);
+    expect(ended.some((s) => isDone(s, 'diagnose'))).toBe(true);
+    for (const step of ended) {
+      expect(ctx(step.snapshot).steps.length).toBeGreaterThanOrEqual(3);
+      expect(step.snapshot.value).toBe('answer');
+      expect(startedInput<AnswerInput>(step, 'answer')!).toMatchObject({ ending: 'limit', limit: 'the limit of 3 steps per goal' });
     }
   });
 });

@@ -50,7 +50,8 @@ const ROUTES: Record<string, string> = {
  * the issue's "the answer goes back into planning as a clarified goal" (a
  * contradiction settled, a goal put in other words).
  */
-const BEYOND_THE_SEED = ['route_tool -> diagnose', 'escalate -> plan_step', 'escalate -> parse_goal'];
+// The last: issue 27's limits per goal (a diagnosis once a limit is reached answers at once).
+const BEYOND_THE_SEED = ['route_tool -> diagnose', 'escalate -> plan_step', 'escalate -> parse_goal', 'diagnose -> answer'];
 
 interface Edge {
   from: string;
