@@ -58,7 +58,21 @@ export function sampleSchema(schema: JSONSchema7, options: SampleOptions): unkno
     return (at as Schema | undefined) ?? {};
   };
 
+  /** A string that fits, its pattern too where one of a few tries matches it. */
   const string = (s: JSONSchema7): string => {
+    if (!s.pattern) return anyString(s);
+    let re: RegExp | null = null;
+    try {
+      re = new RegExp(s.pattern, 'u');
+    } catch {
+      return anyString(s);
+    }
+    let out = anyString(s);
+    for (let i = 0; i < 12 && !re.test(out); i++) out = anyString(s);
+    return out;
+  };
+
+  const anyString = (s: JSONSchema7): string => {
     const min = s.minLength ?? 0;
     const max = s.maxLength ?? Math.max(min, 40);
     let out: string;
@@ -139,7 +153,18 @@ export function sampleSchema(schema: JSONSchema7, options: SampleOptions): unkno
         const max = depth >= maxDepth ? min : Math.max(min, Math.min(s.maxItems ?? maxItems, min + maxItems));
         const count = int(random, min, max);
         if (Array.isArray(s.items)) return s.items.map((item: Schema) => gen(item, depth + 1));
-        return Array.from({ length: count }, () => gen(s.items ?? {}, depth + 1));
+        const items = Array.from({ length: count }, () => gen(s.items ?? {}, depth + 1));
+        if (!s.uniqueItems) return items;
+        // Distinct items: duplicates drawn again a few times, then left out while above the minimum.
+        const seen = new Set<string>();
+        const out: unknown[] = [];
+        for (let item of items) {
+          for (let i = 0; i < 8 && seen.has(JSON.stringify(item)); i++) item = gen(s.items ?? {}, depth + 1);
+          if (seen.has(JSON.stringify(item)) && out.length >= min) continue;
+          seen.add(JSON.stringify(item));
+          out.push(item);
+        }
+        return out;
       }
       case 'object': {
         const out: Record<string, unknown> = {};
@@ -147,9 +172,21 @@ export function sampleSchema(schema: JSONSchema7, options: SampleOptions): unkno
         for (const [key, prop] of Object.entries(s.properties ?? {})) {
           if (required.has(key) || (depth < maxDepth && random() < 0.5)) out[key] = gen(prop, depth + 1);
         }
+        // Keys that match a pattern: the request's words that do, each with the pattern's value schema.
+        for (const [pattern, prop] of Object.entries(s.patternProperties ?? {})) {
+          if (depth >= maxDepth) break;
+          let re: RegExp;
+          try {
+            re = new RegExp(pattern, 'u');
+          } catch {
+            continue;
+          }
+          const fits = words.filter((w) => re.test(w) && !(w in out));
+          for (let i = int(random, 0, Math.min(3, fits.length)); i > 0; i--) out[pick(random, fits)] = gen(prop, depth + 1);
+        }
         // A free-form object (a record) gets a few entries of its own.
         const extra = s.additionalProperties;
-        if (!s.properties && extra !== false && depth < maxDepth) {
+        if (!s.properties && !s.patternProperties && extra !== false && depth < maxDepth) {
           const names = typeof s.propertyNames === 'object' && s.propertyNames.enum ? (s.propertyNames.enum as string[]) : words;
           for (let i = int(random, 0, 3); i > 0; i--) out[pick(random, names)] = gen(typeof extra === 'object' ? extra : {}, depth + 1);
         }
