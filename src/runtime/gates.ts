@@ -8,7 +8,10 @@ import type { ReplyEnvelope } from '../workflow/reply.js';
  * Which gates a step of a session opens and closes. A gate opens when the
  * state that declares its input is entered (not when the machine stays in
  * it: answered gates are not asked again); gates still open when the machine
- * has left their state close as `closed`. Pure: the runtime commits the plan
+ * has left their state close as `closed`. A state left and entered again
+ * within the step (an agent escalating a second time) counts as entered: its
+ * old gates close and new ones open, so the session is never left waiting
+ * without a gate to answer. Pure: the runtime commits the plan
  * with the snapshot, in one transaction.
  */
 export interface GatePlan {
@@ -24,6 +27,8 @@ export interface GateStep {
   owner: string | null;
   /** The states that waited for inputs before the step. */
   before: ReadonlySet<string>;
+  /** Those of them the step left and entered again (absent: none). */
+  reentered?: ReadonlySet<string>;
   /** What the active states wait for after it. */
   after: readonly DeclaredInputs[];
   /** The gates open before the step. */
@@ -35,7 +40,9 @@ export interface GateStep {
 
 export function planGates(step: GateStep): GatePlan {
   const closedNow = new Set(step.closing.map((c) => c.gateId));
-  const activeStates = new Set(step.after.map((d) => d.state));
+  const reentered = step.reentered ?? new Set<string>();
+  // A state entered again keeps none of its old gates.
+  const activeStates = new Set(step.after.map((d) => d.state).filter((s) => !reentered.has(s)));
   const closed: GateClosing[] = [...step.closing];
   const stillOpen: GateRecord[] = [];
   for (const gate of step.open) {
@@ -45,7 +52,7 @@ export function planGates(step: GateStep): GatePlan {
   }
   const opened: GateRecord[] = [];
   for (const { state, inputs } of step.after) {
-    if (step.before.has(state)) continue;
+    if (step.before.has(state) && !reentered.has(state)) continue;
     for (const spec of inputs)
       opened.push({
         gateId: newGateId(),

@@ -4,18 +4,16 @@ import { GateflowError } from '../error/gateflow-error.js';
 import { coerceInput, type InputValue } from '../inputs/coerce.js';
 import { declaredInputs } from '../inputs/declared.js';
 import { InputClosedError, InputForbiddenError, InputNotFoundError, InvalidInputValueError } from '../inputs/errors.js';
-import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
-import { isGateId, openInputOf, type GateClosing, type GateRecord, type OpenInput } from '../inputs/gate.js';
+import { isGateId, openInputOf, type GateRecord, type OpenInput } from '../inputs/gate.js';
 import { ConflictError, type JournalTurn, type SessionEvent, type StepTrace, type Store } from '../store/types.js';
 import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
 import { openSession, type WorkflowSession } from '../workflow/session.js';
-import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
+import { parseTurn, sameTurn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { EventFeed } from './event-feed.js';
 import { planGates, stepEvents, steppedEvent, withInputs } from './gates.js';
 import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.js';
 import {
-  ConversationFinishedError,
   FlowNotFoundError,
   IncompatibleSnapshotError,
   InvalidPageError,
@@ -25,6 +23,9 @@ import {
   TurnLimitError,
 } from './errors.js';
 import { isSessionId, newSessionId } from './session-id.js';
+import { prepareStep, runStep, type SessionStep } from './steps/index.js';
+
+export { CANCELLED_MESSAGE } from './steps/index.js';
 
 /** How many turns a session takes unless `maxTurnsPerSession` says otherwise. */
 export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
@@ -151,18 +152,8 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   close(): void;
 }
 
-/** What changes a session: a person's turn, a gate's answer, deadlines that passed, a cancel. */
-type SessionStep =
-  | { kind: 'turn'; turn: Turn }
-  | { kind: 'answer'; gateId: string; value: unknown; by: string | null }
-  | { kind: 'timeout' }
-  | { kind: 'cancel'; by: string | null };
-
 /** How soon a deadline that has passed but could not be taken is looked at again. */
 const RETRY_DUE_MS = 1000;
-
-/** What a cancelled session's reply says. */
-export const CANCELLED_MESSAGE = 'This conversation was cancelled.';
 
 /**
  * The one runtime every workflow runs through: sessions in a store, one turn
@@ -271,45 +262,10 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
         }
         const now = clock();
         const open = loaded.gates;
-        let closing: GateClosing[] = [];
-        let events: (InputAnsweredEvent | InputTimedOutEvent)[] = [];
-        let journalTurn: JournalTurn;
-        if (step.kind === 'answer') {
-          const gate = open.find((g) => g.gateId === step.gateId);
-          if (!gate || session.status === 'cancelled') throw new InputClosedError(step.gateId, gate ? 'cancelled' : await closedStatus(step.gateId));
-          const value = accept(gate, step.value, now);
-          closing = [{ gateId: gate.gateId, status: 'answered', value, answeredBy: step.by }];
-          events = [answered(gate, value, step.by, open, closing)];
-          journalTurn = { input: gate.gateId, name: gate.name, value, by: step.by };
-        } else if (step.kind === 'timeout') {
-          const due = open.filter((g) => g.deadline !== null && g.deadline <= now);
-          if (due.length === 0 || session.status === 'cancelled') return null;
-          ({ closing, events } = timedOut(due, open));
-          journalTurn = { timeout: due.map((g) => g.gateId) };
-        } else if (step.kind === 'cancel') {
-          if (session.status === 'cancelled' || session.status === 'done' || session.status === 'failed') throw new ConversationFinishedError(sessionId);
-          closing = open.map((g) => ({ gateId: g.gateId, status: 'cancelled' as const }));
-          journalTurn = { cancel: true, by: step.by };
-        } else {
-          if (session.status === 'cancelled') throw new ConversationFinishedError(sessionId);
-          // A text turn answers the one gate addressed to the person, the same way an answer by id does.
-          const mine = open.filter((g) => g.to === null);
-          const turn = step.turn;
-          if (mine.length === 1 && 'text' in turn) {
-            const gate = mine[0]!;
-            const read = coerceInput(gate.spec, turn.text, now);
-            // Words that are not one of its values: refused (the gate asks again), unless the gate passes
-            // them on to the machine as an ordinary turn (a new request instead of Proceed / Cancel).
-            if (!read.ok && !gate.spec.passOtherText) throw new InvalidInputValueError(gate.gateId, gate.name, read.expected, read.message);
-            if (read.ok) {
-              closing = [{ gateId: gate.gateId, status: 'answered', value: read.value, answeredBy: caller?.owner ?? null }];
-              events = [answered(gate, read.value, caller?.owner ?? null, open, closing)];
-            }
-          }
-          journalTurn = turn;
-        }
+        const prepared = await prepareStep(step, { session, open, now, callerOwner: caller?.owner ?? null, accept, closedStatus });
+        if (!prepared) return null;
         // Version 1 is the opening reply: a session at version n has taken n - 1 steps.
-        if (step.kind !== 'cancel' && step.kind !== 'timeout' && session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
+        if (prepared.counts && session.version - 1 >= maxTurns) throw new TurnLimitError(sessionId, maxTurns);
         // The actor kept from this session's last step, if the store still holds that
         // version; otherwise restore from the stored snapshot.
         const active =
@@ -320,21 +276,18 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
           })());
         if (span.isRecording()) span.setAttribute('gateflow.state.before', stateText(active.state));
         try {
-          // A session stored before statuses were kept may be finished with an `active` status.
-          if (step.kind === 'cancel' && active.done) throw new ConversationFinishedError(sessionId);
-          const before = new Set(declaredInputs(active.snapshot()).map((d) => d.state));
-          let reply: TReply;
-          if (step.kind === 'cancel') reply = cancelled(active.reply());
-          else if (events.length > 0) {
-            for (const event of events) await active.deliver(event);
-            reply = active.reply();
-          } else reply = step.kind === 'turn' ? await active.send(step.turn) : active.reply();
+          // The waiting states before the step, and how often each had been entered: one entered again within the step asks anew.
+          const entered = new Map(declaredInputs(active.snapshot()).map((d) => [d.state, active.entryCount(d.state)]));
+          let reply = await runStep(step, prepared, active);
+          const after = prepared.ends ? [] : declaredInputs(active.snapshot());
+          const { closing } = prepared;
           const plan = planGates({
             sessionId,
             workflowId: session.flowId,
             owner: session.owner,
-            before,
-            after: step.kind === 'cancel' ? [] : declaredInputs(active.snapshot()),
+            before: new Set(entered.keys()),
+            reentered: new Set(after.filter((d) => entered.has(d.state) && active.entryCount(d.state) !== entered.get(d.state)).map((d) => d.state)),
+            after,
             open,
             closing,
             now,
@@ -346,7 +299,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             ...(effects && { effects }),
             snapshot: active.persisted(),
             flowVersion: active.workflow.version,
-            turn: journalTurn,
+            turn: prepared.journalTurn,
             turnId,
             reply,
             trace: active.takeTrace(),
@@ -362,7 +315,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
               steppedEvent({ sessionId, workflowId: session.flowId, owner: session.owner }, session.version + 1, reply.status),
             ],
           });
-          if (active.done || step.kind === 'cancel') active.stop();
+          if (active.done || prepared.ends) active.stop();
           else live.keep(sessionId, version, active);
           afterCommit(plan.opened);
           span.setAttributes({
@@ -547,48 +500,6 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     },
 
     ready: () => store.ping(),
-  };
-}
-
-/** The answer event for a gate: with the names of its state's gates still open after the step's closings. */
-function answered(gate: GateRecord, value: InputValue, by: string | null, open: readonly GateRecord[], closing: readonly GateClosing[]): InputAnsweredEvent {
-  const closed = new Set(closing.map((c) => c.gateId));
-  const remaining = open.filter((g) => g.state === gate.state && !closed.has(g.gateId)).map((g) => g.name);
-  return { type: 'input.answered', gateId: gate.gateId, state: gate.state, name: gate.name, value, by, remaining };
-}
-
-/**
- * Deadlines that passed: a gate with a default is answered with it (by
- * `deadline`); the others of a state time out together, after its defaults.
- */
-function timedOut(due: readonly GateRecord[], open: readonly GateRecord[]): { closing: GateClosing[]; events: (InputAnsweredEvent | InputTimedOutEvent)[] } {
-  const closing: GateClosing[] = [];
-  const events: (InputAnsweredEvent | InputTimedOutEvent)[] = [];
-  for (const state of new Set(due.map((g) => g.state))) {
-    const mine = due.filter((g) => g.state === state);
-    const withDefault = mine.filter((g) => g.spec.default !== undefined);
-    const without = mine.filter((g) => g.spec.default === undefined);
-    for (const g of withDefault) {
-      const value = g.spec.default as InputValue;
-      closing.push({ gateId: g.gateId, status: 'answered', value, answeredBy: 'deadline' });
-      events.push(answered(g, value, 'deadline', open, [...closing, ...without.map((w) => ({ gateId: w.gateId, status: 'timed_out' as const }))]));
-    }
-    if (without.length > 0) {
-      for (const g of without) closing.push({ gateId: g.gateId, status: 'timed_out' });
-      events.push({ type: 'input.timedOut', state, names: without.map((g) => g.name) });
-    }
-  }
-  return { closing, events };
-}
-
-/** A session's reply once cancelled: nothing more to press or answer. */
-function cancelled<R extends ReplyEnvelope>(reply: R): R {
-  return {
-    ...reply,
-    status: 'cancelled',
-    message: CANCELLED_MESSAGE,
-    buttons: null,
-    completion: { isComplete: true, reason: 'cancelled', readyForHandoff: false },
   };
 }
 

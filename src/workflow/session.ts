@@ -1,6 +1,7 @@
 import { createActor, type Actor, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent, type Snapshot } from 'xstate';
 import { ConversationFinishedError, IncompatibleSnapshotError, InvalidButtonError } from '../runtime/errors.js';
 import type { StepTrace } from '../store/types.js';
+import { EntryCounter } from './entries.js';
 import type { ReplyEnvelope } from './reply.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
@@ -39,6 +40,11 @@ export interface WorkflowSession<TReply extends ReplyEnvelope = ReplyEnvelope> {
   reply(): TReply;
   /** The machine's current snapshot (what the runtime reads the declared inputs from). */
   snapshot(): AnyMachineSnapshot;
+  /**
+   * How many times the state (by node id) was entered since this live session
+   * began: a step that leaves a waiting state and enters it again changes it.
+   */
+  entryCount(stateId: string): number;
   /** Sends the turn's event and waits until the machine settles. The caller sends one turn at a time. */
   send(turn: Turn): Promise<TReply>;
   /** Sends an event the runtime made (an input answered, a deadline passed) and waits until the machine settles. */
@@ -78,9 +84,15 @@ export function createSession<TReply extends ReplyEnvelope>(
   const machine: AnyStateMachine = workflow.machine(options.host);
   const timeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const snapshot = options.snapshot && (workflow.restore ? workflow.restore(options.snapshot) : options.snapshot);
+  // Set once the actor exists: the inspector hears of it while it is being made.
+  let entries: { of: unknown; counter: EntryCounter } | undefined;
   const actor: Actor<AnyStateMachine> = createActor(machine, {
     ...(snapshot ? { snapshot } : { input: workflow.input ? workflow.input(options.context, { sessionId, owner: options.owner ?? null }) : options.context }),
-    ...(options.inspect && { inspect: options.inspect }),
+    inspect: (event: InspectionEvent) => {
+      // The root actor's own microsteps only (none happen before it starts).
+      if (entries && event.actorRef === entries.of) entries.counter.observe(event);
+      options.inspect?.(event);
+    },
   });
   // A snapshot XState cannot restore gives an actor in error before it starts;
   // starting it anyway would report the error again, uncaught, later on.
@@ -88,6 +100,8 @@ export function createSession<TReply extends ReplyEnvelope>(
     throw new IncompatibleSnapshotError(
       `session ${sessionId}: the stored snapshot does not fit workflow ${workflow.id}@${workflow.version} (${describe(actor.getSnapshot().error)})`,
     );
+  const counter = new EntryCounter(actor.getSnapshot() as AnyMachineSnapshot);
+  entries = { of: actor, counter };
   // Subscribed before the start, so that what the first state emits is seen.
   if (options.onEmitted) actor.on('*', options.onEmitted);
   let trace: StepTrace = [];
@@ -130,6 +144,7 @@ export function createSession<TReply extends ReplyEnvelope>(
       return value.reply();
     },
     snapshot: current,
+    entryCount: (stateId) => counter.count(stateId),
     async deliver(event) {
       if (current().status === 'done') throw new ConversationFinishedError(sessionId);
       actor.send(event);
