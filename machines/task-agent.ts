@@ -119,6 +119,8 @@ export interface CallToolInput {
 }
 export interface DiagnoseInput {
   failure: TaskFailure;
+  /** The person's words (the goal and what they said before it): a tool they named is theirs to settle, one the model made up is not. */
+  said: string;
   /** Calls that failed before in this goal. */
   failedBefore: ToolSignature[];
   retries: number;
@@ -175,7 +177,9 @@ export function routeAfterDiagnose(diagnosis: Diagnosis, context: Pick<TaskAgent
 // ── What the escalation says ─────────────────────────────────────────────────
 
 /** The escalation a failure leads to: what the person is told, and whether they are asked. */
-export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec' | 'diagnosis' | 'retries' | 'retryBudget'>): Escalation {
+export function escalationFor(
+  context: Pick<TaskAgentContext, 'failure' | 'spec' | 'diagnosis' | 'retries' | 'retryBudget'> & Partial<Pick<TaskAgentContext, 'goal' | 'earlier'>>,
+): Escalation {
   const { failure, spec } = context;
   const contradiction = spec?.contradictions[0] ?? null;
   // A failure while acting speaks for itself; what the goal said matters only when it could not be acted on.
@@ -189,7 +193,8 @@ export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec'
       contradiction,
     };
   }
-  if (failure?.code === 'tool_not_found')
+  // Asked only when the person named the tool; a tool the model made up is its own mistake, not theirs to explain.
+  if (failure?.code === 'tool_not_found' && failure.call && namedBy(personSaid(context), failure.call.tool))
     return { reason: 'unknown_tool', message: `${failure.message} What should I do instead? (Or answer "${STOP_VALUE}".)`, asks: true, contradiction: null };
   if (failure?.code === 'needs_explicit_command')
     return {
@@ -224,11 +229,17 @@ export function escalationFor(context: Pick<TaskAgentContext, 'failure' | 'spec'
   return {
     reason: spent ? 'budget' : 'failed',
     // Attempts: the first, and each retry.
-    message: `${spent ? `I tried ${context.retries + 1} times and could not finish: ` : 'I could not finish: '}${why.replace(/[.\s]*$/, '')}. How should I go on? (Or answer "${STOP_VALUE}".)`,
+    message: `${spent ? `I tried ${context.retries + 1} time${context.retries === 0 ? '' : 's'} and could not finish: ` : 'I could not finish: '}${why.replace(/[.\s]*$/, '')}. How should I go on? (Or answer "${STOP_VALUE}".)`,
     asks: true,
     contradiction: null,
   };
 }
+
+/** The person's words in this goal: what they said before a clarification, and the goal. */
+export const personSaid = (context: Partial<Pick<TaskAgentContext, 'goal' | 'earlier'>>): string => [...(context.earlier ?? []), context.goal ?? ''].join('\n');
+
+/** Whether the person's words name the tool (as a word, in any case). */
+export const namedBy = (said: string, tool: string): boolean => tool.length > 0 && said.toLowerCase().split(/[^a-z0-9_]+/).includes(tool.toLowerCase());
 
 /** The gate an escalation opens: a choice between the contradicting values, or the person's words. */
 export function escalationInputs(context: TaskAgentContext): InputSpec[] {
@@ -271,6 +282,21 @@ export function settleContradiction(context: TaskAgentContext, chosen: string): 
     spec: { ...spec, contradictions: spec.contradictions.slice(1), constraints, step: spec.step ? replace(spec.step) : null },
     planned,
   };
+}
+
+/** How a goal came out, from the facts (never from the model): see {@link goalOutcome}. */
+export type GoalOutcome = 'completed' | 'partial' | 'failed';
+
+/**
+ * `completed` only when the goal ran to its end and every call planned
+ * succeeded (a failed call counts as done when the same call succeeded later,
+ * after a passing fault); otherwise `partial` when some call succeeded, and
+ * `failed` when none did.
+ */
+export function goalOutcome(steps: readonly TaskStep[], ending: TaskEnding | null): GoalOutcome {
+  const unrecovered = steps.filter((s, i) => !s.outcome.ok && !steps.slice(i + 1).some((later) => later.outcome.ok && sameCall(later.call, s.call)));
+  if (ending === 'completed' && unrecovered.length === 0 && steps.some((s) => s.outcome.ok)) return 'completed';
+  return steps.some((s) => s.outcome.ok) ? 'partial' : 'failed';
 }
 
 /** One line per call: what `plan_step` is told was done (no results: it needs only what happened). */
@@ -495,6 +521,7 @@ export const taskAgentMachine = setup({
         src: 'diagnose',
         input: ({ context }) => ({
           failure: context.failure ?? { stage: 'call', code: 'unknown', message: 'the step failed', call: null },
+          said: personSaid(context),
           failedBefore: failedCalls(context.steps.slice(0, -1)),
           retries: context.retries,
           retryBudget: context.retryBudget,

@@ -140,7 +140,71 @@ export function checkCypherText(text: string): CheckedCypher {
       if (!CYPHER_FUNCTIONS.has(word)) refuse('function', `unknown function ${t.text}(); the functions are Cypher's (count, collect, toUpper, size, …)`, t.at);
     }
   });
+  checkWork(tokens);
   return { columns: returnColumns(text, tokens) };
+}
+
+/** The most items one `range()` may make. */
+export const MAX_RANGE_ITEMS = 10_000;
+/** The most rows the query's ranges and UNWINDs may make together (their product). */
+export const MAX_GENERATED_ROWS = 100_000;
+/** What an UNWIND of a list the text does not bound (a collected list, a property) is counted as. */
+const UNBOUNDED_UNWIND = 1_000;
+
+/** The items of the list written out at `open` (`[`): its top-level commas, plus one; 1 for a comprehension. */
+function listItems(tokens: Token[], open: number): number {
+  let depth = 0;
+  let items = 1;
+  for (let i = open; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === 'punct' && '([{'.includes(t.text)) depth++;
+    else if (t.kind === 'punct' && ')]}'.includes(t.text) && --depth === 0) break;
+    else if (depth === 1 && (isPunct(t, ',') || isPunct(t, '|'))) items++;
+    if (depth === 1 && t.kind === 'word' && t.text.toLowerCase() === 'in') return 1;
+  }
+  return items;
+}
+
+/**
+ * The work a query makes up out of nothing, bounded before the database sees
+ * it: PGlite has no statement timeout, and the planner's cost does not count
+ * what `range()` and `UNWIND` generate (`UNWIND range(1,3000) AS a UNWIND
+ * range(1,3000) AS b` blocked every request for seconds). Each range needs
+ * number bounds and makes at most {@link MAX_RANGE_ITEMS}; the product of the
+ * ranges and the UNWINDs of other lists is at most {@link MAX_GENERATED_ROWS}.
+ */
+function checkWork(tokens: Token[]): void {
+  let product = 1;
+  const number = (i: number): { value: number; next: number } | null => {
+    const negative = isPunct(tokens[i], '-');
+    const t = tokens[negative ? i + 1 : i];
+    if (t?.kind !== 'number' || !/^\d+$/.test(t.text)) return null;
+    return { value: (negative ? -1 : 1) * Number(t.text), next: (negative ? i + 2 : i + 1) };
+  };
+  const ranges = new Set<number>();
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'word' || t.text.toLowerCase() !== 'range' || !isPunct(tokens[i + 1], '(') || isPunct(tokens[i - 1], '.')) return;
+    ranges.add(i);
+    const start = number(i + 2);
+    const end = start && isPunct(tokens[start.next], ',') ? number(start.next + 1) : null;
+    let step: { value: number; next: number } | null = { value: 1, next: end?.next ?? 0 };
+    if (end && isPunct(tokens[end.next], ',')) step = number(end.next + 1);
+    if (!start || !end || !step || !isPunct(tokens[step.next], ')') || step.value === 0)
+      refuse('too_much_work', 'range() takes whole numbers written in the query (range(1, 10) or range(1, 10, 2)), so that its size is known', t.at);
+    const items = Math.max(0, Math.floor((end!.value - start!.value) / step!.value) + 1);
+    if (items > MAX_RANGE_ITEMS) refuse('too_much_work', `range() would make ${items} values; at most ${MAX_RANGE_ITEMS}`, t.at);
+    product *= Math.max(1, items);
+  });
+  tokens.forEach((t, i) => {
+    if (!isKeyword(tokens, i, 'unwind')) return;
+    const next = tokens[i + 1];
+    // A range is counted already; a list written out counts its items (a comprehension, its range).
+    if (next?.kind === 'word' && next.text.toLowerCase() === 'range' && ranges.has(i + 1)) return;
+    if (isPunct(next, '[')) return void (product *= listItems(tokens, i + 1));
+    product *= UNBOUNDED_UNWIND;
+  });
+  if (product > MAX_GENERATED_ROWS)
+    refuse('too_much_work', `the query's ranges and UNWINDs would make about ${product.toExponential(1)} rows; at most ${MAX_GENERATED_ROWS.toExponential(0)}: unwind one list at a time, or narrow the ranges`);
 }
 
 /** The final RETURN's items, split at top-level commas: AGE needs their number in the column list. */

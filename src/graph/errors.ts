@@ -111,7 +111,8 @@ export type CypherRefusal =
   | 'return_star'
   | 'too_many_columns'
   | 'write_plan'
-  | 'too_expensive';
+  | 'too_expensive'
+  | 'too_much_work';
 
 /** cypher_query refused the text: it only reads, with the functions Cypher offers. */
 export class CypherRefusedError extends GateflowError {

@@ -104,4 +104,11 @@ export const sameNode = (a: NodeRef, b: NodeRef) => a.label === b.label && a.key
 
 /** A zod error's issues as `{ path, message }`, for the errors that carry them. */
 export const issuesOf = (error: z.ZodError): { path: string; message: string }[] =>
-  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  // At most ten, in words: a value that is absent is "missing", never "received undefined".
+  error.issues.slice(0, 10).map((issue) => ({ path: issue.path.map(String).join('.').slice(0, 200), message: inWords(issue) }));
+
+function inWords(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message))
+    return `missing (${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`} is needed)`;
+  return issue.message.slice(0, 300);
+}

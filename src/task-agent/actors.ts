@@ -25,7 +25,8 @@ import { readGoalOffline } from './offline-reader.js';
 import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
 import { taskAgentModelSchemas } from './model-schemas.js';
 import type { ToolSignature } from './schemas.js';
-import { summarizeSteps } from './summary.js';
+import { answerHead, summarizeSteps } from './summary.js';
+import { goalOutcome } from '../../machines/task-agent.js';
 
 export interface TaskAgentActorOptions {
   /** The database the graph lives in (the store's `sql`). */
@@ -166,10 +167,19 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       // A goal read without the model is answered without it too: the facts say all there is.
       if (!model || input.steps.length === 0 || input.modelCalls === 0) return { message: facts, modelCalls: 0 };
       const result = await ask(answerRequest(input, facts), schemas().answer, 'Answer');
-      // The model's sentences lead; the facts follow, so nothing claimed goes unlisted.
-      return { message: result.ok ? `${result.output.message.trim()}\n\n${facts}` : facts, modelCalls: 1 };
+      if (!result.ok) return { message: facts, modelCalls: 1 };
+      const lead = result.output.message.trim();
+      // The model's sentences lead, the facts follow, so nothing claimed goes unlisted; but over a step
+      // that failed, the facts' first line leads when the goal ran to its end or the model claims it is done.
+      const overFailure = goalOutcome(input.steps, input.ending) !== 'completed' && (input.ending === 'completed' || CLAIMS_DONE.test(lead));
+      if (!overFailure) return { message: `${lead}\n\n${facts}`, modelCalls: 1 };
+      const head = answerHead(input);
+      return { message: `${head}\n\n${lead}\n\n${facts.slice(head.length).trim()}`.trim(), modelCalls: 1 };
     }),
   };
 }
+
+/** A lead sentence that claims the goal is done. */
+const CLAIMS_DONE = /^\W*(done|completed?|finished|fixed|success)/i;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

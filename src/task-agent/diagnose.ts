@@ -1,4 +1,4 @@
-import { sameCall, type DiagnoseInput } from '../../machines/task-agent.js';
+import { namedBy, sameCall, type DiagnoseInput } from '../../machines/task-agent.js';
 import type { Diagnosis } from './schemas.js';
 
 /** Failures that pass: the same call may work after a pause. */
@@ -21,7 +21,7 @@ const SYSTEMATIC_REPLANNABLE = new Set([
   'invalid_output',
 ]);
 /** Failures only the person can settle. */
-const FOR_THE_PERSON = new Set(['tool_not_found', 'contradiction', 'unclear_goal', 'out_of_scope', 'needs_explicit_command']);
+const FOR_THE_PERSON = new Set(['contradiction', 'unclear_goal', 'out_of_scope', 'needs_explicit_command']);
 
 /**
  * diagnose, by rule (seed 004): identical when the failing call was tried and
@@ -41,6 +41,11 @@ export function diagnoseByRule(input: DiagnoseInput, options: { canReplan: boole
       explanation: `${failure.message} (the same call failed before; it is not tried again unchanged)`,
     };
   if (FOR_THE_PERSON.has(failure.code)) return { kind: 'systematic', remedy: 'escalate', explanation: failure.message };
+  if (failure.code === 'tool_not_found') {
+    // A tool the person named is theirs to settle; one the model made up is its mistake: it plans again (within the budget).
+    if (failure.call && namedBy(input.said, failure.call.tool)) return { kind: 'systematic', remedy: 'escalate', explanation: failure.message };
+    return replanOr(failure.message);
+  }
   // A goal that was not read cannot be planned: whatever the fault, the person is asked (seed: diagnose → escalate).
   if (failure.stage === 'parse') return { kind: RANDOM.has(failure.code) ? 'random' : 'systematic', remedy: 'escalate', explanation: failure.message };
   if (RANDOM.has(failure.code))

@@ -3,7 +3,7 @@ import type { CypherLimits } from '../graph/cypher-query.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
-import { taskAgentMachine, type TaskAgentContext, type TaskStep } from '../../machines/task-agent.js';
+import { goalOutcome, taskAgentMachine, type TaskAgentContext, type TaskStep } from '../../machines/task-agent.js';
 import { commitWrites } from './graph-steps.js';
 import type { ToolSignature } from './schemas.js';
 import { describeStep } from './summary.js';
@@ -24,8 +24,10 @@ const WORKING: Record<string, string> = {
 };
 
 /** The steps taken, as the reply's `TASK_STEPS` artifact: what the demo page lists. */
-const stepsArtifact = (steps: readonly TaskStep[]) => ({
+const stepsArtifact = (steps: readonly TaskStep[], outcome: string | null) => ({
   type: 'TASK_STEPS',
+  // How the goal came out (completed, partial, failed), once it ended.
+  ...(outcome && { outcome }),
   steps: steps.map((s) => ({ tool: s.call.tool, args: s.call.args, ok: s.outcome.ok, write: s.write, text: describeStep(s), ...(s.outcome.ok ? {} : { error: s.outcome.error }) })),
 });
 
@@ -65,14 +67,16 @@ export function taskAgentWorkflow(options: TaskAgentWorkflowOptions): Workflow {
     reply: (snapshot): StateReply => {
       const c = snapshot.context as TaskAgentContext;
       const state = String(snapshot.value);
-      const artifacts = [stepsArtifact(c.steps)];
+      const outcome = state === 'done' ? goalOutcome(c.steps, c.ending) : null;
+      const artifacts = [stepsArtifact(c.steps, outcome)];
       if (state === 'idle') return { message: TASK_AGENT_GREETING, reason: 'awaiting_goal', artifacts: [] };
       if (state === 'escalate') return { message: c.escalation?.message ?? 'I need your help to go on.', reason: 'awaiting_clarification', artifacts };
       if (state === 'done')
         return {
           message: c.answer ?? 'Done.',
-          reason: c.ending ?? 'completed',
-          readyForHandoff: c.ending === 'completed',
+          // A goal that ran to its end says how it came out: completed only when every call planned succeeded.
+          reason: c.ending === 'completed' || c.ending === null ? (outcome ?? 'completed') : c.ending,
+          readyForHandoff: outcome === 'completed' && c.ending === 'completed',
           artifacts: [...artifacts, changesArtifact(c.steps)],
         };
       return { message: WORKING[state] ?? 'Working…', reason: 'working', artifacts };

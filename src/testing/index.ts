@@ -54,3 +54,4 @@ export {
   type ChaosOutcome,
 } from './chaos-model.js';
 export { sampleSchema, seededRandom, wordsOf, type Random, type SampleOptions } from './schema-sample.js';
+export { SessionInvariants, violationsText, type InvariantOptions, type InvariantViolation } from './invariants.js';

@@ -15,6 +15,8 @@ import type { InputValue } from '../inputs/coerce.js';
 import { declaredInputs } from '../inputs/declared.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
 import { inputOptions, type InputSpec } from '../inputs/spec.js';
+import { EntryCounter } from '../workflow/entries.js';
+import { SessionInvariants, violationsText, type InvariantOptions } from './invariants.js';
 import type { CoverageFigure } from './model-based.js';
 import { ALWAYS_EVENT, transitionName } from '../viz/model.js';
 
@@ -82,6 +84,11 @@ export interface ReplayOptions<TEvent extends AnyEventObject> {
   input?: unknown;
   /** Called with each path as the live actor took it (for checks along paths). */
   onPath?: (path: MachinePath<TEvent>, steps: ReplayedStep<TEvent>[]) => void;
+  /**
+   * The invariants every session keeps (src/testing/invariants.ts), checked at
+   * every step of every path: a path that breaks one throws. On unless `false`.
+   */
+  invariants?: InvariantOptions | false;
 }
 
 const DONE_PREFIX = 'xstate.done.actor.';
@@ -278,12 +285,14 @@ export async function replayMachinePaths<TEvent extends AnyEventObject>(
   for (const path of paths) {
     running.clear();
     started = [];
+    const entries = new EntryCounter();
     const actor = createActor(live, {
       ...(options.input !== undefined && { input: options.input }),
       inspect: (event: InspectionEvent) => {
         // The machine's own steps only (the root has no parent); not `actorRef !== actor`: the
         // initial state's eventless steps are reported while `actor` is still being created.
         if (event.type !== '@xstate.microstep' || (event.actorRef as unknown as { _parent?: unknown })._parent !== undefined) return;
+        entries.observe(event);
         for (const t of (event as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
           taken.add(t);
           // A transition taken means its source was active, even a transient state never seen at rest.
@@ -294,10 +303,12 @@ export async function replayMachinePaths<TEvent extends AnyEventObject>(
     });
     actor.start();
     for (const id of activeIds(live.id, actor.getSnapshot().value)) seenStates.add(id);
+    const invariants = options.invariants === false ? null : new SessionInvariants(live, actor.getSnapshot() as AnyMachineSnapshot, options.invariants);
     const replayed: ReplayedStep<TEvent>[] = [];
     const where = (i: number) => `path "${path.description}", step ${i + 1}`;
     for (const [i, event] of path.events.entries()) {
       const before = actor.getSnapshot() as AnyMachineSnapshot;
+      const mark = entries.mark();
       started = [];
       const settles = event.type.startsWith(DONE_PREFIX) ? DONE_PREFIX : event.type.startsWith(ERROR_PREFIX) ? ERROR_PREFIX : null;
       if (settles) {
@@ -317,8 +328,10 @@ export async function replayMachinePaths<TEvent extends AnyEventObject>(
         throw new Error(`${where(i)}: the actor is in ${JSON.stringify(snapshot.value)}, the search said ${JSON.stringify(path.expected[i])}`);
       if (options.key(snapshot) !== path.keys[i]) throw new Error(`${where(i)}: the actor's key is ${options.key(snapshot)}, the search said ${path.keys[i]}`);
       replayed.push({ event, before, snapshot, started });
+      invariants?.stepped(event, before, snapshot, entries.enteredSince(mark));
     }
     actor.stop();
+    if (invariants && invariants.violations.length > 0) throw new Error(violationsText(path.description, invariants.violations));
     options.onPath?.(path, replayed);
   }
 

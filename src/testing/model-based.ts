@@ -4,6 +4,7 @@ import {
   fromPromise,
   type AnyActorLogic,
   type AnyEventObject,
+  type AnyMachineSnapshot,
   type AnyStateNode,
   type AnyTransitionDefinition,
   type InspectionEvent,
@@ -42,6 +43,8 @@ export {
   type FlowTestOptions,
 } from '../flow/nodes/test-events.js';
 import { activeIds, figure, machineStateNodes, machineTransitions, nextMacrotask } from './machine-paths.js';
+import { EntryCounter } from '../workflow/entries.js';
+import { SessionInvariants, violationsText } from './invariants.js';
 
 export interface FlowTestPath {
   description: string;
@@ -340,11 +343,13 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
 
   for (const path of paths) {
     slot.pending = undefined;
+    const entries = new EntryCounter();
     const actor = createActor(machine, {
       inspect: (event: InspectionEvent) => {
         // Only the flow's own steps (invoked actors report theirs too): the root, the one without a parent.
         // Not `actorRef !== actor`: the initial state's eventless steps are reported while `actor` is still being created.
         if (event.type !== '@xstate.microstep' || (event.actorRef as unknown as { _parent?: unknown })._parent !== undefined) return;
+        entries.observe(event);
         // A transition taken means its source was active, even a transient one never seen at rest (an initial `entering`).
         for (const t of (event as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
           taken.add(t);
@@ -355,8 +360,12 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
     });
     actor.start();
     for (const id of activeIds(machine.id, actor.getSnapshot().value)) seenStates.add(id);
+    // Never stuck, and answers only to open gates (src/testing/invariants.ts), along every path.
+    const invariants = new SessionInvariants(machine, actor.getSnapshot() as unknown as AnyMachineSnapshot);
     const where = (i: number) => `path "${path.description}", step ${i + 1}`;
     for (const [i, event] of path.events.entries()) {
+      const before = actor.getSnapshot() as unknown as AnyMachineSnapshot;
+      const mark = entries.mark();
       if (isActorEvent(event)) {
         // Set by the controlled actor when the flow started it (the compiler cannot see that).
         const pending = slot.pending as Pending | undefined;
@@ -375,8 +384,10 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
       const expectedKey = path.keys?.[i];
       if (expectedKey !== undefined && searchKey(facts, snapshot) !== expectedKey)
         throw new Error(`${where(i)}: the actor's state is ${searchKey(facts, snapshot)}, the graph said ${expectedKey}`);
+      invariants.stepped(event, before, actor.getSnapshot() as unknown as AnyMachineSnapshot, entries.enteredSince(mark));
     }
     actor.stop();
+    if (invariants.violations.length > 0) throw new Error(violationsText(path.description, invariants.violations));
   }
 
   return {

@@ -11,13 +11,24 @@ export class EntryCounter {
   private readonly counts = new Map<string, number>();
   private active: ReadonlySet<AnyStateNode>;
 
-  constructor(initial: AnyMachineSnapshot) {
-    this.active = new Set(initial._nodes);
+  /** From the actor's snapshot before the microsteps to count (none: count from its very first). */
+  constructor(initial?: AnyMachineSnapshot) {
+    this.active = new Set(initial?._nodes ?? []);
   }
 
   /** The times the state (by node id) was entered since counting began. */
   count(stateId: string): number {
     return this.counts.get(stateId) ?? 0;
+  }
+
+  /** The counts now, to tell later which states were entered since. */
+  mark(): ReadonlyMap<string, number> {
+    return new Map(this.counts);
+  }
+
+  /** The states (by id) entered since `mark`, those left and entered again included. */
+  enteredSince(mark: ReadonlyMap<string, number>): Set<string> {
+    return new Set([...this.counts].filter(([id, n]) => n !== (mark.get(id) ?? 0)).map(([id]) => id));
   }
 
   /** Reads one inspection event of the counted actor (others are ignored). */

@@ -120,3 +120,26 @@ describe('parseAgtype', () => {
     expect(parseAgtype('"a\\"b\\\\"')).toBe('a"b\\');
   });
 });
+
+describe('checkCypherText: the work a query makes up is bounded before the database sees it (issue 27 §3)', () => {
+  it('refuses a product of ranges, one huge range, and a range whose size is not written', () => {
+    expect(refusal('UNWIND range(1,3000) AS a UNWIND range(1,3000) AS b RETURN count(b)')?.reason).toBe('too_much_work');
+    expect(refusal('UNWIND range(1,3000000) AS a RETURN count(a)')?.reason).toBe('too_much_work');
+    expect(refusal('MATCH (n) RETURN size(range(1, n.x))')?.reason).toBe('too_much_work');
+    expect(refusal('RETURN [x IN range(1,5000) | [y IN range(1,5000) | y]]')?.reason).toBe('too_much_work');
+    expect(refusal('MATCH (n) WITH collect(n) AS xs UNWIND xs AS a UNWIND xs AS b RETURN count(*)')?.reason).toBe('too_much_work');
+  });
+
+  it('says what was too much', () => {
+    expect(() => checkCypherText('UNWIND range(1,3000) AS a UNWIND range(1,3000) AS b RETURN count(b)')).toThrow(/would make about 9\.0e\+6 rows; at most 1e\+5/);
+    expect(() => checkCypherText('UNWIND range(1,3000000) AS a RETURN count(a)')).toThrow(/range\(\) would make 3000000 values; at most 10000/);
+  });
+
+  it('lets small ranges, lists and one unwind of a collected list through', () => {
+    expect(refusal('UNWIND range(1,100) AS a UNWIND range(1,100) AS b RETURN count(b)')).toBeUndefined();
+    expect(refusal('UNWIND range(10, 1, -1) AS a RETURN a')).toBeUndefined();
+    expect(refusal('UNWIND [1, 2, 3] AS a RETURN a')).toBeUndefined();
+    expect(refusal('MATCH (n:Ticket) WITH collect(n.key) AS keys UNWIND keys AS k RETURN k')).toBeUndefined();
+    expect(refusal('MATCH (n) RETURN n.range, n.unwind')).toBeUndefined();
+  });
+});
