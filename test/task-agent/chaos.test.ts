@@ -128,8 +128,11 @@ describe('task agent under a chaos model', () => {
               check(reply, `answer ${i} ${JSON.stringify(text)}`);
               expect(model.calls.length - calls, `${where}: model calls for one turn`).toBeLessThanOrEqual(MAX_MODEL_CALLS_PER_TURN);
             }
-            // "stop" on an open gate always ends the goal.
-            if (!FINISHED.has(reply.status) && (reply.inputs ?? []).length > 0) {
+            // "stop" on an open gate always ends the goal, unless "stop" is itself one of the values the
+            // person is asked to choose between (a contradiction whose values the model took from the goal "stop").
+            const stopIsAChoice = (reply.inputs ?? []).some((g) => (g.options ?? []).some((o) => o.value === 'stop' && o.label.toLowerCase() === 'stop'));
+            if (stopIsAChoice) tally.add('stop was one of the values to choose');
+            if (!FINISHED.has(reply.status) && (reply.inputs ?? []).length > 0 && !stopIsAChoice) {
               reply = await runtime.turn(sessionId, { text: 'stop', turnId: 'stop' });
               expect(FINISHED.has(reply.status), `${where}: "stop" did not end the goal (${reply.status}, ${JSON.stringify(reply.state)})`).toBe(true);
             }
