@@ -99,7 +99,7 @@ export interface EditInput {
 }
 /** The new content and the version it was made from (checked when it is saved), or why there is none. */
 export type EditOutcome =
-  | { ok: true; documentId: number; name: string; expectedVersion: number; content: string; modelCalls: number }
+  | { ok: true; documentId: number; name: string; expectedVersion: number; content: string; append?: string; modelCalls: number }
   | { ok: false; reason: 'unknown_document'; modelCalls: number }
   | { ok: false; reason: 'conflict'; name: string; modelCalls: number }
   | { ok: false; reason: 'section_not_found'; name: string; heading: string; sections: string[]; modelCalls: number };
@@ -134,7 +134,8 @@ export type MessageOutcome =
 /** A document change a message makes, committed with it. */
 export type DocumentWrite =
   | { kind: 'create'; projectId: number; name: string; content: string; standingInstruction: string }
-  | { kind: 'update'; documentId: number; name: string; expectedVersion: number; content: string };
+  /** `append`: the text added at the end, added again to a newer version when the document moved before the save. */
+  | { kind: 'update'; documentId: number; name: string; expectedVersion: number; content: string; append?: string };
 
 /** What the agent waits on the person for: an announced action, or the choice after a duplicate name. */
 export type Pending =
@@ -618,7 +619,14 @@ export const documentAgentMachine = setup({
                 const o = event.output as Extract<EditOutcome, { ok: true }>;
                 return {
                   outcome: { kind: 'updated' as const, documentId: o.documentId, name: o.name },
-                  write: { kind: 'update' as const, documentId: o.documentId, name: o.name, expectedVersion: o.expectedVersion, content: o.content },
+                  write: {
+                    kind: 'update' as const,
+                    documentId: o.documentId,
+                    name: o.name,
+                    expectedVersion: o.expectedVersion,
+                    content: o.content,
+                    ...(o.append !== undefined && { append: o.append }),
+                  },
                 };
               }),
             ],

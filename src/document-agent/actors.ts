@@ -9,6 +9,7 @@ import { deadlineSignal } from '../extract/deadline.js';
 import { generateObjectSafely } from '../extract/object-call.js';
 import { issuesOf } from '../graph/model.js';
 import type { SqlDatabase } from '../store/types.js';
+import { sectionNotFoundReply } from '../../machines/document-agent-replies.js';
 import type {
   ConverseInput,
   ConverseOutput,
@@ -29,7 +30,7 @@ import { loadContext } from './load-context.js';
 import { appendText, removeSection, sectionsOf } from './markdown.js';
 import { readOffline } from './offline-reader.js';
 import { conversePrompt, decisionPrompt, rewritePrompt } from './prompts.js';
-import { AgentDecisionSchema, decisionOf } from './schemas.js';
+import { AgentDecisionSchema, decisionOf, type AgentDecision, type EditOperation } from './schemas.js';
 import { formatSearchResults, type WebSearch } from './web-search.js';
 
 export interface DocumentAgentActorOptions {
@@ -106,7 +107,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     // Refused before any work: the store cannot keep it, so no model call is spent on it.
     if (!isStorable(message)) throw new InvalidDocumentInputError([{ path: 'message', message: 'must not contain a NUL character or a lone surrogate' }]);
     const offline = readOffline(message, context.documents);
-    if (offline) return { ...offline, modelCalls: 0 };
+    if (offline) return { ...(await withoutMissingSection(offline, context)), modelCalls: 0 };
     if (!model) return { decision: decisionOf({ needs_clarification: true, clarification_question: NEEDS_MODEL, reasoning: 'No model, and not an explicit command.' }), edit: null, modelCalls: 0 };
     const request = decisionPrompt(message, context);
     const decision = await modelCall('decide', async (abortSignal) => {
@@ -118,6 +119,22 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
       return result.output;
     });
     return { decision, edit: null, modelCalls: 1 };
+  };
+
+  /**
+   * A section to remove that the document does not have: said at once, before
+   * the person is asked to confirm a deletion that could not happen.
+   */
+  const withoutMissingSection = async (reading: { decision: AgentDecision; edit: EditOperation | null }, context: DecideInput['context']) => {
+    const { edit, decision } = reading;
+    if (edit?.kind !== 'remove_section' || decision.document_id === null) return reading;
+    const doc = (await repo.listDocuments(context.project.id)).find((d) => d.id === decision.document_id);
+    if (!doc || removeSection(doc.content, edit.heading).removed) return reading;
+    const sections = sectionsOf(doc.content).map((s) => s.heading);
+    return {
+      decision: decisionOf({ conversational_response: sectionNotFoundReply(doc.name, edit.heading, sections), reasoning: `There is no '${edit.heading}' section in '${doc.name}'.` }),
+      edit: null,
+    };
   };
 
   /** A text answer (the rewrite's Markdown, a conversational reply). */
@@ -168,6 +185,8 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
       content = await text('rewrite', rewritePrompt({ message: input.message, standingInstruction: doc.standingInstruction, content: doc.content, searchResults: input.searchResults, decision: input.decision }));
       modelCalls = 1;
     }
+    // An append is made again on whatever version is there when it is saved (the commit re-applies it too).
+    if (input.edit?.kind === 'append') return { ok: true, documentId: doc.id, name: doc.name, expectedVersion: doc.version, content, append: input.edit.text, modelCalls };
     // Someone saved the document while it was rewritten: nothing is saved (the commit checks the version again).
     const now = await repo.getDocument(input.owner, target);
     if (now.version !== doc.version) return { ok: false, reason: 'conflict', name: doc.name, modelCalls };

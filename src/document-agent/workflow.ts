@@ -8,6 +8,7 @@ import type { NewSessionEvent, TurnEffects } from '../store/types.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { SessionIdentity, Workflow } from '../workflow/types.js';
 import { documentAgentMachine, type DocumentAgentContext, type Outbox } from '../../machines/document-agent.js';
+import { appendText } from './markdown.js';
 
 export const DOCUMENT_AGENT_ID = 'document-agent';
 
@@ -89,8 +90,16 @@ function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number):
     const write = box.write;
     if (write?.kind === 'create')
       documentId = (await repo.createDocument(session.owner, write.projectId, { name: write.name, content: write.content, standingInstruction: write.standingInstruction })).id;
-    // The version the edit was made from: moved since, the whole message is refused (never a lost update).
-    else if (write?.kind === 'update') await repo.updateDocumentContent(write.documentId, write.expectedVersion, write.content);
+    // The version the edit was made from: moved since, the whole message is refused (never a lost update),
+    // except an append, which is added again to the version there is now.
+    else if (write?.kind === 'update') {
+      let { expectedVersion, content } = write;
+      if (write.append !== undefined) {
+        const now = await repo.getDocument(session.owner, write.documentId);
+        if (now.version !== expectedVersion) ({ version: expectedVersion, content } = { version: now.version, content: appendText(now.content, write.append) });
+      }
+      await repo.updateDocumentContent(write.documentId, expectedVersion, content);
+    }
     if (box.chatId !== null && box.user?.content) await repo.addMessage(box.chatId, 'user', box.user.content, {});
     if (box.chatId !== null && box.assistant) await repo.addMessage(box.chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
     if (!box.event) return;

@@ -82,6 +82,12 @@ export interface DocumentRepository {
   focusChat(chatId: number, documentId: number | null): Promise<void>;
   /** The project's document of this name, ignoring case, or null. */
   findDocumentByName(projectId: number, name: string): Promise<Document | null>;
+  /**
+   * The owner's chat in the project whose session took a turn with this id,
+   * or null: where a message sent again with its turn id and no chat id
+   * belongs (the session's journal keeps every turn id it applied).
+   */
+  findChatByTurn(owner: Owner, projectId: number, turnId: string): Promise<Chat | null>;
 }
 
 /** Parses with a schema, or throws {@link InvalidDocumentInputError} listing the issues. */
@@ -355,10 +361,23 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
       ]);
     },
 
+    async findChatByTurn(owner, projectId, turnId) {
+      const { rows } = await sql.query<ChatRow>(
+        `SELECT ${CHAT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}
+           FROM gateflow_chats c
+          WHERE c.project_id = $1 AND c.owner IS NOT DISTINCT FROM $2
+            AND EXISTS (SELECT 1 FROM gateflow_journal j WHERE j.session_id = c.session_id AND j.turn_id = $3)
+          ORDER BY c.id LIMIT 1`,
+        [idOf(projectId, 'projectId'), ownerOf(owner), turnId],
+      );
+      return rows[0] ? toChat(rows[0]) : null;
+    },
+
     async findDocumentByName(projectId, name) {
       const { rows } = await sql.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM gateflow_documents WHERE project_id = $1 AND lower(name) = lower($2)`, [
         idOf(projectId, 'projectId'),
-        name.trim(),
+        // Names are kept in NFC (NameSchema): one typed in another form is the same name.
+        name.trim().normalize('NFC'),
       ]);
       return rows[0] ? toDocument(rows[0]) : null;
     },

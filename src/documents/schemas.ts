@@ -17,8 +17,11 @@ export const storable = (text: z.ZodString) =>
     .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character' })
     .refine(isWellFormed, { message: 'must be well-formed text (no lone surrogate)' });
 
-/** A name: surrounding whitespace dropped, then 1 to 200 characters. */
-const NameSchema = storable(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
+/**
+ * A name: surrounding whitespace dropped, in Unicode NFC (so that "Café" typed
+ * with a combining accent is the same name as "Café"), then 1 to 200 characters.
+ */
+const NameSchema = storable(z.string().trim().normalize('NFC').min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
 
 /**
  * Ids are `bigint` identity columns: the seed's API shows integer ids

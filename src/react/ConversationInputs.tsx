@@ -18,18 +18,23 @@ export function ConversationInputs({ conversation, id }: { conversation: Convers
   if (inputs.length === 0) return null;
   return (
     <div className="gf-inputs" id={id} role="group" aria-label="Answers pending">
-      {mine.map((input) => (
-        <InputForm
-          key={input.gateId}
-          input={input}
-          busy={status === 'sending'}
-          error={inputError?.gateId === input.gateId ? inputError.message : null}
-          note={input.deadline ? sentence(deadlineInWords(input.deadline, now)) : undefined}
-          // A gate that asks what the last message asks (an agent's escalation): the question is not shown twice.
-          hideLabel={input.description != null && input.description === conversation.reply?.message}
-          onAnswer={(value, label) => conversation.answer(input.gateId, value, label)}
-        />
-      ))}
+      {mine.map((input) => {
+        // A gate that asks what the last message asks (an agent's clarification): a question in the chat, answered as
+        // a chat is; the question is not shown twice, and no deadline or expected form is put under it.
+        const asked = input.description != null && input.description === conversation.reply?.message;
+        return (
+          <InputForm
+            key={input.gateId}
+            input={input}
+            busy={status === 'sending'}
+            error={inputError?.gateId === input.gateId ? inputError.message : null}
+            note={input.deadline && !asked ? sentence(deadlineInWords(input.deadline, now)) : undefined}
+            hideLabel={asked}
+            conversational={asked}
+            onAnswer={(value, label) => conversation.answer(input.gateId, value, label)}
+          />
+        );
+      })}
       {others.length > 0 && (
         <ul className="gf-waiting" aria-label="Waiting for others">
           {byWhomAndWhen(others).map((group) => (

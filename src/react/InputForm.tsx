@@ -18,7 +18,15 @@ export interface InputFormProps {
   submitLabel?: string;
   /** The label is already in view just above (the conversation's last message says it): kept for screen readers only. */
   hideLabel?: boolean;
+  /**
+   * A question asked in the chat (an agent's clarification): answered as a
+   * chat is, so no "Expected: …" line, and a few choices are buttons.
+   */
+  conversational?: boolean;
 }
+
+/** At most this many choices of a conversational question are buttons; more are a list to choose from. */
+export const MAX_CHOICE_BUTTONS = 6;
 
 /** A name such as `approved_amount` in words: "Approved amount". */
 export function humanName(name: string): string {
@@ -56,7 +64,7 @@ function initialDraft(input: OpenInput): string {
  * what was expected. Only what cannot be an answer is held back here: no
  * choice made, nothing typed, or text a number field could not read.
  */
-export function InputForm({ input, onAnswer, busy = false, error = null, note, submitLabel = 'Send', hideLabel = false }: InputFormProps) {
+export function InputForm({ input, onAnswer, busy = false, error = null, note, submitLabel = 'Send', hideLabel = false, conversational = false }: InputFormProps) {
   const id = useId();
   const [draft, setDraft] = useState(() => initialDraft(input));
   /** Why the draft was not sent (nothing to send); cleared as soon as it changes. */
@@ -65,13 +73,13 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   const [sent, setSent] = useState<{ value: InputValue } | null>(null);
   const label = inputLabel(input);
   const { spec } = input;
-  const hint = spec.type === 'boolean' || spec.type === 'enum' ? null : `Expected: ${expectedValue(spec)}.`;
+  const hint = spec.type === 'boolean' || spec.type === 'enum' || conversational ? null : `Expected: ${expectedValue(spec)}.`;
   const shownError = unsent ?? (error && sent ? refusalInWords(input, sent.value, error) : error);
   const describedBy = [note ? `${id}-note` : null, hint ? `${id}-hint` : null, shownError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const invalid = shownError ? true : undefined;
   const labelClass = hideLabel ? 'gf-input-label gf-visually-hidden' : 'gf-input-label';
   // A choice the person may also answer in other words (the chat's text box stays beside it): one button per option, a press answers.
-  const quick = spec.type === 'enum' && spec.passOtherText === true;
+  const quick = spec.type === 'enum' && (spec.passOtherText === true || (conversational && (input.options ?? []).length <= MAX_CHOICE_BUTTONS));
   const edit = (next: string) => {
     setDraft(next);
     setUnsent(null);

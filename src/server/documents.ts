@@ -63,7 +63,7 @@ export const ActRequestSchema = z.strictObject(
       .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
       .refine(isWellFormed, 'must be well-formed text (no lone surrogate)')
       .optional()
-      .describe('An id for this message: sent again (with the chat_id the first answer gave), it returns the stored answer and acts once'),
+      .describe('An id for this message (or the Idempotency-Key header): sent again, with or without the chat_id the first answer gave, it returns the stored answer and acts once'),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : 'the body must be a JSON object') },
 );
@@ -203,9 +203,27 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
       }
     };
 
+  // Messages under way by their idempotency key: a retry waits for the first, then finds what it applied.
+  const underWay = new Map<string, Promise<unknown>>();
   routes.post(
     '/agent/act',
-    handle(async (repo, owner, c) => c.json(await act(runtime, repo, c.get('caller'), owner, parseBody(ActRequestSchema, await readJson(c))))),
+    handle(async (repo, owner, c) => {
+      const body = withIdempotencyKey(parseBody(ActRequestSchema, await readJson(c)), c.req.header('idempotency-key'));
+      if (body.turn_id === undefined || (body.chat_id !== undefined && body.chat_id !== null)) return c.json(await act(runtime, repo, c.get('caller'), owner, body));
+      // Keyed and with no chat: the key alone says whether the message was applied, and where.
+      const key = JSON.stringify([owner, body.project_id, body.turn_id]);
+      while (underWay.has(key)) await underWay.get(key)!.catch(() => undefined);
+      const work = (async () => {
+        const chat = await repo.findChatByTurn(owner, body.project_id, body.turn_id!);
+        return act(runtime, repo, c.get('caller'), owner, chat ? { ...body, chat_id: chat.id } : body);
+      })();
+      underWay.set(key, work);
+      try {
+        return c.json(await work);
+      } finally {
+        underWay.delete(key);
+      }
+    }),
   );
 
   routes.post(
@@ -316,6 +334,19 @@ function pathId(c: Context, what: 'project' | 'document' | 'chat'): number {
   if (!/^[1-9]\d{0,15}$/.test(value) || Number(value) > SAFE_ID)
     throw new HttpError(400, 'invalid_id', `the ${what} id must be a positive whole number, not ${quote(value, 20)}`);
   return Number(value);
+}
+
+/**
+ * The `Idempotency-Key` header as the message's turn id: the same rules as
+ * `turn_id`, and the two must agree when both are sent.
+ */
+function withIdempotencyKey(body: ActRequest, header: string | undefined): ActRequest {
+  if (header === undefined) return body;
+  const key = ActRequestSchema.shape.turn_id.safeParse(header);
+  if (!key.success) throw new HttpError(400, 'invalid_header', `Idempotency-Key: ${key.error.issues.map((i) => i.message).join('; ')}`);
+  if (body.turn_id !== undefined && body.turn_id !== key.data)
+    throw new HttpError(400, 'invalid_body', 'turn_id and the Idempotency-Key header differ: send one of them, or the same value in both');
+  return { ...body, turn_id: key.data };
 }
 
 async function readJson(c: Context): Promise<unknown> {

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { fromPromise } from 'xstate';
-import { generateObjectSafely, type ObjectCallFailure } from '../extract/object-call.js';
+import { generateObjectSafely, type ModelSchema, type ObjectCallFailure } from '../extract/object-call.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { CypherLimits } from '../graph/cypher-query.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
@@ -23,7 +23,8 @@ import { backoffMs, diagnoseByRule } from './diagnose.js';
 import { previewCall } from './graph-steps.js';
 import { readGoalOffline } from './offline-reader.js';
 import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
-import { AnswerSchema, DiagnosisSchema, GoalSpecSchema, StepPlanSchema, type ToolSignature } from './schemas.js';
+import { taskAgentModelSchemas } from './model-schemas.js';
+import type { ToolSignature } from './schemas.js';
 import { answerHead, summarizeSteps } from './summary.js';
 import { goalOutcome } from '../../machines/task-agent.js';
 
@@ -68,10 +69,12 @@ const modelFailure = (stage: TaskFailure['stage'], f: ObjectCallFailure): TaskFa
  */
 export function taskAgentActors(options: TaskAgentActorOptions) {
   const { registry, model } = options;
-  const ask = async <S extends Parameters<typeof generateObjectSafely>[0]['schema']>(request: ModelRequest, schema: S, name: string) => {
+  // Built once per registry (and again only if tools are added to it).
+  const schemas = () => taskAgentModelSchemas(registry);
+  const ask = async <T>(request: ModelRequest, schema: ModelSchema<T>, name: string) => {
     const result = await generateObjectSafely(
       { ...request, schema, name },
-      // A tool call's arguments are a free-form object, which OpenAI's strict structured outputs refuse.
+      // A tool's arguments may hold free-form objects (properties), which OpenAI's strict structured outputs refuse.
       { model: model!, timeoutMs: options.modelTimeoutMs ?? 20_000, providerOptions: { openai: { strictJsonSchema: false } } },
     );
     return Object.assign(result, { promptBytes: utf8Bytes(request.instructions) + utf8Bytes(request.prompt) });
@@ -87,7 +90,7 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           failure: { stage: 'parse', code: 'needs_explicit_command', message: `I could not read that as a command (${offline.reason}), and no model is configured to read it.`, call: null },
           modelCalls: 0,
         };
-      const result = await ask(parseGoalRequest(input, registry), GoalSpecSchema, 'GoalSpec');
+      const result = await ask(parseGoalRequest(input, registry), schemas().goalSpec, 'GoalSpec');
       if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
       const oversized = result.output.step && oversizedCall(result.output.step);
       if (oversized) return { ok: false, failure: { stage: 'parse', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
@@ -106,7 +109,7 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           failure: { stage: 'plan', code: 'needs_explicit_command', message: 'I cannot plan another step without a model.', call: null },
           modelCalls: 0,
         };
-      const result = await ask(planStepRequest(input, registry), StepPlanSchema, 'StepPlan');
+      const result = await ask(planStepRequest(input, schemas().toolLines), schemas().stepPlan, 'StepPlan');
       if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
       // Refused before it enters the session: a megabyte label is never echoed into the reply or the journal.
       const oversized = oversizedCall(result.output.call);
@@ -155,7 +158,7 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       let modelCalls = 0;
       let promptBytes = 0;
       if (!diagnosis && model) {
-        const result = await ask(diagnoseRequest(input), DiagnosisSchema, 'Diagnosis');
+        const result = await ask(diagnoseRequest(input), schemas().diagnosis, 'Diagnosis');
         modelCalls = 1;
         promptBytes = result.promptBytes;
         if (result.ok) diagnosis = result.output;
@@ -173,7 +176,7 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       // A goal read without the model is answered without it too: the facts say all there is.
       // A goal that reached a limit is answered from the facts: no further model call.
       if (!model || input.steps.length === 0 || input.modelCalls === 0 || input.ending === 'limit') return { message: facts, modelCalls: 0 };
-      const result = await ask(answerRequest(input, facts), AnswerSchema, 'Answer');
+      const result = await ask(answerRequest(input, facts), schemas().answer, 'Answer');
       if (!result.ok) return { message: facts, modelCalls: 1 };
       const lead = result.output.message.trim();
       // The model's sentences lead, the facts follow, so nothing claimed goes unlisted; but over a step

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import type { AnswerInput, DiagnoseInput, ParseGoalInput, PlanStepInput } from '../../machines/task-agent.js';
 
@@ -30,10 +29,8 @@ export function parseGoalRequest(input: ParseGoalInput, registry: ToolRegistry):
   };
 }
 
-export function planStepRequest(input: PlanStepInput, registry: ToolRegistry): ModelRequest {
-  const tools = registry
-    .list()
-    .map((t) => `- ${t.name}: ${t.description}\n  arguments (JSON Schema): ${JSON.stringify(z.toJSONSchema(t.inputSchema, { io: 'input', unrepresentable: 'any' }))}`);
+/** `tools`: the registry's tools, one line each (model-schemas.ts builds them once per registry). */
+export function planStepRequest(input: PlanStepInput, tools: readonly string[]): ModelRequest {
   return {
     instructions: [
       ROLE,

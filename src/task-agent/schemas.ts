@@ -32,7 +32,13 @@ export const GoalConstraintSchema = z.strictObject({
 export const ContradictionSchema = z.strictObject({
   subject: z.string().max(200),
   property: z.string().max(64),
-  values: z.array(z.string().max(200)).min(2).max(5).describe('The values asked for, as the person wrote them'),
+  // Each becomes a button of the question asked: a blank or repeated one could not be chosen.
+  values: z
+    .array(z.string().trim().min(1).max(200).regex(/\S/, 'must not be blank'))
+    .min(2)
+    .max(5)
+    .refine((values) => new Set(values).size === values.length, 'the values must differ')
+    .meta({ uniqueItems: true, description: 'The values asked for, as the person wrote them (at least two different ones)' }),
 });
 export type Contradiction = z.infer<typeof ContradictionSchema>;
 

@@ -43,4 +43,15 @@ export {
   type FlowCoverageOptions,
   type UnreachedItem,
 } from './coverage-report.js';
+export {
+  CHAOS_OUTCOMES,
+  ChaosModelError,
+  DEFAULT_CHAOS_WEIGHTS,
+  chaosModel,
+  type ChaosCall,
+  type ChaosModel,
+  type ChaosModelOptions,
+  type ChaosOutcome,
+} from './chaos-model.js';
+export { sampleSchema, seededRandom, wordsOf, type Random, type SampleOptions } from './schema-sample.js';
 export { SessionInvariants, violationsText, type InvariantOptions, type InvariantViolation } from './invariants.js';

@@ -14,11 +14,16 @@
  *     model available for what it cannot read) against every step by the
  *     model (offline reader off), each checked against the script's graph and calls.
  *
+ * (a) also gives the CPU time (user + system, process.cpuUsage) per goal and
+ *     per state, and the graph operations per goal: tool runs, previews and
+ *     the save's together.
+ *
  * TASK_BENCH_GOALS sets how many goals (a) measures (default 150, after 5 of warm-up).
  */
 import type { InspectionEvent } from 'xstate';
 import { graphSnapshot, openAgeGraph, type NewNode } from '../../src/graph/index.js';
 import { createGraphToolRegistry } from '../../src/graph/tools/graph-tools.js';
+import { ToolRegistry } from '../../src/graph/tools/registry.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import type { Store } from '../../src/store/types.js';
 import { taskAgentActors } from '../../src/task-agent/actors.js';
@@ -31,10 +36,17 @@ const WARM_UP = 5;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (n: number) => n.toFixed(2);
+/** CPU time of this process so far (user + system), in ms. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 /** The task agent on `store` with a scripted model answering the script's steps at once. */
 function agentFor(store: Store, script: TaskAgentScript, options: { offlineReader: boolean; inspect?: (event: InspectionEvent) => void }) {
-  const registry = createGraphToolRegistry();
+  const toolRuns = { n: 0 };
+  // Every tool run counted: a graph operation, whether a preview's or the save's.
+  const registry = new ToolRegistry(createGraphToolRegistry().list().map((tool) => ({ ...tool, run: (graph: Parameters<typeof tool.run>[0], args: Parameters<typeof tool.run>[1]) => (toolRuns.n++, tool.run(graph, args)) })));
   const scripted = scriptedModel({ ...script.model });
   const runtime = createRuntime({
     workflows: [taskAgentWorkflow({ registry })],
@@ -45,6 +57,7 @@ function agentFor(store: Store, script: TaskAgentScript, options: { offlineReade
   return {
     runtime,
     scripted,
+    toolRuns,
     seed: (...nodes: NewNode[]) =>
       store.sql!.transaction(async (tx) => {
         const graph = await openAgeGraph(tx, { owner: null });
@@ -73,26 +86,31 @@ async function runtimeCost(store: Store) {
   const starts: number[] = [];
   const perState = new Map<string, number[]>();
   const allSteps: number[] = [];
+  const goalCpu: number[] = [];
+  const cpuPerState = new Map<string, number[]>();
+  let graphOpsPerGoal = 0;
   let stepsPerGoal = 0;
   let toolCallsPerGoal = 0;
   let modelCallsPerGoal = 0;
 
   for (let i = 0; i < WARM_UP + GOALS; i++) {
-    const entered: { state: string; at: number }[] = [];
+    const entered: { state: string; at: number; cpu: number }[] = [];
     let recording = false;
     const agent = agentFor(store, UC1_COMPLEX, {
       offlineReader: false,
       inspect: (event) => {
         const value = event.type === '@xstate.microstep' ? (event.snapshot as { value?: unknown }).value : undefined;
-        if (recording && typeof value === 'string') entered.push({ state: value, at: performance.now() });
+        if (recording && typeof value === 'string') entered.push({ state: value, at: performance.now(), cpu: cpuMs() });
       },
     });
     const t0 = performance.now();
     const { sessionId } = await agent.runtime.start('task-agent');
     const t1 = performance.now();
+    const c1 = cpuMs();
     recording = true;
     const reply = await agent.runtime.turn(sessionId, { text: UC1_COMPLEX.goal });
     const t2 = performance.now();
+    const c2 = cpuMs();
     recording = false;
     agent.runtime.close();
     if (reply.status !== 'done' || !same(toolsOf(reply), UC1_COMPLEX.expectedTools)) throw new Error(`UC1 did not complete: ${reply.message}`);
@@ -102,6 +120,9 @@ async function runtimeCost(store: Store) {
 
     starts.push(t1 - t0);
     goals.push(t2 - t1);
+    goalCpu.push(c2 - c1);
+    graphOpsPerGoal = agent.toolRuns.n;
+    entered.forEach((mark, k) => cpuPerState.set(mark.state, [...(cpuPerState.get(mark.state) ?? []), (entered[k + 1]?.cpu ?? c2) - mark.cpu]));
     stepsPerGoal = entered.length;
     toolCallsPerGoal = toolsOf(reply).length;
     modelCallsPerGoal = agent.scripted.calls.length;
@@ -127,6 +148,8 @@ async function runtimeCost(store: Store) {
     { what: 'goal / tool calls', 'p50 ms': ms(percentile(goals, 50) / toolCallsPerGoal), 'p95 ms': ms(percentile(goals, 95) / toolCallsPerGoal) },
     { what: 'session start', 'p50 ms': ms(percentile(starts, 50)), 'p95 ms': ms(percentile(starts, 95)) },
   ]);
+  goalCpu.sort((a, b) => a - b);
+  console.log(`CPU (user + system) per goal: p50 ${ms(percentile(goalCpu, 50))} ms, p95 ${ms(percentile(goalCpu, 95))} ms; graph operations (tool runs) per goal: ${graphOpsPerGoal}`);
   const order = ['load', 'parse_goal', 'plan_step', 'route_tool', 'call_tool', 'evaluate', 'answer', 'done'];
   console.log('time in each state, from entering it to entering the next (done: until the turn returns, the save included):');
   console.table(
@@ -134,7 +157,8 @@ async function runtimeCost(store: Store) {
       .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
       .map(([state, samples]) => {
         const sorted = [...samples].sort((a, b) => a - b);
-        return { state, 'per goal': samples.length / GOALS, 'p50 ms': ms(percentile(sorted, 50)), 'p95 ms': ms(percentile(sorted, 95)) };
+        const cpu = [...(cpuPerState.get(state) ?? [0])].sort((a, b) => a - b);
+        return { state, 'per goal': samples.length / GOALS, 'p50 ms': ms(percentile(sorted, 50)), 'p95 ms': ms(percentile(sorted, 95)), 'CPU p50 ms': ms(percentile(cpu, 50)), 'CPU p95 ms': ms(percentile(cpu, 95)) };
       }),
   );
 }

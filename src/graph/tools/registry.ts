@@ -13,6 +13,7 @@ export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: { 
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, GraphTool>();
+  #revision = 0;
 
   constructor(tools: readonly GraphTool[] = []) {
     this.register(...tools);
@@ -25,7 +26,13 @@ export class ToolRegistry {
       if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
       this.#tools.set(tool.name, tool);
     }
+    this.#revision++;
     return this;
+  }
+
+  /** Changes each time tools are added: what is derived from the list (the schemas models are sent) is rebuilt then. */
+  get revision(): number {
+    return this.#revision;
   }
 
   get(name: string): GraphTool | undefined {
