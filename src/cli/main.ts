@@ -25,6 +25,9 @@ import { InputQuerySchema, readQuery } from '../server/inputs.js';
 import { localGraphReader, remoteGraphReader, runGraph } from './graph.js';
 import type { LocalStoreLocation } from './local-store.js';
 import { GraphQueryParamsSchema } from '../server/graph.js';
+import { SessionQuerySchema } from '../server/sessions.js';
+import { localSessionsSource, remoteSessionsSource, runConversationTests, runReplay, runSaveTest, runSessions, type SessionsSource } from './sessions.js';
+import type { SessionQuery } from '../runtime/runtime.js';
 
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
@@ -68,6 +71,12 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     workflow: text('workflow'),
     server: text('server'),
     label: text('label'),
+    status: text('status'),
+    after: text('after'),
+    limit: text('limit'),
+    out: text('out'),
+    conversations: text('conversations'),
+    store: flag('store'),
   };
 
   switch (command) {
@@ -180,7 +189,40 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'test': {
       const min = parseMin(text('min'));
       const { flow } = readFlow(args[0]!);
-      return runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
+      const code = await runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
+      if (values.conversations === undefined) return code;
+      // Saved conversations run after the generated paths, offline (the example actors, no model): a test must not depend on one.
+      const conversations = await runConversationTests(flowWorkflow(flow), values.conversations, { actors: EXAMPLE_ACTORS });
+      process.stdout.write(`${values.json ? JSON.stringify({ conversations: conversations.results }) : conversations.lines.join('\n')}\n`);
+      return code === 0 && conversations.ok ? 0 : 1;
+    }
+    case 'sessions': {
+      const source = await sessionsSource(values, env);
+      try {
+        return await runSessions(source, sessionsQuery(values), { json: values.json }, process.stdout);
+      } finally {
+        await source.close();
+      }
+    }
+    case 'save-test': {
+      const source = await sessionsSource(values, env);
+      try {
+        return await runSaveTest(source, args[0]!, { out: values.out }, process.stdout);
+      } finally {
+        await source.close();
+      }
+    }
+    case 'replay': {
+      if (values.store && values.server !== undefined) throw new CliError('gateflow replay: give --server URL or --store, not both', 2);
+      const { flow } = readFlow(args[0]!);
+      const { extract } = await extractorFromEnv(env);
+      const source = await sessionsSource(values.store ? { server: undefined, store: true } : values, env);
+      try {
+        const limit = values.limit === undefined ? undefined : wholeNumber('replay', 'limit', values.limit, 10_000);
+        return await runReplay(source, flowWorkflow(flow), { workflowId: values.workflow, json: values.json, ...(limit !== undefined && { limit }), actors: { extract, ...EXAMPLE_ACTORS } }, process.stdout);
+      } finally {
+        await source.close();
+      }
     }
     case 'schema':
       process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
@@ -206,6 +248,32 @@ async function inputsSource(values: { server: string | undefined; flows: string 
     workflows: flows.map((flow) => flowWorkflow(flow)),
     actors: { extract, ...EXAMPLE_ACTORS },
   });
+}
+
+/** Where `sessions`, `save-test` and `replay` read sessions: a server (`--server`, GATEFLOW_SERVER) or the store `serve` would open. */
+async function sessionsSource(values: { server: string | undefined; store?: boolean }, env: Record<string, string | undefined>): Promise<SessionsSource> {
+  const server = values.store ? undefined : (values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined));
+  if (server !== undefined) return remoteSessionsSource({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined });
+  return localSessionsSource(await storeLocation(env));
+}
+
+/** The filters of `sessions`, checked as the server checks them. */
+function sessionsQuery(values: { workflow: string | undefined; status: string | undefined; after: string | undefined; limit: string | undefined }): SessionQuery {
+  const queries: Record<string, string[]> = {};
+  for (const [name, value] of [['workflowId', values.workflow], ['status', values.status], ['after', values.after], ['limit', values.limit]] as const)
+    if (value !== undefined) queries[name] = [value];
+  try {
+    return readQuery(queries, SessionQuerySchema);
+  } catch (error) {
+    throw new CliError(`gateflow sessions: ${(error as Error).message.replace(/^workflowId/, '--workflow').replace(/^(status|after|limit)/, '--$1')}`, 2);
+  }
+}
+
+/** A whole number option from 1 to `max`. */
+function wholeNumber(command: string, name: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > max) throw new CliError(`gateflow ${command}: --${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
+  return n;
 }
 
 /** The store `serve` would open, from the same environment (a wrong setting is a usage error). */

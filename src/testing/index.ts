@@ -43,3 +43,20 @@ export {
   type FlowCoverageOptions,
   type UnreachedItem,
 } from './coverage-report.js';
+export {
+  CONVERSATION_FORMAT,
+  ConversationFileError,
+  ConversationTestSchema,
+  MAX_CONVERSATION_TURNS,
+  ReplyExpectationSchema,
+  conversationOf,
+  describeDifference,
+  expectationOf,
+  firstDifference,
+  parseConversationTest,
+  runConversation,
+  type ConversationDifference,
+  type ConversationResult,
+  type ConversationTest,
+  type ReplyExpectation,
+} from './conversation.js';
