@@ -6,14 +6,8 @@ import { GateflowError } from '../error/gateflow-error.js';
 import { createRuntime, type SessionList, type SessionQuery } from '../runtime/runtime.js';
 import type { JournalTurn } from '../store/types.js';
 import { StoreUnavailableError } from '../store/types.js';
-import {
-  conversationOf,
-  describeDifference,
-  parseConversationTest,
-  runConversation,
-  type ConversationDifference,
-  type ConversationResult,
-} from '../testing/conversation.js';
+import { describeDifference, runConversation, type ConversationDifference, type ConversationResult } from '../testing/conversation.js';
+import { conversationOf, parseConversationTest } from '../testing/conversation-format.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Workflow } from '../workflow/types.js';
 import { serverRequester, type ServerAccess } from './inputs-source.js';

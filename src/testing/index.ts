@@ -50,13 +50,9 @@ export {
   MAX_CONVERSATION_TURNS,
   ReplyExpectationSchema,
   conversationOf,
-  describeDifference,
   expectationOf,
-  firstDifference,
   parseConversationTest,
-  runConversation,
-  type ConversationDifference,
-  type ConversationResult,
   type ConversationTest,
   type ReplyExpectation,
-} from './conversation.js';
+} from './conversation-format.js';
+export { describeDifference, firstDifference, runConversation, type ConversationDifference, type ConversationResult } from './conversation.js';

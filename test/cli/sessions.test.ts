@@ -15,7 +15,7 @@ import { flowWorkflow } from '../../src/flow/workflow.js';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { ConversationTestSchema } from '../../src/testing/conversation.js';
+import { ConversationTestSchema } from '../../src/testing/conversation-format.js';
 import { exampleFlows, serveOnLoopback, type LoopbackServer } from '../helpers/http.js';
 
 const refund = exampleFlows().find((f) => f.id === 'refund-approval')!;
