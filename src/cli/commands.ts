@@ -36,7 +36,12 @@ export const COMMANDS = {
     summary: 'serve the HTTP API and the demo page (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)',
     options: {
       port: { type: 'string', value: 'N', description: 'the port to listen on (default: PORT, or 3000)' },
-      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR (default: the example flows)' },
+      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows (they replace them)' },
+      inspect: {
+        type: 'boolean',
+        description:
+          "stream the server's own session actors (flows and agents) to the Stately inspector over WebSocket, at GATEFLOW_INSPECT_URL (default ws://127.0.0.1:8080, where @statelyai/inspect's server listens)",
+      },
     },
     details: `The README lists the environment variables it reads.\n${MODEL}`,
   },

@@ -29,6 +29,9 @@ import { SessionQuerySchema } from '../server/sessions.js';
 import { localSessionsSource, remoteSessionsSource, runConversationTests, runReplay, runSaveTest, runSessions, type SessionsSource } from './sessions.js';
 import type { SessionQuery } from '../runtime/runtime.js';
 
+/** Where `serve --inspect` sends its actors unless GATEFLOW_INSPECT_URL says otherwise: @statelyai/inspect's server's default. */
+const DEFAULT_INSPECT_URL = 'ws://127.0.0.1:8080';
+
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
 
@@ -77,6 +80,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     out: text('out'),
     conversations: text('conversations'),
     store: flag('store'),
+    inspect: flag('inspect'),
   };
 
   switch (command) {
@@ -134,6 +138,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         postgresTimeouts,
         drawnMachines: DRAWN_MACHINES,
         coverage: childProcessCoverage(flows),
+        ...(values.inspect && { inspect: { url: env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL } }),
       }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
@@ -150,7 +155,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
           (server.documentAgent
             ? `gateflow: document agent: document-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'}), web search: ${webSearch ? webSearch.name : 'off (set SEARXNG_URL)'} (POST /api/agent/act)\n`
             : 'gateflow: document agent off: the store holds no SQL tables\n') +
-          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
+          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}${values.flows ? ` (from ${values.flows}, in place of the examples)` : ''}\n` +
+          (values.inspect ? `gateflow: inspector: session actors stream to ${env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL} (the Stately inspector's WebSocket server)\n` : '') +
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
       );
