@@ -37,6 +37,11 @@ export const COMMANDS = {
     options: {
       port: { type: 'string', value: 'N', description: 'the port to listen on (default: PORT, or 3000)' },
       flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows (they replace them)' },
+      watch: {
+        type: 'boolean',
+        description:
+          'read the flow files again when they change: a new version serves new sessions (sessions started earlier continue on theirs), the same version is replaced; the viewer draws the new one',
+      },
       inspect: {
         type: 'boolean',
         description:

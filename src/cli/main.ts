@@ -16,6 +16,7 @@ import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
+import { watchFlows } from './watch-flows.js';
 import { parseMin, runTestFlow } from './test-flow.js';
 import { runViz } from './viz.js';
 import { DRAWN_MACHINES, childProcessCoverage } from './drawings.js';
@@ -81,6 +82,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     conversations: text('conversations'),
     store: flag('store'),
     inspect: flag('inspect'),
+    watch: flag('watch'),
   };
 
   switch (command) {
@@ -160,7 +162,29 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
       );
-      const stop = () => void server.close().then(() => process.exit(0));
+      const flowsDir = values.flows ?? EXAMPLE_FLOWS_DIR;
+      const unwatch = values.watch
+        ? watchFlows(
+            flowsDir,
+            () => flows,
+            (flow, file) => {
+              // The served list is what coverage reads: the new document replaces the old one there too.
+              const at = flows.findIndex((f) => f.id === flow.id);
+              const before = at >= 0 ? flows[at] : undefined;
+              if (at >= 0) flows[at] = flow;
+              else flows.push(flow);
+              server.register(flowWorkflow(flow));
+              const how = !before ? 'new flow' : before.version === flow.version ? 'same version, replaced: its sessions continue on the changed document' : `was ${before.version}: sessions started on it continue on it`;
+              process.stdout.write(`gateflow: ${file} changed: serving ${flow.id}@${flow.version} (${how})\n`);
+            },
+            (message) => process.stderr.write(`gateflow: not reloaded: ${message}\n`),
+          )
+        : () => {};
+      if (values.watch) process.stdout.write(`gateflow: watching ${flowsDir} for changed flow files\n`);
+      const stop = () => {
+        unwatch();
+        void server.close().then(() => process.exit(0));
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return new Promise<number>(() => {});

@@ -158,6 +158,13 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   workflows(): WorkflowSummary[];
   /** The current version of every workflow, itself (what the drawings draw). */
   registered(): Workflow<TReply>[];
+  /**
+   * Serves a workflow from now on (a flow file changed under `serve --watch`):
+   * a new version becomes the current one for new sessions, and sessions
+   * on earlier versions continue on theirs; the same version again replaces
+   * it, and its sessions restore into the changed machine at their next step.
+   */
+  register(workflow: Workflow<TReply>): void;
   /** Starts a session of a workflow; `context` goes to its input. */
   start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
@@ -466,6 +473,14 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     workflows: () => [...current.values()].map((w) => ({ id: w.id, version: w.version, title: w.title })),
     registered: () => [...current.values()],
 
+    register(workflow) {
+      if (!versions.has(workflow.id)) versions.set(workflow.id, new Map());
+      versions.get(workflow.id)!.set(String(workflow.version), workflow);
+      current.set(workflow.id, workflow);
+      // Live actors run the machine they were made with: the next step restores from the store.
+      live.drop((session) => session.workflow.id === workflow.id);
+    },
+
     start(workflowId, caller, startOptions = {}) {
       return traced(tracer, 'gateflow.start', { 'gateflow.workflow.id': workflowId }, async (span) => {
         const workflow = current.get(workflowId);
@@ -751,6 +766,15 @@ class LiveSessions<TReply extends ReplyEnvelope> {
     if (entry.version === version) return entry.session;
     entry.session.stop();
     return undefined;
+  }
+
+  /** Stops and forgets the sessions `which` names. */
+  drop(which: (session: WorkflowSession<TReply>) => boolean): void {
+    for (const [id, entry] of this.entries)
+      if (which(entry.session)) {
+        this.entries.delete(id);
+        entry.session.stop();
+      }
   }
 
   keep(sessionId: string, version: number, session: WorkflowSession<TReply>): void {

@@ -84,6 +84,8 @@ export interface RunningServer {
   graph: GraphStatus;
   /** Whether the document agent is served (asked for, on a SQL store: PGlite and PostgreSQL both are). */
   documentAgent: boolean;
+  /** Serves a workflow from now on: a new version of a flow, or the same version changed (see `Runtime.register`). */
+  register(workflow: Workflow): void;
   close(): Promise<void>;
 }
 
@@ -236,6 +238,7 @@ async function serveRuntime(
     storeDescription,
     graph,
     documentAgent,
+    register: (workflow) => runtime.register(workflow),
     close: async () => {
       shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
