@@ -90,7 +90,7 @@ export function ChatView({
   /** The session is being cancelled; or why it could not be. */
   const [cancelling, setCancelling] = useState<{ error: string | null } | null>(null);
   const [listOpen, setListOpen] = useState(false);
-  const input = useRef<HTMLTextAreaElement>(null);
+  const input = useRef<HTMLInputElement>(null);
   const pendingInputs = useRef<HTMLDivElement>(null);
   const restartButton = useRef<HTMLButtonElement>(null);
   const keepGoing = useRef<HTMLButtonElement>(null);
@@ -358,20 +358,12 @@ export function ChatView({
           <label htmlFor={inputId} className="gf-visually-hidden">
             Your answer
           </label>
-          {/* Several lines (Shift+Enter), so that Markdown (a list, a table) arrives as written; Enter sends. */}
-          <textarea
+          <input
             ref={input}
             id={inputId}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
-              e.preventDefault();
-              e.currentTarget.form?.requestSubmit();
-            }}
-            rows={Math.min(6, draft.split('\n').length)}
             placeholder={confirmation ? 'Or type what to change, then press Enter…' : 'Type your answer…'}
-            title="Enter sends; Shift+Enter starts a new line"
             autoComplete="off"
             enterKeyHint="send"
             maxLength={4000}
