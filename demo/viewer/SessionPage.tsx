@@ -6,7 +6,8 @@ import type { InputValue } from '../../src/inputs/coerce.js';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
-import { getSession, type HistoryEntry, type SessionHistory, type ViewerReply } from './api.js';
+import { conversationOf } from '../../src/testing/conversation-format.js';
+import { forkSession, getSession, type HistoryEntry, type SessionHistory, type ViewerReply } from './api.js';
 import { DrawingView } from './DrawingView.js';
 import type { Marks } from './DrawingCanvas.js';
 import { ErrorMessage } from './ErrorMessage.js';
@@ -70,16 +71,28 @@ export function SessionPage({ sessionId, initialLevel }: { sessionId: string; in
 
   const flowId = session?.reply.flowId ?? null;
   const drawing = useDrawing(flowId);
+  // Time travel: the step shown (its seq), or null for the latest, which follows the session live.
+  const [step, setStep] = useState<number | null>(null);
+  const shown = useMemo(() => (session ? sessionAt(session, step) : null), [session, step]);
 
   if (!session && error) return <ErrorMessage what={`session “${sessionId}”`} notFound={`There is no session “${sessionId}” that you may see`} error={error} />;
-  if (!session) return <p role="status">Loading session {sessionId}…</p>;
+  if (!session || !shown) return <p role="status">Loading session {sessionId}…</p>;
+  const panels = (
+    <>
+      <StepBar sessionId={sessionId} session={session} step={step} onStep={setStep} />
+      <SessionPanels session={shown} past={step !== null} onChanged={reload} onStep={setStep} />
+    </>
+  );
   return (
     <>
       <h1 className="gv-title">
         Session <code>{sessionId}</code> <span className="gv-muted">of {session.reply.flowId}</span>{' '}
         <span className={`gv-live gv-live-${live}`} role="status">
           {live === 'live' ? 'live' : live === 'connecting' ? 'connecting…' : 'reconnecting…'}
-        </span>
+        </span>{' '}
+        <a className="gv-title-link" href={`/viewer?sessions&workflowId=${encodeURIComponent(session.reply.flowId)}`}>
+          all sessions of {session.reply.flowId}
+        </a>
       </h1>
       {error && (
         <p role="alert" className="gv-error">
@@ -89,15 +102,96 @@ export function SessionPage({ sessionId, initialLevel }: { sessionId: string; in
       {drawing?.status === 'failed' && <ErrorMessage what={`the drawing of “${flowId}”`} notFound={`There is no drawing of “${flowId}”`} error={drawing.error} />}
       {drawing?.status === 'loading' && <p role="status">Loading the drawing of {flowId}…</p>}
       {drawing?.status === 'ready' ? (
-        <SessionDrawing drawing={drawing.value} session={session} initialLevel={initialLevel} onChanged={reload} />
+        <SessionDrawing drawing={drawing.value} session={shown} initialLevel={initialLevel}>
+          {panels}
+        </SessionDrawing>
       ) : (
-        <SessionPanels session={session} onChanged={reload} />
+        panels
       )}
     </>
   );
 }
 
-function SessionDrawing({ drawing, session, initialLevel, onChanged }: { drawing: WorkflowDrawing; session: SessionHistory; initialLevel: Level; onChanged: () => void }) {
+/** The session as it was after step `seq` (null: as it is now): that step's reply, and the steps up to it. */
+function sessionAt(session: SessionHistory, seq: number | null): SessionHistory {
+  if (seq === null) return session;
+  const upTo = session.history.filter((e) => e.seq <= seq);
+  const entry = upTo.at(-1);
+  return entry ? { reply: entry.reply, history: upTo } : session;
+}
+
+/**
+ * Back and forth through the session's steps (the drawing, status, answers
+ * and turns show the session as it was then), "Fork from here" (a new
+ * session from that step: `POST /api/sessions/{id}/fork`), and "Save as test"
+ * (the conversation as a gateflow.conversation/1 file for `gateflow test --conversations`).
+ */
+function StepBar({ sessionId, session, step, onStep }: { sessionId: string; session: SessionHistory; step: number | null; onStep: (seq: number | null) => void }) {
+  const steps = session.history.map((e) => e.seq);
+  const last = steps.at(-1) ?? 1;
+  const at = step ?? last;
+  const index = steps.indexOf(at);
+  const [forking, setForking] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const go = (i: number) => {
+    const seq = steps[Math.max(0, Math.min(steps.length - 1, i))]!;
+    onStep(seq === last ? null : seq);
+  };
+  const fork = async () => {
+    setForking(true);
+    setRefused(null);
+    try {
+      const { sessionId: forked } = await forkSession(sessionId, at);
+      location.href = `/viewer?session=${encodeURIComponent(forked)}`;
+    } catch (e) {
+      setRefused((e as Error).message);
+      setForking(false);
+    }
+  };
+  const saveTest = () => {
+    const test = conversationOf(session.history, { sessionId });
+    const url = URL.createObjectURL(new Blob([`${JSON.stringify(test, null, 2)}\n`], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${test.workflowId}-${sessionId}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  return (
+    <Panel title="Steps" className="gv-steps">
+      <div className="gv-step-bar" role="group" aria-label="Step through the session">
+        <button type="button" onClick={() => go(index - 1)} disabled={index <= 0} aria-label="Step back">
+          ◀ Back
+        </button>
+        <span className="gv-step-at" role="status">
+          Step {at} of {last}
+          {step !== null && <span className="gv-muted"> (past)</span>}
+        </span>
+        <button type="button" onClick={() => go(index + 1)} disabled={index >= steps.length - 1} aria-label="Step forward">
+          Forward ▶
+        </button>
+        <button type="button" onClick={() => onStep(null)} disabled={step === null}>
+          Latest
+        </button>
+      </div>
+      <div className="gv-step-bar">
+        <button type="button" onClick={() => void fork()} disabled={forking} title="Start a new session from this step, to try another answer">
+          {forking ? 'Forking…' : `Fork from step ${at}`}
+        </button>
+        <button type="button" onClick={saveTest} title="Download this conversation as a test for gateflow test --conversations">
+          Save as test
+        </button>
+      </div>
+      {refused && (
+        <p role="alert" className="gv-error">
+          Cannot fork: {refused}
+        </p>
+      )}
+    </Panel>
+  );
+}
+
+function SessionDrawing({ drawing, session, initialLevel, children }: { drawing: WorkflowDrawing; session: SessionHistory; initialLevel: Level; children: ReactNode }) {
   const [level, setLevel] = useState(initialLevel);
   const shown = shownLevel(drawing, level);
   const { marks, follow } = useMemo(() => sessionMarks(drawing, shown, session), [drawing, shown, session]);
@@ -112,7 +206,7 @@ function SessionDrawing({ drawing, session, initialLevel, onChanged }: { drawing
       marks={marks}
       follow={follow}
     >
-      <SessionPanels session={session} onChanged={onChanged} />
+      {children}
     </DrawingView>
   );
 }
@@ -160,14 +254,15 @@ function sessionMarks(drawing: WorkflowDrawing, level: Level, session: SessionHi
 }
 
 /** Status, answers, open gates and turns: beside the drawing, or alone while it loads (or when it cannot be drawn). */
-function SessionPanels({ session, onChanged }: { session: SessionHistory; onChanged: () => void }) {
+function SessionPanels({ session, past, onChanged, onStep }: { session: SessionHistory; past: boolean; onChanged: () => void; onStep: (seq: number) => void }) {
   const { reply } = session;
   return (
     <>
       <StatusPanel reply={reply} />
       {reply.answers && <AnswersPanel answers={reply.answers} />}
-      <InputsPanel inputs={reply.inputs ?? []} onChanged={onChanged} />
-      <TurnsPanel history={session.history} />
+      {/* Gates are answered on the session as it is now, not at a step in the past. */}
+      {!past && <InputsPanel inputs={reply.inputs ?? []} onChanged={onChanged} />}
+      <TurnsPanel history={session.history} onStep={onStep} />
     </>
   );
 }
@@ -285,7 +380,7 @@ function InputsPanel({ inputs, onChanged }: { inputs: OpenInput[]; onChanged: ()
 }
 
 /** Every step, the latest first: what caused it, the reply, and the machine's trace events in words. */
-function TurnsPanel({ history }: { history: HistoryEntry[] }) {
+function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq: number) => void }) {
   const latestFirst = [...history].reverse();
   return (
     <Panel title="Turns" className="gv-turns">
@@ -293,7 +388,10 @@ function TurnsPanel({ history }: { history: HistoryEntry[] }) {
         {latestFirst.map((entry) => (
           <li key={entry.seq} className="gv-turn" data-seq={entry.seq}>
             <p className="gv-turn-head">
-              <span className="gv-tag">#{entry.seq}</span> <strong>{turnText(entry.turn)}</strong>
+              <button type="button" className="gv-tag gv-step-link" onClick={() => onStep(entry.seq)} title={`Show the session as it was after step ${entry.seq}`}>
+                #{entry.seq}
+              </button>{' '}
+              <strong>{turnText(entry.turn)}</strong>
             </p>
             <p className="gv-turn-reply">
               <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({entry.reply.status}, at </span>

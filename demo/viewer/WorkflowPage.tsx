@@ -28,6 +28,11 @@ function WorkflowDrawingView({ drawing, initialLevel }: { drawing: WorkflowDrawi
     <>
       <h1 className="gv-title">
         {name} <span className="gv-muted">({drawing.kind === 'workflow' ? `workflow ${drawing.id}, version ${String(drawing.version)}` : `machine ${drawing.id}`})</span>
+        {drawing.kind === 'workflow' && (
+          <a className="gv-title-link" href={`/viewer?sessions&workflowId=${encodeURIComponent(drawing.id)}`}>
+            its sessions
+          </a>
+        )}
       </h1>
       <DrawingView
         drawing={drawing}

@@ -2,6 +2,7 @@ import type { FlowTraceEvent } from '../../src/flow/trace.js';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import type { JournalTurn, StepTrace } from '../../src/store/types.js';
 import type { DrawingSummary } from '../../src/server/drawings.js';
+import type { SessionList } from '../../src/runtime/runtime.js';
 import type { CoverageReport } from '../../src/testing/coverage-report.js';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
@@ -78,4 +79,31 @@ export async function getSession(sessionId: string): Promise<SessionHistory> {
     history.push(...current.history);
   }
   return { reply: current.reply, history };
+}
+
+export type { SessionList };
+
+/** `GET /api/sessions`: one page of sessions, newest first, with the filters given. */
+export function listSessions(query: { workflowId?: string; status?: string; after?: number }, signal?: AbortSignal): Promise<SessionList> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  return getJson<SessionList>(`/api/sessions${params.size > 0 ? `?${params}` : ''}`, signal);
+}
+
+/** `POST /api/sessions/{id}/fork`: a new session from step `seq` of this one. */
+export async function forkSession(sessionId: string, seq: number): Promise<{ sessionId: string }> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/fork`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ seq }),
+    });
+  } catch (error) {
+    throw new ApiError(0, 'network', `cannot reach the server: ${(error as Error).message}`);
+  }
+  const payload = (await response.json().catch(() => null)) as { sessionId?: string; error?: { code?: string; message?: string } } | null;
+  if (!response.ok || typeof payload?.sessionId !== 'string')
+    throw new ApiError(response.status, payload?.error?.code ?? `http_${response.status}`, payload?.error?.message ?? `the server answered ${response.status}`);
+  return { sessionId: payload.sessionId };
 }

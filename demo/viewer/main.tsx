@@ -2,6 +2,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { listDrawings, type DrawingSummary } from './api.js';
 import { SessionPage } from './SessionPage.js';
+import { SessionsPage } from './SessionsPage.js';
 import { levelParam } from './use-drawing.js';
 import { WorkflowPage } from './WorkflowPage.js';
 import './viewer.css';
@@ -16,6 +17,7 @@ import './viewer.css';
 const params = new URLSearchParams(location.search);
 const workflow = params.get('workflow');
 const session = params.get('session');
+const sessions = params.has('sessions');
 const level = levelParam(params);
 
 function Viewer() {
@@ -26,13 +28,18 @@ function Viewer() {
           gateflow viewer
         </a>
         <nav aria-label="Pages">
+          <a href="/viewer?sessions" aria-current={sessions ? 'page' : undefined}>
+            Sessions
+          </a>
           <a href="/">Demo</a>
         </nav>
       </header>
       <div className="gv-body">
-        <DrawingList current={session ? null : workflow} />
+        <DrawingList current={session || sessions ? null : workflow} />
         <main className="gv-main">
-          {session ? (
+          {sessions ? (
+            <SessionsPage initialWorkflow={params.get('workflowId') ?? ''} initialStatus={params.get('status') ?? ''} />
+          ) : session ? (
             <SessionPage sessionId={session} initialLevel={level} />
           ) : workflow ? (
             <WorkflowPage id={workflow} initialLevel={level} />
@@ -54,7 +61,8 @@ function Welcome() {
         the buttons to zoom, click a box or an edge for its details. <strong>Coverage</strong> marks the transitions no generated test path takes.
       </p>
       <p>
-        A session is shown live at <code>/viewer?session=&lt;session id&gt;</code> (the demo page links to its current session).
+        <a href="/viewer?sessions">Sessions</a> lists every session, newest first; each is shown live at <code>/viewer?session=&lt;session id&gt;</code>,
+        where its steps can be walked back and forth, forked from any step, and saved as a test.
       </p>
     </>
   );

@@ -3,7 +3,7 @@ import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import { layoutDrawing } from '../../src/viz/layout.js';
 import { effectiveLevel, type DrawingLevel } from '../../src/viz/overlay.js';
 import { drawingSvg } from '../../src/viz/svg.js';
-import { getDrawing } from './api.js';
+import { getDrawing, listDrawings } from './api.js';
 
 /** The two levels a drawing is shown at: the flow as written, or the compiled machine in full. */
 export type Level = DrawingLevel;
@@ -30,40 +30,69 @@ export type Loaded<T> = { status: 'loading' } | { status: 'failed'; error: Error
 /** A workflow's drawing (`GET /api/drawings/{id}`), or null while no id is known. */
 export function useDrawing(id: string | null): Loaded<WorkflowDrawing> | null {
   const [state, setState] = useState<Loaded<WorkflowDrawing> | null>(null);
+  const revision = useRevision(id);
   useEffect(() => {
     if (id === null) return setState(null);
     let live = true;
-    setState({ status: 'loading' });
+    // A drawing read again (its flow changed) replaces the shown one when it comes: no "loading" in between.
+    setState((shown) => (shown?.status === 'ready' && shown.value.id === id ? shown : { status: 'loading' }));
     getDrawing(id).then(
-      (value) => live && setState({ status: 'ready', value }),
+      // The same drawing again (the first revision seen) keeps the one shown, and its layout.
+      (value) => live && setState((shown) => (shown?.status === 'ready' && JSON.stringify(shown.value) === JSON.stringify(value) ? shown : { status: 'ready', value })),
       (error: Error) => live && setState({ status: 'failed', error }),
     );
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, revision]);
   return state;
+}
+
+/** How often a page looks whether its drawing changed (a flow file edited under `serve --watch`). */
+const REVISION_POLL_MS = 3000;
+
+/** The drawing's revision in `GET /api/drawings`, looked at while the page is visible: it changes when the server serves a changed flow. */
+function useRevision(id: string | null): number | null {
+  const [revision, setRevision] = useState<number | null>(null);
+  useEffect(() => {
+    if (id === null) return;
+    const look = () => {
+      if (document.visibilityState !== 'visible') return;
+      listDrawings().then(
+        (list) => setRevision(list.find((d) => d.id === id)?.revision ?? null),
+        () => undefined,
+      );
+    };
+    look();
+    const timer = setInterval(look, REVISION_POLL_MS);
+    return () => clearInterval(timer);
+  }, [id]);
+  return revision;
 }
 
 /** The drawing laid out (ELK, in the page) and drawn as SVG markup at a level; each level is laid out once. */
 export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Loaded<string> | null {
-  const [cache] = useState(() => new Map<string, Promise<string>>());
+  // Per drawing read (a flow changed under `serve --watch` is a new drawing with the same id), per level.
+  const [cache] = useState(() => new WeakMap<WorkflowDrawing, Map<string, Promise<string>>>());
   const [state, setState] = useState<Loaded<string> | null>(null);
   useEffect(() => {
     if (!drawing) return setState(null);
     const shown = shownLevel(drawing, level);
-    const key = `${drawing.id}\n${shown}`;
-    let svg = cache.get(key);
+    const key = shown;
+    let levels = cache.get(drawing);
+    if (!levels) cache.set(drawing, (levels = new Map()));
+    const held = levels;
+    let svg = held.get(key);
     if (!svg) {
       svg = layoutDrawing(drawing, shown).then(drawingSvg);
-      cache.set(key, svg);
+      held.set(key, svg);
     }
     let live = true;
     setState({ status: 'loading' });
     svg.then(
       (value) => live && setState({ status: 'ready', value }),
       (error: Error) => {
-        cache.delete(key);
+        held.delete(key);
         if (live) setState({ status: 'failed', error });
       },
     );

@@ -36,7 +36,17 @@ export const COMMANDS = {
     summary: 'serve the HTTP API and the demo page (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)',
     options: {
       port: { type: 'string', value: 'N', description: 'the port to listen on (default: PORT, or 3000)' },
-      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR (default: the example flows)' },
+      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows (they replace them)' },
+      watch: {
+        type: 'boolean',
+        description:
+          'read the flow files again when they change: a new version serves new sessions (sessions started earlier continue on theirs), the same version is replaced; the viewer draws the new one',
+      },
+      inspect: {
+        type: 'boolean',
+        description:
+          "stream the server's own session actors (flows and agents) to the Stately inspector over WebSocket, at GATEFLOW_INSPECT_URL (default ws://127.0.0.1:8080, where @statelyai/inspect's server listens)",
+      },
     },
     details: `The README lists the environment variables it reads.\n${MODEL}`,
   },
@@ -110,6 +120,7 @@ export const COMMANDS = {
       out: { type: 'string', value: 'DIR', description: 'write each generated path as a readable script in DIR, one file per path (NNN-<last step>.txt), one line per step: > text "yes"  → <state it leads to>' },
       min: { type: 'string', value: 'PERCENT', description: 'pass (exit 0) when at least PERCENT (0-100) of the states and of the transitions are reached (default: all of them)' },
       json: { type: 'boolean', description: 'print the report as one JSON object (with the paths\' events when --out is given)' },
+      conversations: { type: 'string', value: 'DIR', description: 'also replay the conversation tests in DIR (*.json, written by gateflow save-test); fails with the first difference of each (turn, expected, got)' },
     },
     get details() {
       return (
@@ -117,6 +128,49 @@ export const COMMANDS = {
         'each path replayed on a live machine. What no path reaches is listed with its reason: a guard that never held, a transition no event leads to, a state inside one never reached. ' +
         'A large flow takes seconds (a terminal shows the progress on stderr). Scripts a previous run wrote in DIR (NNN-*.txt) are replaced.\n' +
         FLOW()
+      );
+    },
+  },
+  sessions: {
+    args: [],
+    summary: 'list the sessions, newest first: workflow, version, status, steps and state of each',
+    options: {
+      json: { type: 'boolean', description: 'print the page as one JSON object, as GET /api/sessions answers ({sessions, nextAfter})' },
+      workflow: { type: 'string', value: 'ID', description: "only this workflow's sessions" },
+      status: { type: 'string', value: 'STATUS', description: 'only sessions in this status: active, waiting, done, cancelled, failed' },
+      after: { type: 'string', value: 'N', description: 'the next page: the number a previous page printed after "more:"' },
+      limit: { type: 'string', value: 'N', description: 'at most N sessions (1 to 200, default 50)' },
+      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
+    },
+    details: STORE_AND_SERVER,
+  },
+  'save-test': {
+    args: ['<sessionId>'],
+    summary: 'save a session as a conversation test (gateflow.conversation/1 JSON) that gateflow test --conversations replays',
+    options: {
+      out: { type: 'string', value: 'FILE', description: 'write the test to FILE (default: print it)' },
+      server: { type: 'string', value: 'URL', description: 'read the session from a running server (default: GATEFLOW_SERVER; else the store itself)' },
+    },
+    details:
+      'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values. ' +
+      'The format is documented in src/testing/conversation.ts (ConversationTestSchema).\n' +
+      STORE_AND_SERVER,
+  },
+  replay: {
+    args: ['<flow>'],
+    summary: "replay a workflow's recorded sessions against a new version of its flow document: same or different, and where first different",
+    options: {
+      workflow: { type: 'string', value: 'ID', description: "replay this workflow's sessions (default: the flow document's id)" },
+      server: { type: 'string', value: 'URL', description: 'read the sessions from a running server (default: GATEFLOW_SERVER)' },
+      store: { type: 'boolean', description: 'read the sessions from the store itself (the default without --server)' },
+      limit: { type: 'string', value: 'N', description: `the newest N sessions (default ${100})` },
+      json: { type: 'boolean', description: 'print {workflowId, flowId, flowVersion, sessions: [{sessionId, steps, same, difference}]} as one JSON object' },
+    },
+    get details() {
+      return (
+        'Each session\'s turns are taken again by the flow (on a memory store: nothing is written), and each reply is compared with the recorded one: state, status, answers, buttons and message. ' +
+        'Exit 0 when every session is the same, 1 when one differs.\n' +
+        `${FLOW()}\n${MODEL}\n${STORE_AND_SERVER}`
       );
     },
   },

@@ -16,6 +16,7 @@ import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv } from './serve.js';
 import { runValidate } from './validate.js';
+import { watchFlows } from './watch-flows.js';
 import { parseMin, runTestFlow } from './test-flow.js';
 import { runViz } from './viz.js';
 import { DRAWN_MACHINES, childProcessCoverage } from './drawings.js';
@@ -25,6 +26,12 @@ import { InputQuerySchema, readQuery } from '../server/inputs.js';
 import { localGraphReader, remoteGraphReader, runGraph } from './graph.js';
 import type { LocalStoreLocation } from './local-store.js';
 import { GraphQueryParamsSchema } from '../server/graph.js';
+import { SessionQuerySchema } from '../server/sessions.js';
+import { localSessionsSource, remoteSessionsSource, runConversationTests, runReplay, runSaveTest, runSessions, type SessionsSource } from './sessions.js';
+import type { SessionQuery } from '../runtime/runtime.js';
+
+/** Where `serve --inspect` sends its actors unless GATEFLOW_INSPECT_URL says otherwise: @statelyai/inspect's server's default. */
+const DEFAULT_INSPECT_URL = 'ws://127.0.0.1:8080';
 
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
@@ -68,6 +75,14 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     workflow: text('workflow'),
     server: text('server'),
     label: text('label'),
+    status: text('status'),
+    after: text('after'),
+    limit: text('limit'),
+    out: text('out'),
+    conversations: text('conversations'),
+    store: flag('store'),
+    inspect: flag('inspect'),
+    watch: flag('watch'),
   };
 
   switch (command) {
@@ -125,6 +140,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         postgresTimeouts,
         drawnMachines: DRAWN_MACHINES,
         coverage: childProcessCoverage(flows),
+        ...(values.inspect && { inspect: { url: env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL } }),
       }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.
         if (error instanceof StoreUnavailableError || error instanceof ServerConfigError) throw new CliError(`gateflow: ${error.message}`, 1);
@@ -141,11 +157,34 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
           (server.documentAgent
             ? `gateflow: document agent: document-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'}), web search: ${webSearch ? webSearch.name : 'off (set SEARXNG_URL)'} (POST /api/agent/act)\n`
             : 'gateflow: document agent off: the store holds no SQL tables\n') +
-          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}\n` +
+          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}${values.flows ? ` (from ${values.flows}, in place of the examples)` : ''}\n` +
+          (values.inspect ? `gateflow: inspector: session actors stream to ${env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL} (the Stately inspector's WebSocket server)\n` : '') +
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
       );
-      const stop = () => void server.close().then(() => process.exit(0));
+      const flowsDir = values.flows ?? EXAMPLE_FLOWS_DIR;
+      const unwatch = values.watch
+        ? watchFlows(
+            flowsDir,
+            () => flows,
+            (flow, file) => {
+              // The served list is what coverage reads: the new document replaces the old one there too.
+              const at = flows.findIndex((f) => f.id === flow.id);
+              const before = at >= 0 ? flows[at] : undefined;
+              if (at >= 0) flows[at] = flow;
+              else flows.push(flow);
+              server.register(flowWorkflow(flow));
+              const how = !before ? 'new flow' : before.version === flow.version ? 'same version, replaced: its sessions continue on the changed document' : `was ${before.version}: sessions started on it continue on it`;
+              process.stdout.write(`gateflow: ${file} changed: serving ${flow.id}@${flow.version} (${how})\n`);
+            },
+            (message) => process.stderr.write(`gateflow: not reloaded: ${message}\n`),
+          )
+        : () => {};
+      if (values.watch) process.stdout.write(`gateflow: watching ${flowsDir} for changed flow files\n`);
+      const stop = () => {
+        unwatch();
+        void server.close().then(() => process.exit(0));
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return new Promise<number>(() => {});
@@ -180,7 +219,40 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'test': {
       const min = parseMin(text('min'));
       const { flow } = readFlow(args[0]!);
-      return runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
+      const code = await runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
+      if (values.conversations === undefined) return code;
+      // Saved conversations run after the generated paths, offline (the example actors, no model): a test must not depend on one.
+      const conversations = await runConversationTests(flowWorkflow(flow), values.conversations, { actors: EXAMPLE_ACTORS });
+      process.stdout.write(`${values.json ? JSON.stringify({ conversations: conversations.results }) : conversations.lines.join('\n')}\n`);
+      return code === 0 && conversations.ok ? 0 : 1;
+    }
+    case 'sessions': {
+      const source = await sessionsSource(values, env);
+      try {
+        return await runSessions(source, sessionsQuery(values), { json: values.json }, process.stdout);
+      } finally {
+        await source.close();
+      }
+    }
+    case 'save-test': {
+      const source = await sessionsSource(values, env);
+      try {
+        return await runSaveTest(source, args[0]!, { out: values.out }, process.stdout);
+      } finally {
+        await source.close();
+      }
+    }
+    case 'replay': {
+      if (values.store && values.server !== undefined) throw new CliError('gateflow replay: give --server URL or --store, not both', 2);
+      const { flow } = readFlow(args[0]!);
+      const { extract } = await extractorFromEnv(env);
+      const source = await sessionsSource(values.store ? { server: undefined, store: true } : values, env);
+      try {
+        const limit = values.limit === undefined ? undefined : wholeNumber('replay', 'limit', values.limit, 10_000);
+        return await runReplay(source, flowWorkflow(flow), { workflowId: values.workflow, json: values.json, ...(limit !== undefined && { limit }), actors: { extract, ...EXAMPLE_ACTORS } }, process.stdout);
+      } finally {
+        await source.close();
+      }
     }
     case 'schema':
       process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
@@ -206,6 +278,32 @@ async function inputsSource(values: { server: string | undefined; flows: string 
     workflows: flows.map((flow) => flowWorkflow(flow)),
     actors: { extract, ...EXAMPLE_ACTORS },
   });
+}
+
+/** Where `sessions`, `save-test` and `replay` read sessions: a server (`--server`, GATEFLOW_SERVER) or the store `serve` would open. */
+async function sessionsSource(values: { server: string | undefined; store?: boolean }, env: Record<string, string | undefined>): Promise<SessionsSource> {
+  const server = values.store ? undefined : (values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined));
+  if (server !== undefined) return remoteSessionsSource({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined });
+  return localSessionsSource(await storeLocation(env));
+}
+
+/** The filters of `sessions`, checked as the server checks them. */
+function sessionsQuery(values: { workflow: string | undefined; status: string | undefined; after: string | undefined; limit: string | undefined }): SessionQuery {
+  const queries: Record<string, string[]> = {};
+  for (const [name, value] of [['workflowId', values.workflow], ['status', values.status], ['after', values.after], ['limit', values.limit]] as const)
+    if (value !== undefined) queries[name] = [value];
+  try {
+    return readQuery(queries, SessionQuerySchema);
+  } catch (error) {
+    throw new CliError(`gateflow sessions: ${(error as Error).message.replace(/^workflowId/, '--workflow').replace(/^(status|after|limit)/, '--$1')}`, 2);
+  }
+}
+
+/** A whole number option from 1 to `max`. */
+function wholeNumber(command: string, name: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > max) throw new CliError(`gateflow ${command}: --${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
+  return n;
 }
 
 /** The store `serve` would open, from the same environment (a wrong setting is a usage error). */

@@ -76,7 +76,9 @@ export function summaryMessage(
   node: ConfirmationNode,
   answers: Record<string, Answer>,
 ): string {
-  const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${escapeMarkdown(problemStatement(graph, answers))}`, '', '**Your Answers:**', ''];
+  const given = graph.questions.filter((q) => answers[answerKey(q)]).length;
+  const heading = given === 1 ? '**Your Answer:**' : '**Your Answers:**';
+  const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${escapeMarkdown(problemStatement(graph, answers))}`, '', heading, ''];
   for (const q of graph.questions) {
     const answer = answers[answerKey(q)];
     if (!answer) continue;

@@ -53,6 +53,10 @@ function compileWorkflow(doc: FlowDocument, options: FlowWorkflowOptions): Workf
       return machine;
     },
     input: (context) => (context ? { context } : {}),
+    startContext: (snapshot) => {
+      const host = (snapshot as { context?: { host?: Record<string, unknown> } }).context?.host;
+      return host && Object.keys(host).length > 0 ? host : undefined;
+    },
     toEvent: defaultTurnEvent,
     reply: (snapshot: AnyMachineSnapshot, sessionId: string): Reply => ({
       ...buildReply(graph, snapshot as AnyMachineSnapshot & { context: FlowContext }, sessionId),

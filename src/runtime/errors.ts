@@ -91,3 +91,10 @@ export class InvalidPageError extends GateflowError {
   readonly code = 'invalid_page';
   readonly status = 400;
 }
+
+/** A session cannot be forked at that step: no such step, a workflow version no longer served, a replay that went elsewhere. */
+export class ForkError extends GateflowError {
+  override readonly name = 'ForkError';
+  readonly code = 'fork_failed';
+  readonly status = 409;
+}

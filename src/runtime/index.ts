@@ -1,6 +1,7 @@
 export {
   ConversationFinishedError,
   FlowNotFoundError,
+  ForkError,
   IncompatibleSnapshotError,
   InvalidButtonError,
   InvalidPageError,
@@ -12,6 +13,8 @@ export {
 export {
   createRuntime,
   DEFAULT_HISTORY_PAGE_SIZE,
+  DEFAULT_SESSION_PAGE_SIZE,
+  MAX_SESSION_PAGE_SIZE,
   DEFAULT_MAX_TURNS_PER_SESSION,
   MAX_HISTORY_PAGE_SIZE,
   CANCELLED_MESSAGE,
@@ -21,6 +24,10 @@ export {
   type RuntimeEvent,
   type Runtime,
   type RuntimeOptions,
+  type SessionList,
+  type SessionListItem,
+  type SessionQuery,
   type SessionView,
 } from './runtime.js';
 export { isSessionId, newSessionId } from './session-id.js';
+export { replayConversation, replayTurnOf, ReplayStepError, ReplayTurnSchema, type ReplayOptions, type ReplayTurn } from './replay.js';

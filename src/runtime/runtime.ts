@@ -6,7 +6,7 @@ import { declaredInputs } from '../inputs/declared.js';
 import { InputClosedError, InputForbiddenError, InputNotFoundError, InvalidInputValueError } from '../inputs/errors.js';
 import { isGateId, openInputOf, type GateRecord, type OpenInput } from '../inputs/gate.js';
 import { ConflictError, type JournalTurn, type LoadedSession, type SessionEvent, type SessionRecord, type StepTrace, type Store } from '../store/types.js';
-import type { ReplyEnvelope, WorkflowVersion } from '../workflow/reply.js';
+import type { ReplyEnvelope, SessionStatus, WorkflowVersion } from '../workflow/reply.js';
 import { openSession, type WorkflowSession } from '../workflow/session.js';
 import { parseTurn, sameTurn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
@@ -16,12 +16,14 @@ import type { Workflow, WorkflowHost, WorkflowSummary } from '../workflow/types.
 import {
   FlowNotFoundError,
   IncompatibleSnapshotError,
+  ForkError,
   InvalidPageError,
   InvalidTurnError,
   SessionNotFoundError,
   TurnIdReusedError,
   TurnLimitError,
 } from './errors.js';
+import { replayConversation, replayTurnOf } from './replay.js';
 import { isSessionId, newSessionId } from './session-id.js';
 import { prepareStep, runStep, type SessionStep } from './steps/index.js';
 
@@ -32,6 +34,9 @@ export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
 /** History entries per page when the caller names no limit, and the most it may name. */
 export const DEFAULT_HISTORY_PAGE_SIZE = 50;
 export const MAX_HISTORY_PAGE_SIZE = 200;
+/** Sessions per page of a list when the caller names no limit, and the most it may name. */
+export const DEFAULT_SESSION_PAGE_SIZE = 50;
+export const MAX_SESSION_PAGE_SIZE = 200;
 
 export interface RuntimeOptions<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /**
@@ -121,17 +126,61 @@ export interface SessionView<TReply extends ReplyEnvelope = ReplyEnvelope> {
   nextAfter: number | null;
 }
 
+/** Which sessions to list, newest first: of a workflow, in a status, after a cursor (`nextAfter` of the page before), at most `limit`. */
+export interface SessionQuery {
+  workflowId?: string;
+  status?: SessionStatus;
+  after?: number;
+  limit?: number;
+}
+
+/** A session as the list shows it. */
+export interface SessionListItem {
+  sessionId: string;
+  workflowId: string;
+  flowVersion: WorkflowVersion;
+  /** The machine's state value now. */
+  state: unknown;
+  status: SessionStatus;
+  /** How many steps its journal holds (the opening reply is step 1). */
+  steps: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionList {
+  sessions: SessionListItem[];
+  /** Pass as `after` for the next (older) page; null on the last page. */
+  nextAfter: number | null;
+}
+
 export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** The current version of every workflow. */
   workflows(): WorkflowSummary[];
   /** The current version of every workflow, itself (what the drawings draw). */
   registered(): Workflow<TReply>[];
+  /**
+   * Serves a workflow from now on (a flow file changed under `serve --watch`):
+   * a new version becomes the current one for new sessions, and sessions
+   * on earlier versions continue on theirs; the same version again replaces
+   * it, and its sessions restore into the changed machine at their next step.
+   */
+  register(workflow: Workflow<TReply>): void;
   /** Starts a session of a workflow; `context` goes to its input. */
   start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
   turn(sessionId: string, turn: unknown, caller?: Caller): Promise<TReply>;
   /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
   session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView<TReply>>;
+  /** The caller's sessions (those they may see), newest first, one page at a time. */
+  sessions(caller?: Caller, query?: SessionQuery): Promise<SessionList>;
+  /**
+   * A new session that starts as session `sessionId` was after its step `seq`
+   * (1 is the opening reply): the steps up to there are replayed from its
+   * journal through the version of the workflow it started on, and must reach
+   * the same states. The caller owns the fork.
+   */
+  fork(sessionId: string, seq: number, caller?: Caller): Promise<{ sessionId: string; reply: TReply }>;
   /** The open input gates the caller may answer, across sessions, oldest first. */
   inputs(caller?: Caller, query?: InputQuery): Promise<OpenInput[]>;
   /**
@@ -400,6 +449,14 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     workflows: () => [...current.values()].map((w) => ({ id: w.id, version: w.version, title: w.title })),
     registered: () => [...current.values()],
 
+    register(workflow) {
+      if (!versions.has(workflow.id)) versions.set(workflow.id, new Map());
+      versions.get(workflow.id)!.set(String(workflow.version), workflow);
+      current.set(workflow.id, workflow);
+      // Live actors run the machine they were made with: the next step restores from the store.
+      live.dropWhere((session) => session.workflow.id === workflow.id);
+    },
+
     start(workflowId, caller, startOptions = {}) {
       return traced(tracer, 'gateflow.start', { 'gateflow.workflow.id': workflowId }, async (span) => {
         const workflow = current.get(workflowId);
@@ -452,6 +509,85 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
         const reply = await serialized(sessionId, () => applyStep(sessionId, { kind: 'turn', turn: parsed.data }, caller, span, parsed.data.turnId ?? null));
         return reply!;
       });
+    },
+
+    async sessions(caller, query = {}) {
+      const limit = query.limit ?? DEFAULT_SESSION_PAGE_SIZE;
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SESSION_PAGE_SIZE)
+        throw new InvalidPageError(`limit must be an integer from 1 to ${MAX_SESSION_PAGE_SIZE}, not ${limit}`);
+      if (query.after !== undefined && (!Number.isSafeInteger(query.after) || query.after < 1))
+        throw new InvalidPageError(`after must be a cursor from nextAfter (an integer of 1 or more), not ${query.after}`);
+      // One more than the page, to know whether another follows.
+      const found = await store.listSessions({
+        visibleTo: { owner: caller?.owner ?? null },
+        ...(query.workflowId !== undefined && { workflowId: query.workflowId }),
+        ...(query.status !== undefined && { status: query.status }),
+        ...(query.after !== undefined && { after: query.after }),
+        limit: limit + 1,
+      });
+      const page = found.slice(0, limit);
+      return {
+        sessions: page.map((s) => ({
+          sessionId: s.sessionId,
+          workflowId: s.flowId,
+          flowVersion: s.flowVersion,
+          state: s.state,
+          status: s.status,
+          steps: s.version,
+          createdAt: s.createdAt.toISOString(),
+          updatedAt: s.updatedAt.toISOString(),
+        })),
+        nextAfter: found.length > limit ? page.at(-1)!.cursor : null,
+      };
+    },
+
+    async fork(sessionId, seq, caller) {
+      if (!Number.isSafeInteger(seq) || seq < 1) throw new InvalidPageError(`seq must be a step number of 1 or more, not ${seq}`);
+      if (!isSessionId(sessionId)) throw new SessionNotFoundError(sessionId);
+      const loaded = await store.load(sessionId);
+      if (!loaded || !visible(loaded.session.owner, caller)) throw new SessionNotFoundError(sessionId);
+      const { session } = loaded;
+      if (seq > session.version) throw new ForkError(`session ${sessionId} has ${session.version} steps; there is no step ${seq}`);
+      const entries = await store.history(sessionId, { after: 0, limit: seq });
+      const opening = entries[0]!.reply;
+      // The journal keeps each step's turn, not its snapshot: the fork replays the turns from the start on the version the session started on.
+      const workflow = versions.get(session.flowId)?.get(String(opening.flowVersion));
+      if (!workflow) throw new ForkError(`${session.flowId}@${opening.flowVersion}, the version session ${sessionId} started on, is no longer served`);
+      if (workflow.effects) throw new ForkError(`${session.flowId} keeps data of its own (documents, a graph): replaying its steps would write them again`);
+      const context = workflow.startContext?.(session.snapshot);
+      let offset = 0;
+      const replaying = createRuntime<TReply>({
+        ...options,
+        // The session's starting version is the current one here: the fork starts on it.
+        workflows: [...options.workflows.filter((w) => w !== workflow), workflow],
+        clock: () => new Date(clock().getTime() + offset),
+        deadlines: {},
+        liveSessions: 0,
+      });
+      let fork: string | undefined;
+      try {
+        const turns = entries.slice(1).map((e) => replayTurnOf(e.turn!));
+        const replayed = await replayConversation(replaying, session.flowId, turns, {
+          owner: caller?.owner ?? null,
+          ...(context && { context }),
+          setClock: (at) => (offset = Math.max(offset, at.getTime() - clock().getTime())),
+          onStep: (step, reply) => {
+            fork = reply.sessionId;
+            const recorded = entries[step - 1]!.reply;
+            if (JSON.stringify(reply.state) !== JSON.stringify(recorded.state) || reply.status !== recorded.status)
+              throw new ForkError(
+                `step ${step} replays differently: it reached ${stateText(reply.state)} (${reply.status}) where the session reached ${stateText(recorded.state)} (${recorded.status})`,
+              );
+          },
+        });
+        return { sessionId: replayed.sessionId, reply: replayed.replies.at(-1)! };
+      } catch (error) {
+        // A fork that could not reach its step is not left half made.
+        if (fork !== undefined) await replaying.cancel(fork, { owner: caller?.owner ?? null }).catch(() => undefined);
+        throw error;
+      } finally {
+        replaying.close();
+      }
     },
 
     async inputs(caller, query = {}) {
@@ -593,6 +729,16 @@ class LiveSessions<TReply extends ReplyEnvelope> {
     return undefined;
   }
 
+  /** Stops and forgets the sessions `which` names. */
+  dropWhere(which: (session: WorkflowSession<TReply>) => boolean): void {
+    for (const [id, entry] of this.entries)
+      if (which(entry.session)) {
+        this.entries.delete(id);
+        entry.session.stop();
+      }
+  }
+
+  
   keep(sessionId: string, version: number, session: WorkflowSession<TReply>, saved?: SavedState): void {
     if (this.capacity <= 0) return session.stop();
     // A workflow whose steps write data of their own compares the stored snapshot: it reads it from the store.

@@ -15,6 +15,7 @@ import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
 import { openApiDocument } from './openapi.js';
+import { ForkBodySchema, SessionQuerySchema } from './sessions.js';
 
 /** Request bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -172,6 +173,19 @@ export function createApp(options: AppOptions) {
   api.post('/sessions/:sessionId/turns', async (c) => {
     const turn = await readJson(c, { optional: false, expected: '{"text": ...} or {"button": ...}' });
     return c.json(await runtime.turn(c.req.param('sessionId'), turn, c.get('caller')));
+  });
+
+  api.get('/sessions', async (c) => {
+    const query = readQuery(c.req.queries(), SessionQuerySchema);
+    return c.json(await runtime.sessions(c.get('caller'), query));
+  });
+
+  api.post('/sessions/:sessionId/fork', async (c) => {
+    const body = await readJson(c, { optional: false, expected: '{"seq": n}' });
+    const parsed = ForkBodySchema.safeParse(body);
+    if (!parsed.success)
+      throw new HttpError(400, 'invalid_body', `the body must be {"seq": n}, the step to fork from: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+    return c.json(await runtime.fork(c.req.param('sessionId'), parsed.data.seq, c.get('caller')), 201);
   });
 
   api.get('/sessions/:sessionId', async (c) => {

@@ -11,6 +11,7 @@ export const DrawingSummarySchema = z.object({
   title: z.string().nullable(),
   version: z.union([z.string(), z.number()]).nullable().describe("The workflow's version; null for a machine that is not a workflow"),
   kind: z.enum(['workflow', 'machine']).describe('workflow: sessions run it; machine: a hand-written machine drawn for reading'),
+  revision: z.number().int().describe('Changes when the workflow is registered again (serve --watch): its drawing is to be read again'),
 });
 export type DrawingSummary = z.infer<typeof DrawingSummarySchema>;
 export const DrawingListSchema = z.object({ drawings: z.array(DrawingSummarySchema) });
@@ -48,9 +49,17 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   const coverage = new Map<string, Promise<object>>();
   const machines = options.machines ?? [];
   const workflow = (id: string) => options.workflows().find((w) => w.id === id);
+  // A workflow registered again under the same version (a flow file changed under `serve --watch`) is drawn again.
+  const registrations = new WeakMap<Workflow, number>();
+  let registered = 0;
+  const revisionOf = (w: Workflow) => {
+    let n = registrations.get(w);
+    if (n === undefined) registrations.set(w, (n = ++registered));
+    return n;
+  };
   const keyOf = (id: string) => {
     const w = workflow(id);
-    return w ? `${id}@${String(w.version)}` : id;
+    return w ? `${id}@${String(w.version)}#${revisionOf(w)}` : id;
   };
 
   const drawing = (id: string): WorkflowDrawing => {
@@ -61,14 +70,16 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
     const m = w ? undefined : machines.find((x) => x.machine.id === id);
     if (!w && !m) throw new HttpError(404, 'drawing_not_found', `no workflow or machine "${id.slice(0, 100)}" is drawn here`);
     const made = w ? workflowDrawing(w) : standaloneMachineDrawing(m!.machine, m!.title);
+    // One drawing per workflow id: an earlier registration's goes.
+    for (const k of drawings.keys()) if (k.startsWith(`${id}@`)) drawings.delete(k);
     drawings.set(key, made);
     return made;
   };
 
   return {
     list: () => [
-      ...options.workflows().map((w) => ({ id: w.id, title: w.title, version: w.version, kind: 'workflow' as const })),
-      ...machines.map(({ machine, title }) => ({ id: machine.id, title, version: null, kind: 'machine' as const })),
+      ...options.workflows().map((w) => ({ id: w.id, title: w.title, version: w.version, kind: 'workflow' as const, revision: revisionOf(w) })),
+      ...machines.map(({ machine, title }) => ({ id: machine.id, title, version: null, kind: 'machine' as const, revision: 0 })),
     ],
     drawing,
     coverage: (id) => {

@@ -12,7 +12,7 @@ import { HttpError } from './errors.js';
  */
 
 const SessionIdParam = z.string().refine(isSessionId, 'must be a session id (letters, digits, "_" and "-", at most 128)');
-const WorkflowIdParam = z
+export const WorkflowIdParam = z
   .string()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')

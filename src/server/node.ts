@@ -11,10 +11,10 @@ import type { SqlDatabase, Store } from '../store/types.js';
 import type { DocumentAgentHostOptions } from '../document-agent/host.js';
 import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
-import type { AnyStateMachine } from 'xstate';
+import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import { createApp } from './app.js';
 import { drawingSource, type CoverageProvider } from './drawings.js';
-import { createJwtAuth, type JwtAuthOptions } from './auth.js';
+import { createJwtAuth, ServerConfigError, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
 import { checkGraphSupport, storeGraphSource, type GraphStatus } from './graph.js';
 import { LOOPBACK_HOSTS } from './host-check.js';
@@ -59,6 +59,14 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** Errors of background work (deadlines, the events stream); by default written to stderr, each kind at most once a minute. */
   onBackgroundError?: (error: unknown) => void;
+  /**
+   * Stream the server's own session actors (flows and agents: the machines
+   * that really run) to a Stately inspector over WebSocket (`@statelyai/inspect`'s
+   * `createWebSocketInspector`), at `url` (e.g. ws://127.0.0.1:8080, where
+   * `@statelyai/inspect`'s server relays to the hosted inspector). Events wait
+   * (a bounded number) while the socket is not open.
+   */
+  inspect?: { url: string };
 }
 
 /** How the task agent is served: its model (none: the offline reader alone), host tools, limits. */
@@ -76,6 +84,8 @@ export interface RunningServer {
   graph: GraphStatus;
   /** Whether the document agent is served (asked for, on a SQL store: PGlite and PostgreSQL both are). */
   documentAgent: boolean;
+  /** Serves a workflow from now on: a new version of a flow, or the same version changed (see `Runtime.register`). */
+  register(workflow: Workflow): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +97,7 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   // Settings are checked before the store is opened (or its directory created and locked).
   if (options.jwtSecret) createJwtAuth({ ...options.jwt, secret: options.jwtSecret });
+  if (options.inspect) inspectorUrl(options.inspect.url);
   const store = options.databaseUrl
     ? await createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) })
     : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR, extensions: await graphExtensions() });
@@ -127,7 +138,9 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
   const agent = graph.available && options.taskAgent && store.sql ? await taskAgentOf(store.sql, options.taskAgent) : null;
   // The document agent needs only SQL tables (no AGE): served on any SQL store when asked for.
   const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, options.documentAgent) : null;
+  const inspector = options.inspect ? await webSocketInspector(options.inspect.url) : null;
   const runtime = createRuntime({
+    ...(inspector && { inspect: inspector.inspect }),
     workflows: [...options.workflows, ...(agent ? [agent.workflow] : []), ...(documents ? [documents.workflow] : [])],
     store,
     ...((options.actors || agent || documents) && { actors: { ...options.actors, ...agent?.actors, ...documents?.actors } }),
@@ -137,11 +150,39 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
     onBackgroundError,
   });
   try {
-    return await serveRuntime(store, runtime, { storeDescription, graph, documentAgent: documents !== null }, onBackgroundError, options);
+    const running = await serveRuntime(store, runtime, { storeDescription, graph, documentAgent: documents !== null }, onBackgroundError, options);
+    if (!inspector) return running;
+    return {
+      ...running,
+      close: async () => {
+        await running.close();
+        inspector.stop();
+      },
+    };
   } catch (error) {
     runtime.close();
+    inspector?.stop();
     throw error;
   }
+}
+
+/** The inspector's address, checked: ws:// or wss://. */
+function inspectorUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ServerConfigError(`the inspector URL must be a WebSocket URL such as ws://127.0.0.1:8080, not ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') throw new ServerConfigError(`the inspector URL must start with ws:// or wss://, not ${JSON.stringify(url)}`);
+  return parsed.href;
+}
+
+/** The Stately inspector's WebSocket client (loaded only when asked for); a URL that is not ws:// or wss:// is refused at start. */
+async function webSocketInspector(url: string): Promise<{ inspect: (event: InspectionEvent) => void; stop(): void }> {
+  const { createWebSocketInspector } = await import('@statelyai/inspect');
+  const inspector = createWebSocketInspector({ url: inspectorUrl(url) });
+  return { inspect: (event) => inspector.inspect.next?.(event), stop: () => inspector.stop() };
 }
 
 async function serveRuntime(
@@ -197,6 +238,7 @@ async function serveRuntime(
     storeDescription,
     graph,
     documentAgent,
+    register: (workflow) => runtime.register(workflow),
     close: async () => {
       shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));

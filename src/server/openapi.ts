@@ -20,6 +20,7 @@ import { DrawingListSchema } from './drawings.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
+import { ForkBodySchema, SessionListSchema, SessionQuerySchema } from './sessions.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const FlowListSchema = z.object({
@@ -83,6 +84,8 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         Error: schema(ErrorSchema),
         FlowList: schema(FlowListSchema),
         Session: schema(sessionSchema(ReplySchema)),
+        SessionList: schema(SessionListSchema),
+        ForkBody: z.toJSONSchema(ForkBodySchema, { io: 'input', unrepresentable: 'any' }),
         Started: schema(startedSchema(ReplySchema)),
         OpenInput: schema(OpenInputSchema),
         InputList: schema(InputListSchema),
@@ -154,6 +157,37 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
               'session_finished: the session takes no more turns; turn_limit_reached: it has taken the most turns a session may; ' +
                 'turn_id_reused: the turnId was used for a different turn; incompatible_snapshot: its snapshot does not fit the registered flow',
             ),
+            ...post,
+            ...common,
+          },
+        },
+      },
+      '/api/sessions': {
+        get: {
+          summary: "The caller's sessions, newest first, a page at a time (with auth: their own and those without owner)",
+          security,
+          parameters: queryParameters(SessionQuerySchema),
+          responses: {
+            200: json('SessionList', 'One page of sessions and the cursor of the next'),
+            400: error('A filter is malformed, misspelt or given twice, or limit is out of range (invalid_query, invalid_page)'),
+            ...common,
+          },
+        },
+      },
+      '/api/sessions/{sessionId}/fork': {
+        post: {
+          summary: "Start a new session from one of a session's steps: its turns up to that step are replayed, then it goes its own way",
+          description:
+            'The journal keeps each step\'s turn and reply: the fork replays the turns from the start on the workflow version the session started on, and checks each step reaches the state it reached then. ' +
+            'Its history holds the replayed steps; the caller owns it. Workflows that keep data of their own (the agents) cannot be forked.',
+          security,
+          parameters: [sessionId],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ForkBody') } } },
+          responses: {
+            201: json('Started', 'The new session and its reply at the step forked from'),
+            400: error('Malformed body (invalid_json, invalid_body) or seq below 1 (invalid_page)'),
+            404: error('Unknown session'),
+            409: error('fork_failed: no such step, the version it started on is no longer served, the workflow cannot be replayed, or a step replays differently (a model read it otherwise)'),
             ...post,
             ...common,
           },

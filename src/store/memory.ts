@@ -8,6 +8,7 @@ import {
   type NewSessionEvent,
   type SessionEvent,
   type SessionRecord,
+  type SessionSummary,
   type Store,
   steppedEvent,
 } from './types.js';
@@ -17,7 +18,9 @@ import {
  * JSON text, as a database would, so that nothing shares objects with callers.
  */
 export function createMemoryStore(): Store {
-  const sessions = new Map<string, { record: string; journal: string[]; turnIds: Map<string, number> }>();
+  // `n` orders sessions by creation, as the SQL stores' bigserial does.
+  const sessions = new Map<string, { record: string; journal: string[]; turnIds: Map<string, number>; n: number }>();
+  let created = 0;
   // Gates by id (JSON text, with a lease time kept beside it), and the announcements in order.
   const gates = new Map<string, { gate: string; leaseUntil: number }>();
   let events: string[] = [];
@@ -59,7 +62,7 @@ export function createMemoryStore(): Store {
       const { reply, gates: opened, events: announced, trace, ...rest } = s;
       const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
       const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
-      sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map() });
+      sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map(), n: ++created });
       for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
       announce(announced);
     },
@@ -101,6 +104,22 @@ export function createMemoryStore(): Store {
       // Entry seq n is at index n - 1.
       const from = Math.max(0, page?.after ?? 0);
       return journal.slice(from, page?.limit !== undefined ? from + page.limit : undefined).map(parseEntry);
+    },
+    async listSessions(filter) {
+      const found: SessionSummary[] = [];
+      // Insertion order is creation order: walk it backwards for newest first.
+      for (const held of [...sessions.values()].reverse()) {
+        if (found.length >= filter.limit) break;
+        if (filter.after !== undefined && held.n >= filter.after) continue;
+        const r = parseRecord(held.record);
+        if (filter.visibleTo && r.owner !== null && r.owner !== filter.visibleTo.owner) continue;
+        if (filter.workflowId !== undefined && r.flowId !== filter.workflowId) continue;
+        if (filter.status !== undefined && r.status !== filter.status) continue;
+        const { snapshot, sessionId, flowId, flowVersion, status, version, owner, createdAt, updatedAt } = r;
+        const state = (snapshot as { value?: unknown }).value ?? null;
+        found.push({ sessionId, flowId, flowVersion, state, status, version, owner, createdAt, updatedAt, cursor: held.n });
+      }
+      return found;
     },
     async findInput(gateId) {
       const held = gates.get(gateId);

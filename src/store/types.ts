@@ -165,6 +165,34 @@ export interface JournalPage {
   limit?: number;
 }
 
+/** Which sessions to list, newest first: those after the cursor `after` (a summary's `cursor`), at most `limit`. */
+export interface SessionFilter {
+  /** Who asks: sessions without owner and those they own. Absent: all. */
+  visibleTo?: { owner: string | null };
+  workflowId?: string;
+  status?: SessionStatus;
+  /** A cursor from an earlier page: only sessions older than it. */
+  after?: number;
+  limit: number;
+}
+
+/** A session as a list shows it: no snapshot, no journal. */
+export interface SessionSummary {
+  sessionId: string;
+  flowId: string;
+  flowVersion: WorkflowVersion;
+  /** The machine's state value (from the stored snapshot). */
+  state: unknown;
+  status: SessionStatus;
+  /** Its version: how many journal entries it has. */
+  version: number;
+  owner: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Its place in the newest-first order, for the next page's `after`. */
+  cursor: number;
+}
+
 /** What `load` returns: the session and, when asked for a turnId, that turn's entry if present. */
 export interface LoadedSession {
   session: SessionRecord;
@@ -196,6 +224,8 @@ export interface Store {
    * after seq `after` (0 when omitted), at most `limit` of them.
    */
   history(sessionId: string, page?: JournalPage): Promise<JournalEntry[]>;
+  /** Sessions, newest first (by creation), filtered; see {@link SessionFilter}. */
+  listSessions(filter: SessionFilter): Promise<SessionSummary[]>;
   /** A gate by id, whatever its status; null when unknown. */
   findInput(gateId: string): Promise<GateRecord | null>;
   /** Open gates across sessions, oldest first. */

@@ -55,3 +55,16 @@ export {
 } from './chaos-model.js';
 export { sampleSchema, seededRandom, wordsOf, type Random, type SampleOptions } from './schema-sample.js';
 export { SessionInvariants, violationsText, type InvariantOptions, type InvariantViolation } from './invariants.js';
+export {
+  CONVERSATION_FORMAT,
+  ConversationFileError,
+  ConversationTestSchema,
+  MAX_CONVERSATION_TURNS,
+  ReplyExpectationSchema,
+  conversationOf,
+  expectationOf,
+  parseConversationTest,
+  type ConversationTest,
+  type ReplyExpectation,
+} from './conversation-format.js';
+export { describeDifference, firstDifference, runConversation, type ConversationDifference, type ConversationResult } from './conversation.js';

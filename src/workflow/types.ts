@@ -23,6 +23,11 @@ export interface Workflow<TReply extends ReplyEnvelope = ReplyEnvelope> {
   machine(host: WorkflowHost): AnyStateMachine;
   /** The input of a new session's actor; `context` is what the host passed at start, `session` who it is for. */
   input?(context: Record<string, unknown> | undefined, session: SessionIdentity): unknown;
+  /**
+   * What the host gave a session at start, read back from a stored snapshot
+   * (a fork replays the session from its start with it); absent: nothing.
+   */
+  startContext?(snapshot: Snapshot<unknown>): Record<string, unknown> | undefined;
   /** How a turn becomes an event of the machine. */
   toEvent(turn: Turn): EventObject;
   /** Whether the machine has settled after an event: default, no `busy` tag on it or its child machines (see `isSettled`). */

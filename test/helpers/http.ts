@@ -173,6 +173,7 @@ export function flakyStore(inner: Store): FlakyStore {
     // Gates and events are read as loads are: down when loads are.
     findInput: async (gateId) => (gate('load'), flaky.inner.findInput(gateId)),
     listInputs: async (filter) => (gate('load'), flaky.inner.listInputs(filter)),
+    listSessions: async (filter) => (gate('load'), flaky.inner.listSessions(filter)),
     claimDueInputs: async (now, leaseMs, limit) => (gate('load'), flaky.inner.claimDueInputs(now, leaseMs, limit)),
     nextDeadline: async () => (gate('load'), flaky.inner.nextDeadline()),
     readEvents: async (after, limit) => (gate('load'), flaky.inner.readEvents(after, limit)),

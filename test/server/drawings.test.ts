@@ -61,9 +61,9 @@ describe('GET /api/drawings', () => {
     const list = await call(url, '/api/drawings');
     expect(list.status).toBe(200);
     expect(list.body.drawings).toEqual([
-      { id: 'led-sales', title: LED.title, version: LED.version, kind: 'workflow' },
-      { id: 'contact-request', title: CONTACT.title, version: CONTACT.version, kind: 'workflow' },
-      { id: 'pathSelection', title: 'Path selection', version: null, kind: 'machine' },
+      { id: 'led-sales', title: LED.title, version: LED.version, kind: 'workflow', revision: expect.any(Number) },
+      { id: 'contact-request', title: CONTACT.title, version: CONTACT.version, kind: 'workflow', revision: expect.any(Number) },
+      { id: 'pathSelection', title: 'Path selection', version: null, kind: 'machine', revision: 0 },
     ]);
   });
 

@@ -827,6 +827,8 @@ describe('GET /api/openapi.json', () => {
     '/api/sessions/{sessionId}/turns': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/sessions/{sessionId}': { get: [200, 400, 403, 404, 503] },
     '/api/sessions/{sessionId}/cancel': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
+    '/api/sessions': { get: [200, 400, 403, 503] },
+    '/api/sessions/{sessionId}/fork': { post: [201, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/inputs': { get: [200, 400, 403, 503] },
     '/api/inputs/{gateId}': { post: [200, 400, 403, 404, 405, 409, 413, 415, 503] },
     '/api/events': { get: [200, 400, 403, 503] },

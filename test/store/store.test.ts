@@ -464,6 +464,39 @@ describe.each(factories)('$name store', (factory) => {
     it('history of an unknown session is []', async () => {
       expect(await store().history('no-such-session')).toEqual([]);
     });
+
+    it('lists sessions newest first, by workflow, status and owner, a page at a time', async () => {
+      const flowId = newId('list-flow');
+      const made: NewSession[] = [];
+      for (const [i, owner] of ['ann', null, 'bob', 'ann', null].entries()) {
+        const s = newSession({ flowId, owner, snapshot: snapshotFor(i) });
+        await store().create(s);
+        made.push(s);
+      }
+      // The second session takes a turn and finishes: status and version change, the order (by creation) does not.
+      await store().commitTurn(made[1]!.sessionId, 1, committed(made[1]!.sessionId, 7, { reply: { ...replyFor(made[1]!.sessionId, 7), status: 'done' } }));
+      const ids = (list: { sessionId: string }[]) => list.map((x) => made.findIndex((m) => m.sessionId === x.sessionId));
+
+      const all = await store().listSessions({ workflowId: flowId, limit: 10 });
+      expect(ids(all)).toEqual([4, 3, 2, 1, 0]);
+      expect(all[3]).toMatchObject({ flowId, flowVersion: 1, status: 'done', version: 2, owner: null, state: { gate_7: 'asking' } });
+      expect(all[0]!.state).toEqual({ gate_4: 'asking' });
+      expect(all[0]!.createdAt).toBeInstanceOf(Date);
+
+      // Pages follow the cursor of the last one seen.
+      const first = await store().listSessions({ workflowId: flowId, limit: 2 });
+      const second = await store().listSessions({ workflowId: flowId, limit: 2, after: first.at(-1)!.cursor });
+      const third = await store().listSessions({ workflowId: flowId, limit: 2, after: second.at(-1)!.cursor });
+      expect([first, second, third].map(ids)).toEqual([[4, 3], [2, 1], [0]]);
+
+      // Ann sees hers and the ownerless ones; an anonymous caller only the ownerless ones.
+      expect(ids(await store().listSessions({ workflowId: flowId, limit: 10, visibleTo: { owner: 'ann' } }))).toEqual([4, 3, 1, 0]);
+      expect(ids(await store().listSessions({ workflowId: flowId, limit: 10, visibleTo: { owner: null } }))).toEqual([4, 1]);
+      expect(ids(await store().listSessions({ workflowId: flowId, limit: 10, status: 'done' }))).toEqual([1]);
+      expect(await store().listSessions({ workflowId: newId('no-flow'), limit: 10 })).toEqual([]);
+      // Without a workflow filter, other sessions of the store come too; these five are the newest.
+      expect(ids((await store().listSessions({ limit: 5 })))).toEqual([4, 3, 2, 1, 0]);
+    });
   });
 });
 

@@ -324,9 +324,14 @@ function inputState(p: Parameters<NodeKind<typeof InputNodeSchema>['state']>[0],
 
 // ---------------------------------------------------------------- reply
 
-/** "a manager", "an auditor"; a role's "-" and "_" read as spaces. */
+/** Roles named without an article: words for a group, not for one person ("Waiting for staff", not "a staff"). */
+const GROUP_WORDS = /(?:^|\s)(?:staff|personnel|support|management|security|admin|administration|finance|legal|hr|it|sales|billing|reception|team|crew)$/i;
+
+/** "a manager", "an auditor", "staff", "managers"; a role's "-" and "_" read as spaces. */
 const someone = (role: string) => {
   const words = role.replace(/[-_]+/g, ' ');
+  // A group, or a plural ("managers", not "boss"): no article.
+  if (GROUP_WORDS.test(words) || /[^s]s$/i.test(words)) return words;
   return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
 };
 

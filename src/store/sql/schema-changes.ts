@@ -158,4 +158,14 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       CREATE INDEX gateflow_journal_event ON gateflow_journal (event_id) WHERE event_id IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'sessions listed newest first',
+    // The order sessions were created in (a timestamp ties and loses precision in a cursor); the list reads it backwards.
+    sql: `
+      ALTER TABLE gateflow_sessions ADD COLUMN n bigserial;
+      CREATE INDEX gateflow_sessions_recent ON gateflow_sessions (n);
+      CREATE INDEX gateflow_sessions_flow_recent ON gateflow_sessions (flow_id, n);
+    `,
+  },
 ];

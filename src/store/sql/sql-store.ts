@@ -13,6 +13,7 @@ import {
   type SessionEvent,
   type SessionEventType,
   type SessionRecord,
+  type SessionSummary,
   type Store,
   type StepTrace,
 } from '../types.js';
@@ -351,6 +352,35 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
         return seq;
       }),
     history: (sessionId, page) => guard('read journal', () => readEntries(sessionId, page?.after ?? 0, page?.limit)),
+    listSessions: (filter) =>
+      guard('list sessions', async () => {
+        const v = filter.visibleTo;
+        const { rows } = await client.query<Omit<SessionRow, 'snapshot'> & { state: unknown; n: string | number }>(
+          `SELECT id, flow_id, flow_version, snapshot -> 'value' AS state, version, owner, status, created_at, updated_at, n
+             FROM gateflow_sessions
+            WHERE ($1::bigint IS NULL OR n < $1)
+              AND ($2::text IS NULL OR flow_id = $2)
+              AND ($3::text IS NULL OR status = $3)
+              AND ($4::boolean IS NOT TRUE OR owner IS NULL OR owner = $5)
+            ORDER BY n DESC
+            LIMIT $6`,
+          [filter.after ?? null, filter.workflowId ?? null, filter.status ?? null, v !== undefined, v?.owner ?? null, filter.limit],
+        );
+        return rows.map(
+          (r): SessionSummary => ({
+            sessionId: r.id,
+            flowId: r.flow_id,
+            flowVersion: r.flow_version,
+            state: r.state,
+            status: r.status,
+            version: r.version,
+            owner: r.owner,
+            createdAt: r.created_at,
+            updatedAt: r.updated_at,
+            cursor: Number(r.n),
+          }),
+        );
+      }),
     findInput: (gateId) =>
       guard('find input', async () => {
         const { rows } = await client.query<GateRow>(`SELECT ${GATE_COLUMNS} FROM gateflow_inputs WHERE gate_id = $1`, [gateId]);
