@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FlowDocumentError, flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
+import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
 import { closestName as closest } from '../extract/suggest.js';
+import { FlowDirectoryError, loadFlowsDir } from '../server/flows-dir.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {
@@ -105,30 +106,12 @@ export function readText(path: string): string {
   }
 }
 
-/**
- * Every flow document in a directory (`*.json`), checked. Every file that
- * cannot be read or is refused is reported at once, with all its problems
- * (exit 1): an author fixing a folder of flows sees the whole list, not one
- * file per attempt.
- */
+/** Every flow document in a directory, checked (see `loadFlowsDir`): a refused directory is a CLI failure (exit 1) with the whole list. */
 export function readFlowsDir(dir: string): FlowDocument[] {
-  let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    return loadFlowsDir(dir);
   } catch (error) {
-    throw new CliError(`cannot read flows from ${dir}: ${(error as Error).message}`);
+    if (error instanceof FlowDirectoryError) throw new CliError(error.message);
+    throw error;
   }
-  if (files.length === 0) throw new CliError(`no flow documents (*.json) in ${dir}`);
-  const flows: FlowDocument[] = [];
-  const refused: string[] = [];
-  for (const f of files)
-    try {
-      flows.push(readFlow(join(dir, f)).flow);
-    } catch (error) {
-      if (!(error instanceof FlowDocumentError) && !(error instanceof CliError)) throw error;
-      refused.push(error.message);
-    }
-  if (refused.length > 0)
-    throw new CliError(`${refused.length} of ${files.length} flow files in ${dir} ${refused.length === 1 ? 'is' : 'are'} invalid:\n${refused.join('\n')}`);
-  return flows;
 }

@@ -128,7 +128,7 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** Starts a session of a workflow; `context` goes to its input. */
   start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
-  turn(sessionId: string, turn: unknown, caller?: Caller): Promise<TReply>;
+  turn(sessionId: string, turn: Turn, caller?: Caller): Promise<TReply>;
   /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
   session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView<TReply>>;
   /** The open input gates the caller may answer, across sessions, oldest first. */
