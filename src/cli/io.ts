@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
@@ -88,7 +89,7 @@ export async function readWorkflow(arg: string): Promise<Workflow> {
   const path = resolve(arg);
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    module = (await importModule(path)) as { default?: unknown };
   } catch (error) {
     throw new CliError(`cannot load ${path}: ${(error as Error).message}`);
   }
@@ -96,6 +97,28 @@ export async function readWorkflow(arg: string): Promise<Workflow> {
   if (!workflow || typeof workflow.id !== 'string' || typeof workflow.machine !== 'function' || typeof workflow.reply !== 'function' || typeof workflow.toEvent !== 'function')
     throw new CliError(`${path}: its default export is not a workflow (make it with defineWorkflow)`);
   return workflow as Workflow;
+}
+
+/**
+ * Imports a workflow module. A TypeScript file goes through tsx when Node
+ * cannot strip its types itself (before Node 22.18): tsx is looked up from the
+ * file's folder (the app's own dependencies), and when it is not there the
+ * error says what to do.
+ */
+async function importModule(path: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(path).href);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?ts$/.test(path)) throw error;
+    let api: string;
+    try {
+      api = createRequire(path).resolve('tsx/esm/api');
+    } catch {
+      throw new Error(`this Node (${process.version}) cannot load TypeScript by itself: install tsx in your app (npm install -D tsx), use Node 22.18 or later, or compile the workflow to .js`);
+    }
+    const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<unknown> };
+    return tsImport(pathToFileURL(path).href, import.meta.url);
+  }
 }
 
 export function readText(path: string): string {
