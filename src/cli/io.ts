@@ -112,13 +112,22 @@ async function importModule(path: string): Promise<unknown> {
     if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?ts$/.test(path)) throw error;
     let api: string;
     try {
-      api = createRequire(path).resolve('tsx/esm/api');
+      api = tsxEsmApi(createRequire(path).resolve('tsx/package.json'));
     } catch {
       throw new Error(`this Node (${process.version}) cannot load TypeScript by itself: install tsx in your app (npm install -D tsx), use Node 22.18 or later, or compile the workflow to .js`);
     }
     const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<unknown> };
     return tsImport(pathToFileURL(path).href, import.meta.url);
   }
+}
+
+/** tsx's ESM API (`tsx/esm/api`, its `import` condition) from the path of its package.json. */
+function tsxEsmApi(manifest: string): string {
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
+  const entry = exports?.['./esm/api'] as { import?: string | { default?: string } } | undefined;
+  const target = typeof entry?.import === 'string' ? entry.import : entry?.import?.default;
+  if (!target) throw new Error('tsx has no ESM API');
+  return join(dirname(manifest), target);
 }
 
 export function readText(path: string): string {
