@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { z } from 'zod';
-import { ChatWidget } from '../src/react/ChatWidget.js';
+import { ChatWidget, type ChatWidgetProps } from '../src/react/ChatWidget.js';
 import { Markdown } from '../src/react/markdown.js';
 import type { Transport } from '../src/react/transport.js';
 import type { ReplyEnvelope } from '../src/workflow/reply.js';
@@ -155,11 +155,11 @@ export interface DocumentAgentProps {
   /** The session to resume for the project (kept across reloads), if any. */
   sessionIdFor?: (projectId: number) => string | null;
   onSessionId?: (projectId: number, sessionId: string) => void;
-  inspect?: boolean;
+  inspect?: ChatWidgetProps['inspect'];
 }
 
 /** The chat with the document agent and, beside it, the project's documents. */
-export function DocumentAgent({ source, transportFor, title = 'Document agent', sessionIdFor, onSessionId, inspect = false }: DocumentAgentProps) {
+export function DocumentAgent({ source, transportFor, title = 'Document agent', sessionIdFor, onSessionId, inspect }: DocumentAgentProps) {
   const { project, error, retry } = useProject(source);
   if (error)
     return (
@@ -196,7 +196,7 @@ function ProjectChat({
   sessionIdFor,
   onSessionId,
   inspect,
-}: Omit<DocumentAgentProps, 'title' | 'inspect'> & { project: ProjectView; title: string; inspect: boolean }) {
+}: Omit<DocumentAgentProps, 'title' | 'inspect'> & { project: ProjectView; title: string; inspect: ChatWidgetProps['inspect'] }) {
   // One transport per project: made once, as the widget keeps the one it was given.
   const [transport] = useState(() => transportFor(project.id));
   const [reply, setReply] = useState<ReplyEnvelope | null>(null);

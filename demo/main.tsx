@@ -1,6 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatWidget, createHttpTransport, InputsInbox } from '../src/react/index.js';
+import { statelyInspector } from '../src/react/stately-inspector.js';
 import type { ReplyEnvelope } from '../src/workflow/reply.js';
 import type { WorkflowSummary as FlowSummary } from '../src/workflow/types.js';
 import { goalFinished, NewGoal, TASK_AGENT_FLOW, TaskAgentPanel } from './task-agent-panel.js';
@@ -8,7 +9,7 @@ import { DOCUMENT_AGENT_FLOW, DocumentAgent, httpDocumentsSource } from './docum
 
 const transport = createHttpTransport();
 const params = new URLSearchParams(location.search);
-const inspect = params.has('inspect');
+const inspect = params.has('inspect') ? statelyInspector() : undefined;
 /** `?inbox`: the page of the people who answer gates (a manager's approvals), instead of the chat. */
 const inbox = params.has('inbox');
 const storageKey = (flowId: string) => `gateflow:session:${flowId}`;

@@ -6,7 +6,8 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { Store } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
-import type { Turn } from '../workflow/turn.js';
+import { parseTurn, type Turn } from '../workflow/turn.js';
+import { InvalidTurnError } from '../runtime/errors.js';
 import type { Workflow } from '../workflow/types.js';
 import { parseChatCommand, runChatCommand, waitingHint } from './chat-commands.js';
 import { renderMarkdown } from './markdown.js';
@@ -90,7 +91,11 @@ export async function chatJson(workflow: Workflow, io: Pick<ChatIO, 'input' | 'o
       write(io.output, JSON.stringify({ error: { code: 'invalid_json', message: `not JSON: ${(error as Error).message}` } }));
       return 'next';
     }
-    const answer = await replyOrError(() => runtime.turn(sessionId, turn));
+    const answer = await replyOrError(() => {
+      const parsed = parseTurn(turn);
+      if (!parsed.success) throw new InvalidTurnError(parsed.message);
+      return runtime.turn(sessionId, parsed.data);
+    });
     write(io.output, JSON.stringify(answer));
     return 'error' in answer || !isFinished(answer) ? 'next' : 'stop';
   });

@@ -36,7 +36,9 @@ export const COMMANDS = {
     summary: 'serve the HTTP API and the demo page (PGlite in .gateflow/db, or PostgreSQL at DATABASE_URL)',
     options: {
       port: { type: 'string', value: 'N', description: 'the port to listen on (default: PORT, or 3000)' },
-      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows (they replace them)' },
+      flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows' },
+      'with-examples': { type: 'boolean', description: 'with --flows: serve the example flows too' },
+      agents: { type: 'string', value: 'LIST', description: 'the agents to serve, with their routes: task-agent,document-agent (the default), one of them, or none' },
       watch: {
         type: 'boolean',
         description:

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FlowDocumentError, flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
+import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
 import { closestName as closest } from '../extract/suggest.js';
+import { FlowDirectoryError, loadFlowsDir } from '../server/flows-dir.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {
@@ -87,7 +89,7 @@ export async function readWorkflow(arg: string): Promise<Workflow> {
   const path = resolve(arg);
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    module = (await importModule(path)) as { default?: unknown };
   } catch (error) {
     throw new CliError(`cannot load ${path}: ${(error as Error).message}`);
   }
@@ -95,6 +97,37 @@ export async function readWorkflow(arg: string): Promise<Workflow> {
   if (!workflow || typeof workflow.id !== 'string' || typeof workflow.machine !== 'function' || typeof workflow.reply !== 'function' || typeof workflow.toEvent !== 'function')
     throw new CliError(`${path}: its default export is not a workflow (make it with defineWorkflow)`);
   return workflow as Workflow;
+}
+
+/**
+ * Imports a workflow module. A TypeScript file goes through tsx when Node
+ * cannot strip its types itself (before Node 22.18): tsx is looked up from the
+ * file's folder (the app's own dependencies), and when it is not there the
+ * error says what to do.
+ */
+async function importModule(path: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(path).href);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?ts$/.test(path)) throw error;
+    let api: string;
+    try {
+      api = tsxEsmApi(createRequire(path).resolve('tsx/package.json'));
+    } catch {
+      throw new Error(`this Node (${process.version}) cannot load TypeScript by itself: install tsx in your app (npm install -D tsx), use Node 22.18 or later, or compile the workflow to .js`);
+    }
+    const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<unknown> };
+    return tsImport(pathToFileURL(path).href, import.meta.url);
+  }
+}
+
+/** tsx's ESM API (`tsx/esm/api`, its `import` condition) from the path of its package.json. */
+function tsxEsmApi(manifest: string): string {
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
+  const entry = exports?.['./esm/api'] as { import?: string | { default?: string } } | undefined;
+  const target = typeof entry?.import === 'string' ? entry.import : entry?.import?.default;
+  if (!target) throw new Error('tsx has no ESM API');
+  return join(dirname(manifest), target);
 }
 
 export function readText(path: string): string {
@@ -105,30 +138,12 @@ export function readText(path: string): string {
   }
 }
 
-/**
- * Every flow document in a directory (`*.json`), checked. Every file that
- * cannot be read or is refused is reported at once, with all its problems
- * (exit 1): an author fixing a folder of flows sees the whole list, not one
- * file per attempt.
- */
+/** Every flow document in a directory, checked (see `loadFlowsDir`): a refused directory is a CLI failure (exit 1) with the whole list. */
 export function readFlowsDir(dir: string): FlowDocument[] {
-  let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    return loadFlowsDir(dir);
   } catch (error) {
-    throw new CliError(`cannot read flows from ${dir}: ${(error as Error).message}`);
+    if (error instanceof FlowDirectoryError) throw new CliError(error.message);
+    throw error;
   }
-  if (files.length === 0) throw new CliError(`no flow documents (*.json) in ${dir}`);
-  const flows: FlowDocument[] = [];
-  const refused: string[] = [];
-  for (const f of files)
-    try {
-      flows.push(readFlow(join(dir, f)).flow);
-    } catch (error) {
-      if (!(error instanceof FlowDocumentError) && !(error instanceof CliError)) throw error;
-      refused.push(error.message);
-    }
-  if (refused.length > 0)
-    throw new CliError(`${refused.length} of ${files.length} flow files in ${dir} ${refused.length === 1 ? 'is' : 'are'} invalid:\n${refused.join('\n')}`);
-  return flows;
 }

@@ -14,7 +14,7 @@ import { DirectoryLockedError } from '../store/dir-lock.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
-import { serveOptionsFromEnv } from './serve.js';
+import { serveOptionsFromEnv, servedAgents } from './serve.js';
 import { runValidate } from './validate.js';
 import { watchFlows } from './watch-flows.js';
 import { parseMin, runTestFlow } from './test-flow.js';
@@ -83,6 +83,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     store: flag('store'),
     inspect: flag('inspect'),
     watch: flag('watch'),
+    withExamples: flag('with-examples'),
+    agents: text('agents'),
   };
 
   switch (command) {
@@ -107,12 +109,16 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'serve': {
       const port = Number(values.port ?? env.PORT ?? 3000);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${values.port ?? env.PORT}"`, 2);
-      const flows = readFlowsDir(values.flows ?? EXAMPLE_FLOWS_DIR);
+      if (values.withExamples && values.flows === undefined) throw new CliError('gateflow serve: --with-examples goes with --flows DIR (the examples are served by default)', 2);
+      const agents = servedAgents(values.agents);
+      const flows = [...(values.flows === undefined || values.withExamples ? readFlowsDir(EXAMPLE_FLOWS_DIR) : []), ...(values.flows !== undefined ? readFlowsDir(values.flows) : [])];
+      const duplicate = flows.find((f, i) => flows.findIndex((g) => g.id === f.id) !== i);
+      if (duplicate) throw new CliError(`gateflow serve: two flows have the id "${duplicate.id}" (one of the examples and one in ${values.flows}); rename one, or drop --with-examples`, 2);
       const settings = serveOptionsFromEnv(env);
       const { extract, note } = await extractorFromEnv(env);
       // Loaded here: the chat and eval commands need no database driver.
       const { startServer } = await import('../server/node.js');
-      const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
+      const { postgresTimeoutsFromEnv } = await import('../store/postgres-timeouts.js');
       let postgresTimeouts;
       try {
         postgresTimeouts = postgresTimeoutsFromEnv(env);
@@ -134,8 +140,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         workflows,
         replySchema: ReplySchema,
         actors: { extract, ...EXAMPLE_ACTORS },
-        taskAgent: { model },
-        documentAgent,
+        ...(agents.has('task-agent') && { taskAgent: { model } }),
+        ...(agents.has('document-agent') && { documentAgent }),
         port,
         postgresTimeouts,
         drawnMachines: DRAWN_MACHINES,
@@ -151,13 +157,17 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
           (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
-          (server.graph.available
+          (!agents.has('task-agent')
+            ? 'gateflow: task agent off (--agents)\n'
+            : server.graph.available
             ? `gateflow: graph: Apache AGE ${server.graph.version} (GET /api/graph); task agent: task-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'})\n`
             : `gateflow: task agent off: ${server.graph.reason}; flows keep working\n`) +
-          (server.documentAgent
+          (!agents.has('document-agent')
+            ? 'gateflow: document agent off (--agents)\n'
+            : server.documentAgent
             ? `gateflow: document agent: document-agent (${model ? 'offline reader, then the model' : 'offline reader only: explicit commands'}), web search: ${webSearch ? webSearch.name : 'off (set SEARXNG_URL)'} (POST /api/agent/act)\n`
             : 'gateflow: document agent off: the store holds no SQL tables\n') +
-          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}${values.flows ? ` (from ${values.flows}, in place of the examples)` : ''}\n` +
+          `gateflow: flows: ${flows.map((f) => `${f.id}@${f.version}`).join(', ')}${values.flows === undefined ? ' (the examples)' : values.withExamples ? ` (the examples and ${values.flows})` : ` (from ${values.flows}; the examples are not served: add --with-examples)`}\n` +
           (values.inspect ? `gateflow: inspector: session actors stream to ${env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL} (the Stately inspector's WebSocket server)\n` : '') +
           `${note}\n` +
           (settings.jwtSecret ? 'gateflow: requests need a bearer JWT (GATEFLOW_JWT_SECRET is set)\n' : ''),
@@ -309,7 +319,7 @@ function wholeNumber(command: string, name: string, text: string, max: number): 
 /** The store `serve` would open, from the same environment (a wrong setting is a usage error). */
 async function storeLocation(env: Record<string, string | undefined>): Promise<LocalStoreLocation> {
   const settings = serveOptionsFromEnv(env);
-  const { postgresTimeoutsFromEnv } = await import('../store/postgres.js');
+  const { postgresTimeoutsFromEnv } = await import('../store/postgres-timeouts.js');
   try {
     return { databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, postgresTimeouts: postgresTimeoutsFromEnv(env) };
   } catch (error) {

@@ -33,3 +33,15 @@ function wholeNumber(env: Env, name: string, min: number): number | undefined {
   if (!/^\d{1,9}$/.test(value) || Number(value) < min) throw new CliError(`gateflow: ${name} must be a whole number of ${min} or more, not "${value.slice(0, 20)}"`, 2);
   return Number(value);
 }
+
+const AGENTS = ['task-agent', 'document-agent'] as const;
+
+/** `--agents`: which agents `serve` serves (both by default; `none` for flows alone). */
+export function servedAgents(list: string | undefined): Set<(typeof AGENTS)[number]> {
+  if (list === undefined) return new Set(AGENTS);
+  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 1 && names[0] === 'none') return new Set();
+  const unknown = names.filter((n) => !(AGENTS as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) throw new CliError(`gateflow serve: --agents takes ${AGENTS.join(',')}, one of them, or none; not "${list.slice(0, 60)}"`, 2);
+  return new Set(names as (typeof AGENTS)[number][]);
+}

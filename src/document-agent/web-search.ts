@@ -127,7 +127,7 @@ export function webSearchFromEnv(env: Record<string, string | undefined> = proce
 
 /**
  * The results as Markdown for a document: a "### Sources (web search: <query>)"
- * heading, then one "- [title](url): snippet" line each. Titles, snippets and
+ * heading, then one `- [title](url): snippet` line each. Titles, snippets and
  * the query come from web pages, so they are hostile: newlines become spaces
  * and Markdown's punctuation is escaped, so that no text can end the link,
  * start a new block, open a code span or inject HTML; URLs other than http(s)

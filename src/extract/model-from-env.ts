@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import { importOptional } from '../error/optional-dependency.js';
 
 export const DEFAULT_MODEL_ID = 'gpt-4o-mini';
 
@@ -23,7 +24,7 @@ export async function modelFromEnv(env: Record<string, string | undefined>): Pro
   // throws on an empty OPENAI_BASE_URL: treat empty as unset, and load the
   // provider only when a model is configured.
   if (typeof process !== 'undefined' && process.env.OPENAI_BASE_URL?.trim() === '') delete process.env.OPENAI_BASE_URL;
-  const { createOpenAI } = await import('@ai-sdk/openai');
+  const { createOpenAI } = await importOptional('@ai-sdk/openai', 'a model from OPENAI_API_KEY / OPENAI_BASE_URL', () => import('@ai-sdk/openai'));
   // A local server often needs no key; the SDK insists on one, so pass a placeholder.
   const provider = createOpenAI({ apiKey: apiKey ?? 'not-needed', ...(baseURL && { baseURL }) });
   return { model: provider.chat(modelId), modelId, baseURL };

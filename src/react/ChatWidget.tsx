@@ -4,7 +4,7 @@ import { CHAT_WIDGET_CSS } from './chat-widget-css.js';
 import { ConversationInputs } from './ConversationInputs.js';
 import { roleInWords } from './deadline.js';
 import { Markdown } from './markdown.js';
-import { statelyInspector } from './stately-inspector.js';
+import type { StatelyInspector } from './stately-inspector.js';
 import type { Transport } from './transport.js';
 import { useConversation, type Conversation } from './use-conversation.js';
 import type { ChatReply } from '../../machines/chat-session.js';
@@ -17,11 +17,14 @@ export interface ChatWidgetProps {
   /** Told the session id once known (store it to resume after a reload). */
   onSessionId?: (sessionId: string) => void;
   /**
-   * Connect the widget's actors to the Stately inspector (`@statelyai/inspect`,
-   * which opens the hosted inspector on stately.ai in a window; without a way
-   * there the widget says so instead), or pass your own `inspect` function.
+   * Connect the widget's actors to an inspector: your own `inspect` function,
+   * or the Stately inspector, `statelyInspector()` from
+   * `gateflow/react/inspector` (it needs `@statelyai/inspect`, and opens the
+   * hosted inspector on stately.ai in a window; without a way there the widget
+   * says so instead). Kept out of this module so that an app without the
+   * inspector package still builds.
    */
-  inspect?: boolean | ((event: InspectionEvent) => void);
+  inspect?: false | ((event: InspectionEvent) => void) | StatelyInspector;
   title?: string;
   className?: string;
   /**
@@ -53,14 +56,12 @@ export function ChatWidget(props: ChatWidgetProps) {
     ...(props.sessionId !== undefined && { sessionId: props.sessionId }),
     ...(inspect && { inspect }),
   });
-  const { onSessionId } = props;
-  useEffect(() => {
-    if (conversation.sessionId) onSessionId?.(conversation.sessionId);
-  }, [conversation.sessionId, onSessionId]);
-  const { onReply } = props;
-  useEffect(() => {
-    if (conversation.reply) onReply?.(conversation.reply);
-  }, [conversation.reply, onReply]);
+  // The host's callbacks are often written inline (a new function on every
+  // render of the host): each is told each new value once, whatever it is.
+  const onSessionId = useLatest(props.onSessionId);
+  const onReply = useLatest(props.onReply);
+  useOnNew(conversation.sessionId, (sessionId) => onSessionId.current?.(sessionId));
+  useOnNew(conversation.reply, (reply) => onReply.current?.(reply));
   return <ChatView conversation={conversation} title={props.title} className={props.className} note={note} notify={props.notify} />;
 }
 
@@ -382,7 +383,7 @@ export function ChatView({
 
 /** The inspect function to use (none, the caller's own, or the Stately inspector's) and what to say when the inspector cannot run. */
 function useInspector(option: ChatWidgetProps['inspect']): { inspect?: (event: InspectionEvent) => void; note?: string } {
-  const inspector = option === true && typeof window !== 'undefined' ? statelyInspector() : undefined;
+  const inspector = typeof option === 'object' ? option : undefined;
   const state = useSyncExternalStore(
     inspector?.subscribe ?? noSubscription,
     () => inspector?.state(),
@@ -394,6 +395,26 @@ function useInspector(option: ChatWidgetProps['inspect']): { inspect?: (event: I
 }
 
 const noSubscription = () => () => {};
+
+/** A ref that holds the latest value given (updated after each render, before later effects). */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  useEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
+
+/** Calls `tell` once for each new non-null value (not again on a re-render, nor on StrictMode's second run of effects). */
+function useOnNew<T>(value: T | null | undefined, tell: (value: T) => void) {
+  const told = useRef<T | null>(null);
+  useEffect(() => {
+    if (value === null || value === undefined || told.current === value) return;
+    told.current = value;
+    tell(value);
+    // `tell` reads the latest callback through a ref: only a new value calls it.
+  }, [value]);
+}
 
 /** The line under a finished conversation: what the runtime knows (the message says it in the workflow's words). */
 function finishedLine(reply: ChatReply): string {

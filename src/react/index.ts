@@ -4,6 +4,7 @@ export { createHttpTransport, type HttpTransportOptions } from './http-transport
 export { InputForm, type InputFormProps } from './InputForm.js';
 export { InputsInbox, type InputsInboxProps } from './InputsInbox.js';
 export { createLocalTransport } from './local-transport.js';
+export type { InspectorState, StatelyInspector } from './stately-inspector.js';
 export { TransportError, type EventsHandlers, type InputQuery, type Transport } from './transport.js';
 export { useConversation, type Conversation, type ConversationStatus, type UseConversationOptions } from './use-conversation.js';
 export { useInputs, type Inputs, type UseInputsOptions } from './use-inputs.js';

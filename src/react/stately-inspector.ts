@@ -1,4 +1,5 @@
 import type { InspectionEvent } from 'xstate';
+import { importOptional } from '../error/optional-dependency.js';
 
 /**
  * Whether the Stately inspector is there: it is a page on stately.ai that the
@@ -44,7 +45,7 @@ export function statelyInspector(): StatelyInspector {
 
   if (typeof navigator !== 'undefined' && navigator.onLine === false) set({ status: 'unavailable', reason: OFFLINE });
   else
-    void import('@statelyai/inspect').then(
+    void importOptional('@statelyai/inspect', 'the Stately inspector', () => import('@statelyai/inspect')).then(
       ({ createBrowserInspector }) => {
         const onMessage = (event: MessageEvent) => {
           if ((event.data as { type?: unknown } | null)?.type !== '@statelyai.connected') return;

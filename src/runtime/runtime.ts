@@ -8,7 +8,7 @@ import { isGateId, openInputOf, type GateRecord, type OpenInput } from '../input
 import { ConflictError, type JournalTurn, type LoadedSession, type SessionEvent, type SessionRecord, type StepTrace, type Store } from '../store/types.js';
 import type { ReplyEnvelope, SessionStatus, WorkflowVersion } from '../workflow/reply.js';
 import { openSession, type WorkflowSession } from '../workflow/session.js';
-import { parseTurn, sameTurn } from '../workflow/turn.js';
+import { parseTurn, sameTurn, type Turn } from '../workflow/turn.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { EventFeed } from './event-feed.js';
 import { planGates, stepEvents, withInputs } from './gates.js';
@@ -169,7 +169,7 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /** Starts a session of a workflow; `context` goes to its input. */
   start(workflowId: string, caller?: Caller, options?: { context?: Record<string, unknown> }): Promise<{ sessionId: string; reply: TReply }>;
   /** Load, restore, send, wait until settled, build the reply, save and journal. */
-  turn(sessionId: string, turn: unknown, caller?: Caller): Promise<TReply>;
+  turn(sessionId: string, turn: Turn, caller?: Caller): Promise<TReply>;
   /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
   session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView<TReply>>;
   /** The caller's sessions (those they may see), newest first, one page at a time. */

@@ -1,10 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import type { Caller, Runtime } from '../runtime/runtime.js';
-import { InvalidPageError } from '../runtime/errors.js';
+import { InvalidPageError, InvalidTurnError } from '../runtime/errors.js';
+import { parseTurn } from '../workflow/turn.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { documentRoutes, type DocumentAgentSource } from './documents.js';
 import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
@@ -28,6 +30,13 @@ export interface AppOptions {
   jwt?: Omit<JwtAuthOptions, 'secret'>;
   /** Host names the server answers to (any port): loopback names by default; `'*'` for any. */
   allowedHosts?: readonly string[] | '*';
+  /**
+   * Origins whose pages may call `/api` from the browser (CORS: preflights
+   * answered, `Access-Control-Allow-Origin` on answers), e.g.
+   * `['https://app.example.com']`, or `'*'` for any. None by default. Requests
+   * still need the server's host (`allowedHosts`) and, with `jwtSecret`, a token.
+   */
+  corsOrigins?: readonly string[] | '*';
   /** Called with errors that are not the caller's fault (500s). */
   onError?: (error: unknown) => void;
   /** The reply schema of the workflows served, for the OpenAPI document (the common envelope when absent). */
@@ -117,6 +126,8 @@ export function createApp(options: AppOptions) {
   app.use('*', (c, next) => (isApi(c) ? apiHeaders(c, next) : pageHeaders(c, next)));
 
   const api = new Hono<Env>();
+  // Before methodNotAllowed: a preflight (OPTIONS) is CORS's to answer.
+  if (options.corsOrigins) api.use('*', corsFor(options.corsOrigins));
   api.use(
     '*',
     methodNotAllowed({
@@ -171,8 +182,9 @@ export function createApp(options: AppOptions) {
   });
 
   api.post('/sessions/:sessionId/turns', async (c) => {
-    const turn = await readJson(c, { optional: false, expected: '{"text": ...} or {"button": ...}' });
-    return c.json(await runtime.turn(c.req.param('sessionId'), turn, c.get('caller')));
+    const parsed = parseTurn(await readJson(c, { optional: false, expected: '{"text": ...} or {"button": ...}' }));
+    if (!parsed.success) throw new InvalidTurnError(parsed.message);
+    return c.json(await runtime.turn(c.req.param('sessionId'), parsed.data, c.get('caller')));
   });
 
   api.get('/sessions', async (c) => {
@@ -291,4 +303,32 @@ async function readJson(c: Context, { optional, expected }: { optional: boolean;
   } catch (error) {
     throw new HttpError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * CORS for the listed origins (Hono's middleware): the API's methods and the
+ * headers a client sends (JSON bodies, a bearer token, an events stream's
+ * resume point). An origin not listed gets no CORS headers, so its page
+ * cannot read the answers.
+ */
+function corsFor(origins: readonly string[] | '*') {
+  const allowed = origins === '*' ? '*' : origins.map(checkedOrigin);
+  return cors({
+    origin: allowed === '*' ? '*' : (origin) => (allowed.includes(origin) ? origin : null),
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Authorization', 'Last-Event-ID'],
+    maxAge: 600,
+  });
+}
+
+/** An allowed origin as browsers send it (`https://host[:port]`, no path): a mistake is said at start, not found as a blocked page. */
+function checkedOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new TypeError(`corsOrigins: "${origin.slice(0, 100)}" is not an origin (scheme://host[:port])`);
+  }
+  if (url.origin === 'null' || url.origin !== origin.replace(/\/$/, '')) throw new TypeError(`corsOrigins: "${origin.slice(0, 100)}" is not an origin: write it as ${url.origin === 'null' ? 'scheme://host[:port]' : url.origin}`);
+  return url.origin;
 }

@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net';
 import type { AnyActorLogic } from 'xstate';
 import type { z } from 'zod';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
-import { DEFAULT_PGLITE_DIR, createPgliteStore } from '../store/pglite.js';
-import { createPostgresStore, redactUrl, type PostgresTimeouts } from '../store/postgres.js';
+import { MissingDependencyError } from '../error/optional-dependency.js';
+import { DEFAULT_PGLITE_DIR } from '../store/pglite-dir.js';
+import { redactUrl } from '../store/connection-secrets.js';
+import type { PostgresTimeouts } from '../store/postgres-timeouts.js';
 import type { SqlDatabase, Store } from '../store/types.js';
 import type { DocumentAgentHostOptions } from '../document-agent/host.js';
 import type { TaskAgentHostOptions } from '../task-agent/host.js';
@@ -30,6 +32,18 @@ export interface ServerOptions {
   documentAgent?: DocumentAgentServing;
   port?: number;
   hostname?: string;
+  /**
+   * The store to serve (a memory store, one you opened): the server does not
+   * close it. When absent, the server opens PostgreSQL at `databaseUrl`, or
+   * PGlite in `dataDir`, and closes it on `close()`.
+   */
+  store?: Store;
+  /**
+   * Origins whose pages may call the API from the browser (CORS), e.g.
+   * `['https://app.example.com']`; `'*'` for any. None by default: only pages
+   * of the server's own origin.
+   */
+  corsOrigins?: readonly string[] | '*';
   /** PostgreSQL when set; PGlite in `dataDir` otherwise. */
   databaseUrl?: string | undefined;
   dataDir?: string;
@@ -98,15 +112,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Settings are checked before the store is opened (or its directory created and locked).
   if (options.jwtSecret) createJwtAuth({ ...options.jwt, secret: options.jwtSecret });
   if (options.inspect) inspectorUrl(options.inspect.url);
-  const store = options.databaseUrl
-    ? await createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) })
-    : await createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR, extensions: await graphExtensions() });
+  if (options.store) {
+    // The caller's store stays open when the server closes.
+    return serveStore(options.store, options, { description: `the ${options.store.kind} store given`, owned: false });
+  }
+  const store = await openStore(options);
   try {
-    return await serveStore(store, options);
+    return await serveStore(store, options, { owned: true });
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * PostgreSQL at `databaseUrl`, or PGlite in `dataDir` (with Apache AGE when
+ * `@electric-sql/pglite-age` is installed): each driver is an optional
+ * dependency, loaded only here.
+ */
+async function openStore(options: ServerOptions): Promise<Store> {
+  if (options.databaseUrl) {
+    const { createPostgresStore } = await import('../store/postgres.js');
+    return createPostgresStore({ connectionString: options.databaseUrl, ...(options.postgresTimeouts && { timeouts: options.postgresTimeouts }) });
+  }
+  const { createPgliteStore } = await import('../store/pglite.js');
+  const extensions = await graphExtensions();
+  return createPgliteStore({ dataDir: options.dataDir ?? DEFAULT_PGLITE_DIR, ...(extensions && { extensions }) });
 }
 
 /** The task agent's workflow and actors on the store's database (loaded only when served). */
@@ -121,16 +152,24 @@ async function documentAgentOf(database: SqlDatabase, options: DocumentAgentServ
   return documentAgentHost({ database, ...options });
 }
 
-/** PGlite's Apache AGE, loaded only for a PGlite store (a PostgreSQL server has its own, or none). */
+/**
+ * PGlite's Apache AGE, loaded only for a PGlite store (a PostgreSQL server has
+ * its own, or none); none when its package is not installed (the graph check
+ * then says the store holds no graphs, and flows are served all the same).
+ */
 async function graphExtensions() {
-  const { graphPgliteOptions } = await import('../graph/pglite.js');
-  return graphPgliteOptions().extensions;
+  try {
+    const { graphPgliteOptions } = await import('../graph/pglite.js');
+    return graphPgliteOptions().extensions;
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return undefined;
+    throw error;
+  }
 }
 
-async function serveStore(store: Store, options: ServerOptions): Promise<RunningServer> {
-  const storeDescription = options.databaseUrl
-    ? `PostgreSQL at ${redactUrl(options.databaseUrl)}`
-    : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`;
+async function serveStore(store: Store, options: ServerOptions, { description, owned }: { description?: string; owned: boolean }): Promise<RunningServer> {
+  const storeDescription =
+    description ?? (options.databaseUrl ? `PostgreSQL at ${redactUrl(options.databaseUrl)}` : `PGlite in ${options.dataDir ?? DEFAULT_PGLITE_DIR}`);
   // A store without AGE serves flows all the same: the graph says why it is off.
   const graph = await checkGraphSupport(store);
   const onBackgroundError = options.onBackgroundError ?? backgroundErrorLog((line) => console.error(line));
@@ -150,7 +189,7 @@ async function serveStore(store: Store, options: ServerOptions): Promise<Running
     onBackgroundError,
   });
   try {
-    const running = await serveRuntime(store, runtime, { storeDescription, graph, documentAgent: documents !== null }, onBackgroundError, options);
+    const running = await serveRuntime(store, runtime, { storeDescription, graph, documentAgent: documents !== null, owned }, onBackgroundError, options);
     if (!inspector) return running;
     return {
       ...running,
@@ -188,7 +227,7 @@ async function webSocketInspector(url: string): Promise<{ inspect: (event: Inspe
 async function serveRuntime(
   store: Store,
   runtime: Runtime,
-  { storeDescription, graph, documentAgent }: { storeDescription: string; graph: GraphStatus; documentAgent: boolean },
+  { storeDescription, graph, documentAgent, owned }: { storeDescription: string; graph: GraphStatus; documentAgent: boolean; owned: boolean },
   onBackgroundError: (error: unknown) => void,
   options: ServerOptions,
 ): Promise<RunningServer> {
@@ -209,6 +248,7 @@ async function serveRuntime(
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.jwt && { jwt: options.jwt }),
     ...(options.replySchema && { replySchema: options.replySchema }),
+    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
     allowedHosts: options.allowedHosts ?? [...LOOPBACK_HOSTS, ...(isWildcard(hostname) ? [] : [hostName(hostname)])],
     onError: (error) => console.error('gateflow: internal error:', error),
   });
@@ -244,7 +284,7 @@ async function serveRuntime(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await firstSweep;
       runtime.close();
-      await store.close();
+      if (owned) await store.close();
     },
   };
 }

@@ -1,12 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, type Extensions } from '@electric-sql/pglite';
+import type { Extensions } from '@electric-sql/pglite';
+import { importOptional } from '../error/optional-dependency.js';
 import { acquireDirectoryLock, type DirectoryLock } from './dir-lock.js';
 import { createSqlStore, upgradeSchema, type SqlClient } from './sql/sql-store.js';
 import type { Store } from './types.js';
 
 export { DirectoryLockedError, type LockHolder } from './dir-lock.js';
 
-export const DEFAULT_PGLITE_DIR = '.gateflow/db';
+export { DEFAULT_PGLITE_DIR } from './pglite-dir.js';
+
+// An optional peer dependency: importing this module is using it, and says what to install when it is missing.
+const { PGlite } = await importOptional('@electric-sql/pglite', 'the PGlite store (gateflow/pglite)', () => import('@electric-sql/pglite'));
 
 /** Where a PGlite store lives, and what PGlite loads with it. */
 export interface PgliteStoreOptions {
@@ -45,7 +49,7 @@ export async function createPgliteStore(options: PgliteStoreOptions = {}): Promi
 /** The SQL client a PGlite store runs on (exported for instrumented stores, e.g. the benchmark). Locks `dataDir` until closed. */
 export function createPgliteClient(options: PgliteStoreOptions = {}): SqlClient {
   let lock: DirectoryLock | undefined;
-  let db: PGlite;
+  let db: InstanceType<typeof PGlite>;
   if (options.dataDir !== undefined) {
     mkdirSync(options.dataDir, { recursive: true });
     lock = acquireDirectoryLock(options.dataDir);

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
+import { importOptional } from '../error/optional-dependency.js';
 import { redactUrl, scrubSecrets } from './connection-secrets.js';
 import { resolvePostgresTimeouts, type PostgresTimeouts } from './postgres-timeouts.js';
 import { createSqlStore, upgradeSchema, type SqlClient } from './sql/sql-store.js';
@@ -12,6 +13,9 @@ export {
   resolvePostgresTimeouts,
   type PostgresTimeouts,
 } from './postgres-timeouts.js';
+
+// An optional peer dependency: importing this module is using it, and says what to install when it is missing.
+const { default: pg } = await importOptional('pg', 'the PostgreSQL store (gateflow/postgres)', () => import('pg'));
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -57,7 +61,7 @@ export function createPostgresClient(options: PostgresStoreOptions): SqlClient {
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   // pg types rows as QueryResultRow; the store names its own row shapes.
-  const rowsOf = <Row>(result: pg.QueryResult) => result as unknown as { rows: Row[] };
+  const rowsOf = <Row>(result: QueryResult) => result as unknown as { rows: Row[] };
   // Named statements are parsed and planned once per connection, not on every turn.
   const names = new Map<string, string>();
   const named = (text: string, values: unknown[] | undefined) => {
@@ -89,7 +93,7 @@ export function createPostgresClient(options: PostgresStoreOptions): SqlClient {
       }
     },
     transaction: async (fn) => {
-      let conn: pg.PoolClient;
+      let conn: PoolClient;
       try {
         conn = await pool.connect();
       } catch (error) {

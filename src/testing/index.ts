@@ -27,7 +27,7 @@ export {
   type EvalReport,
   type EvalResult,
 } from './evaluate-matcher.js';
-export { defaultAnswers, describeEvent, doneEvent, errorEvent, eventKey, generateMachinePaths, inputTestEvents, machineStateNodes, machineTransitions, replayMachinePaths, type MachineCoverage, type MachinePath, type MachinePathOptions, type ReplayedStep, type ReplayOptions, type StartedActor } from './machine-paths.js';
+export { answeredInContext, defaultAnswers, describeEvent, doneEvent, errorEvent, eventKey, generateMachinePaths, inputTestEvents, machineStateNodes, machineTransitions, replayMachinePaths, type MachineCoverage, type MachinePath, type MachinePathOptions, type ReplayedStep, type ReplayOptions, type StartedActor } from './machine-paths.js';
 export {
   CoverageFigureSchema,
   CoverageReportSchema,

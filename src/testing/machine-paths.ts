@@ -11,7 +11,7 @@ import {
   type StateValue,
 } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
-import type { InputValue } from '../inputs/coerce.js';
+import { coerceInput, type InputValue } from '../inputs/coerce.js';
 import { declaredInputs } from '../inputs/declared.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../inputs/events.js';
 import { inputOptions, type InputSpec } from '../inputs/spec.js';
@@ -108,7 +108,7 @@ export const eventKey = (event: AnyEventObject): string => JSON.stringify(event,
 /** A short description: an actor's outcome by id, the person's events by payload. */
 export function describeEvent(event: AnyEventObject): string {
   const clip = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
-  if (event.type.startsWith(DONE_PREFIX)) return `${event.type.slice(DONE_PREFIX.length)} done ${clip(JSON.stringify(event.output))}`;
+  if (event.type.startsWith(DONE_PREFIX)) return `${event.type.slice(DONE_PREFIX.length)} done ${clip(JSON.stringify(event.output) ?? 'undefined')}`;
   if (event.type.startsWith(ERROR_PREFIX)) return `${event.type.slice(ERROR_PREFIX.length)} failed (${clip(String((event.error as Error)?.message ?? event.error))})`;
   const { type, ...rest } = event;
   return Object.keys(rest).length > 0 ? `${type} ${clip(JSON.stringify(rest))}` : type;
@@ -116,32 +116,73 @@ export function describeEvent(event: AnyEventObject): string {
 
 // ---------------------------------------------------------------- the person's inputs
 
-/** The answers a gate may take by default: an enum's options, a boolean's two values, the default. */
+/**
+ * The answers a gate may take by default: an enum's options, a boolean's two
+ * values, the default; without one, a number (or integer) inside its bounds,
+ * an email address, a date inside its bounds. Free text and JSON have no
+ * sample: give them with `inputTestEvents(snapshot, answers)`.
+ */
 export function defaultAnswers(spec: InputSpec): InputValue[] {
   const options = inputOptions(spec);
   if (options) return options.map((o) => o.value);
-  return spec.default !== undefined ? [spec.default as InputValue] : [];
+  if (spec.default !== undefined) return [spec.default as InputValue];
+  const sample = sampleAnswer(spec);
+  // Only a value the gate takes, as the runtime would coerce it.
+  return sample !== undefined && coerceInput(spec, sample).ok ? [sample] : [];
+}
+
+function sampleAnswer(spec: InputSpec): InputValue | undefined {
+  switch (spec.type) {
+    case 'number':
+    case 'integer':
+      return spec.min ?? (spec.max !== undefined ? Math.min(0, spec.max) : 0);
+    case 'email':
+      return 'person@example.com';
+    case 'date': {
+      const bound = (b: string | undefined) => (b === 'today' ? new Date().toISOString().slice(0, 10) : b);
+      return bound(spec.min) ?? bound(spec.max) ?? '2026-01-15';
+    }
+    default:
+      return undefined;
+  }
 }
 
 /**
  * The events the runtime may send a snapshot that waits for inputs (its
  * states' `meta.inputs`, dynamic ones read from the context): each answer
- * `answers` gives for each gate, and a timeout of all of them.
+ * `answers` gives for each gate still open, with the others still open as
+ * `remaining` (so that answering them one after the other completes the
+ * state, as the runtime does), and a timeout of the open ones.
+ *
+ * Which inputs are answered already is the machine's to know: `answered`
+ * says it; by default an input is answered when the context holds a value
+ * under its name (`context[name]`, or `context.answers[name]` as flows keep it).
  */
 export function inputTestEvents(
   snapshot: AnyMachineSnapshot,
   answers: (spec: InputSpec) => readonly InputValue[] = defaultAnswers,
+  answered: (snapshot: AnyMachineSnapshot, spec: InputSpec) => boolean = answeredInContext,
 ): (InputAnsweredEvent | InputTimedOutEvent)[] {
   const events: (InputAnsweredEvent | InputTimedOutEvent)[] = [];
   for (const { state, inputs } of declaredInputs(snapshot)) {
-    for (const spec of inputs) {
-      const remaining = inputs.filter((i) => i !== spec).map((i) => i.name);
+    const open = inputs.filter((spec) => !answered(snapshot, spec));
+    if (open.length === 0) continue;
+    for (const spec of open) {
+      const remaining = open.filter((i) => i !== spec).map((i) => i.name);
       for (const value of answers(spec))
         events.push({ type: 'input.answered', gateId: `gate-${spec.name}`, state, name: spec.name, value, by: null, remaining });
     }
-    events.push({ type: 'input.timedOut', state, names: inputs.map((i) => i.name) });
+    events.push({ type: 'input.timedOut', state, names: open.map((i) => i.name) });
   }
   return events;
+}
+
+/** The default of `inputTestEvents`: the context holds a value under the input's name, at its top or in `answers`. */
+export function answeredInContext(snapshot: AnyMachineSnapshot, spec: InputSpec): boolean {
+  const context = snapshot.context as Record<string, unknown> | null | undefined;
+  if (typeof context !== 'object' || context === null) return false;
+  const answers = context.answers as Record<string, unknown> | null | undefined;
+  return context[spec.name] !== undefined || (typeof answers === 'object' && answers !== null && answers[spec.name] !== undefined);
 }
 
 // ---------------------------------------------------------------- the search

@@ -12,6 +12,7 @@ import {
 } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import { activeNode } from '../flow/active-node.js';
+import { buildReply } from '../flow/build-reply.js';
 import { attemptBudget } from '../flow/attempts.js';
 import { compileFlow, extractionInput, type FlowMachine } from '../flow/compile.js';
 import type { AnswerValue, FlowContext } from '../flow/context.js';
@@ -158,7 +159,7 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot, options
   const active = snapshot.status === 'active' ? activeNode(graph, snapshot.value) : undefined;
   if (!active) return [];
   const facts = factsOf(graph, options);
-  const events =
+  let events =
     kindOf(active.node).testEvents?.(active.node, {
       graph,
       place: active.place,
@@ -168,6 +169,10 @@ export function flowTestEvents(graph: FlowGraph, snapshot: TestSnapshot, options
       literals: (key) => facts.literals.get(key),
       extractionInput: (place, context) => extractionInput(graph, place, context),
     }) ?? [];
+  if (options.offeredButtonsOnly && events.some((e) => e.type === 'user.button')) {
+    const offered = new Set((buildReply(graph, snapshot, 'test').buttons ?? []).map((b) => b.value));
+    events = events.filter((e) => e.type !== 'user.button' || offered.has(e.value));
+  }
   // Path selection reports every later message too: a vote that changes nothing (the flow-wide `path.changed`),
   // unless the node's own events are votes already (a path node).
   const path = snapshot.context.path;

@@ -153,7 +153,7 @@ export function sampleSchema(schema: JSONSchema7, options: SampleOptions): unkno
         const max = depth >= maxDepth ? min : Math.max(min, Math.min(s.maxItems ?? maxItems, min + maxItems));
         const count = int(random, min, max);
         if (Array.isArray(s.items)) return s.items.map((item: Schema) => gen(item, depth + 1));
-        const items = Array.from({ length: count }, () => gen(s.items ?? {}, depth + 1));
+        const items = Array.from({ length: count }, () => gen((s.items as Schema | undefined) ?? {}, depth + 1));
         if (!s.uniqueItems) return items;
         // Distinct items: duplicates drawn again a few times, then left out while above the minimum.
         const seen = new Set<string>();

@@ -1,4 +1,5 @@
 import type { ElkExtendedEdge, ElkLabel, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api.js';
+import { importOptional } from '../error/optional-dependency.js';
 import type { OutlineMark, OutlineNode, WorkflowDrawing } from './drawing.js';
 import { inputLines, transitionLabel } from './label.js';
 import type { DrawnState } from './model.js';
@@ -161,7 +162,7 @@ export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLeve
 type ElkLayouter = { layout(graph: ElkNode): Promise<ElkNode> };
 type ElkConstructor = new () => ElkLayouter;
 async function newElk(): Promise<ElkLayouter> {
-  const loaded = (await import('elkjs/lib/elk.bundled.js')) as unknown as { default: ElkConstructor & { default?: ElkConstructor } };
+  const loaded = (await importOptional('elkjs', 'laying out drawings (SVG, the viewer)', () => import('elkjs/lib/elk.bundled.js'))) as unknown as { default: ElkConstructor & { default?: ElkConstructor } };
   const mod = loaded.default;
   return new (mod.default ?? mod)();
 }

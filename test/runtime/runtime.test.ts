@@ -215,7 +215,8 @@ describe('turns', () => {
     const { runtime, store } = memoryRuntime();
     const { sessionId } = await runtime.start('seed-gates');
     const before = await stored(store, sessionId);
-    const error = await rejection(runtime.turn(sessionId, input));
+    // A caller without types (JavaScript, JSON from elsewhere): the runtime checks the turn itself.
+    const error = await rejection(runtime.turn(sessionId, input as Turn));
     expect(error).toBeInstanceOf(InvalidTurnError);
     expect(error.message).toMatch(/^invalid turn/);
     expect(error.message).toMatch(message);

@@ -4,6 +4,7 @@
  * the outcome and the store round trips. A no-op unless the host installs an
  * SDK; here the SDK's in-memory exporter catches them.
  */
+import type { Turn } from '../../src/workflow/turn.js';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describe('a span per turn', () => {
     const { sessionId } = await runtime.start('seed-gates');
     await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' });
     await runtime.turn(sessionId, { button: 'Yes', turnId: 't1' });
-    await expect(runtime.turn(sessionId, { nope: 1 })).rejects.toMatchObject({ code: 'invalid_turn' });
+    await expect(runtime.turn(sessionId, { nope: 1 } as unknown as Turn)).rejects.toMatchObject({ code: 'invalid_turn' });
     await expect(runtime.turn('AAAAAAAAAAAAAAAAAAAAAAAA', { button: 'Yes' })).rejects.toMatchObject({ code: 'session_not_found' });
 
     const spans = exporter.getFinishedSpans().map(attributesOf);

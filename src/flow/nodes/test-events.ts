@@ -36,6 +36,13 @@ export interface FlowTestOptions {
   samples?: Record<string, string[]>;
   /** Extra outputs to try for an action node, by actor name. */
   actionOutputs?: Record<string, unknown[]>;
+  /**
+   * Press only the buttons the reply offers, so that every path can be
+   * replayed through the runtime or HTTP (which refuse any other button). By
+   * default the paths also press a button no reply offers and buttons of
+   * questions that show none, to reach the machine's guards against them.
+   */
+  offeredButtonsOnly?: boolean;
 }
 
 export const UNCLEAR_TEXT = 'hmm, let me think about that';
