@@ -19,6 +19,7 @@ import {
   TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
+import { unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 
@@ -66,6 +67,8 @@ export interface MentionAt {
   generic: boolean;
   /** Several words, or the category's own name: specific enough to answer a question not being asked. */
   specific: boolean;
+  /** A stated number read through a category's range ("17" for "under 18"): it says nothing of which question it answers. */
+  number: boolean;
 }
 
 /** What the matcher read and where, for extraction that weighs several questions at once (offline.ts). */
@@ -163,11 +166,13 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
   const exactAt = lexicon.normalized.indexOf(whole);
   if (exactAt >= 0 && !asked && lexicon.labels[exactAt] !== undefined) {
     const generic = GENERIC_WORDS.has(whole);
-    const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true };
+    const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true, number: false };
     return done({ status: 'match', value: mention.category, confidence: 1 }, [mention]);
   }
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
+  // Sarcasm and hypotheticals assert nothing about now (assertion.ts).
+  if (unasserted(text, all) !== undefined) return abstain('uncertain');
   if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
   // A "?" closing a clause that asks ("is it urgent?") is a question back; one
   // closing a plain answer ("about my bill?") is a rising voice, read below.
@@ -279,6 +284,7 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
     end: m.end + from,
     generic: m.phrase !== undefined && m.phrase.generic,
     specific: m.number || (m.phrase !== undefined && !m.typo && (m.phrase.label || m.phrase.tokens.length > 1)),
+    number: m.number,
   }));
   // "yes?" may be "yes, what?": only the flow's own words answer with a rising voice.
   if (tentative && (flipped || said.every((m) => m.generic))) return abstain('question');

@@ -53,9 +53,18 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
 }
 
-/** A later question's reading sure enough to commit: no typo, no flipped negation, its own specific words, a clause that says only that. */
+/**
+ * A later question's reading sure enough to commit: no typo, no flipped
+ * negation, its own specific words, a clause that says only that. A bare
+ * number is never one: "2" typed at the insurance question says nothing of
+ * the age group, whose range it happens to fall in.
+ */
 function isSure(reading: CategoryReading): boolean {
-  return reading.result.status === 'match' && reading.result.confidence >= SURE && reading.mentions.every((m) => m.specific && saysOnly(reading.tokens, m));
+  return (
+    reading.result.status === 'match' &&
+    reading.result.confidence >= SURE &&
+    reading.mentions.every((m) => m.specific && !m.number && saysOnly(reading.tokens, m))
+  );
 }
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */

@@ -1,0 +1,45 @@
+import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
+import { typedValueSchema, type TypedSpec } from './typed-value.js';
+
+/**
+ * Text read as a typed value and checked by its schema: the one path that
+ * flow questions (src/flow/answer.ts) and input gates (src/inputs/coerce.ts)
+ * share, so that "minus five" is -5 (and refused where the minimum is 0, with
+ * that reason) at a question and at a manager's gate alike.
+ */
+export function readTypedValue(
+  spec: Exclude<TypedSpec, { type: 'category' }>,
+  text: string,
+  options: Omit<TypedParseOptions, 'unit'> = {},
+  today: Date = new Date(),
+): TypedParse {
+  const unit = spec.type === 'number' ? spec.unit : undefined;
+  let parsed = parseTypedAnswer(spec.type as TypedAnswerType, text, { today, ...options, ...(unit !== undefined && { unit }) });
+  if (parsed.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined) parsed = withinText(parsed, spec.pattern);
+  if (!parsed.ok) return parsed;
+  const checked = typedValueSchema(spec, today).safeParse(parsed.value);
+  if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
+  const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';
+  // "minus 50" where nothing below 0 is allowed: say it was read as negative, so the refusal makes sense.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && parsed.value < 0 && (spec.min ?? -Infinity) >= 0)
+    return { ok: false, message: `That is a negative number (${parsed.value}). ${why}`, found: true };
+  return { ok: false, message: why, found: true };
+}
+
+/**
+ * A string answer that must match a pattern: the whole text when it does,
+ * else the one part of it that does ("my order is XY9876" → "XY9876"); two
+ * different matches are refused (which one is meant is a guess).
+ */
+function withinText(parsed: Extract<TypedParse, { ok: true }>, pattern: string): TypedParse {
+  const text = String(parsed.value);
+  if (new RegExp(`^(?:${pattern})$`, 'u').test(text)) return parsed;
+  const found = new Set<string>();
+  for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'gu'))) {
+    if (m[0].length > 0) found.add(m[0]);
+    if (found.size > 1) break;
+  }
+  if (found.size === 1) return { ok: true, value: [...found][0]!, confidence: 0.9 };
+  if (found.size > 1) return { ok: false, message: `I found more than one answer (${[...found].join(' and ')}). Please give just one.` };
+  return parsed;
+}
