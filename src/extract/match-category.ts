@@ -206,13 +206,33 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
       break;
     }
   }
+  // "No pets, but my kid wants a hamster": what follows a contrast changes or qualifies what came before.
+  // The answer is read after it when it says one, and not at all when it says something else.
+  const contrast = lastContrast(text);
+  if (contrast !== undefined) {
+    const tail = tokenize(text.slice(contrast));
+    const at = all.length - tail.length;
+    if (at > from && tail.length > 0) {
+      const read = scan(tail, lexicon.phrases);
+      // "Urgent, but not an emergency": a tail that only denies another answer leaves the one before it.
+      const said = read.mentions.filter((m) => negatorBefore(tail, m.start, read.consumedBy) === undefined);
+      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => read.consumedBy.has(i)).length > 0;
+      const denies = read.mentions.length > 0 && said.length === 0;
+      const before = scan(all.slice(from, at), lexicon.phrases).mentions;
+      // "New patient, but also a video call": two answers, not one replacing the other.
+      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t))) return abstain('ambiguous');
+      if (said.length > 0 || numbers) from = at;
+      else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
+    }
+  }
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
-  // "We used to", "not anymore": true then, not now.
-  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0)) return abstain('uncertain');
+  // "We used to", "not anymore": true then, not now (unless the question has a word for that: "not anymore" is Never).
+  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
+    return abstain('uncertain');
   // "Gaps in coverage, but only one": what came before holds only in part.
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
   // A hedge anywhere wins, even inside what reads as an answer ("I don't remember"),
@@ -224,7 +244,10 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
   const { consumedBy } = found;
   const clauseOf = clauses(tokens);
   const mentions = found.mentions.filter((m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy));
-  if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p)))) return abstain('uncertain');
+  // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
+  if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
+  if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
+    return abstain('uncertain');
 
   if (hasTrailingNot(tokens, consumedBy)) return abstain('ambiguous');
   // "Urgent? not really": a clause that only denies takes back the answer before it.
@@ -232,6 +255,8 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
 
   if (lexicon.ranges.size > 0) {
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
+      // "Her brother is 12": a number said of someone else.
+      if (saidOfAnother(tokens, n.start, gate.prompt)) return abstain('uncertain');
       const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
       if (holders.length !== 1) return abstain('ambiguous');
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
@@ -532,6 +557,58 @@ function lastCorrection(tokens: string[], lexicon: GateLexicon): { start: number
     i = end;
   }
   return count > 1 ? 'several' : last;
+}
+
+/** Some clause of the text is said of someone or something else ("my friend's order was ZZ1111"): for typed answers. */
+export function mentionsAnother(text: string, prompt: string | undefined): boolean {
+  const tokens = tokenize(text);
+  return tokens.some((t, i) => (i === 0 || tokens[i - 1] === BREAK) && t !== BREAK && saidOfAnother(tokens, Math.min(i + 3, tokens.length), prompt));
+}
+
+/** Where the text after the last contrast word ("but", "though", "except") starts, if there is one. */
+function lastContrast(text: string): number | undefined {
+  let end: number | undefined;
+  for (const m of text.matchAll(/\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
+  return end;
+}
+/** Words after a contrast that add nothing ("..., but yes", "but thanks"). */
+const CONTRAST_FILLERS = new Set([
+  'thanks', 'thank', 'you', 'please', 'ok', 'okay', 'still', 'anyway', 'lol', 'so', 'yeah', 'i', 'guess', 'otherwise', 'fine',
+  'good', 'great', 'all', 'else', 'it', 'is', 'that', 'whatever',
+]);
+/** Words that add a second answer rather than replace the first ("but also a video call"). */
+const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
+
+/** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
+const OWNERS = new Set(['my', 'our', 'his', 'her', 'their', 'the', 'your']);
+/** After "my", words that still mean the person ("my own boss", "my self"). */
+const STILL_ME = new Set(['own', 'self', 'whole', 'answer', 'household', 'family', 'home', 'place', 'situation', 'status']);
+/** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
+const FAMILY = new Set([
+  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
+  'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
+]);
+const YOU = new Set(['you', 'your', 'yourself']);
+
+/**
+ * The clause of the mention opens with someone or something else as its subject ("my ex smoked daily",
+ * "both my parents are", "the pharmacy texted her"), and that is not whom the question is about.
+ */
+export function saidOfAnother(tokens: string[], at: number, prompt: string | undefined): boolean {
+  let start = at;
+  while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  let i = start;
+  while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh')) i++;
+  const owner = tokens[i];
+  const noun = tokens[i + 1];
+  if (owner === undefined || noun === undefined || i + 1 >= at || !OWNERS.has(owner)) return false;
+  if (owner === 'my' && STILL_ME.has(noun)) return false;
+  const words = promptWords(prompt);
+  if (words.has(noun)) return false;
+  // A question not put to "you" may be about a family member the person names as "my ...".
+  const toYou = [...words].some((w) => YOU.has(w));
+  if ((owner === 'my' || owner === 'our') && FAMILY.has(noun) && !toYou) return false;
+  return true;
 }
 
 /** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */

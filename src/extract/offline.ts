@@ -63,8 +63,13 @@ function isSure(reading: CategoryReading): boolean {
   return (
     reading.result.status === 'match' &&
     reading.result.confidence >= SURE &&
-    reading.mentions.every((m) => m.specific && !m.number && saysOnly(reading.tokens, m))
+    reading.mentions.every((m) => m.specific && !m.number && saysOnly(reading.tokens, m) && !wholeMessage(reading.tokens, m))
   );
+}
+
+/** The mention is the whole message ("text me" typed at the age question): a bare answer answers the question asked, or nothing. */
+function wholeMessage(tokens: string[], m: MentionAt): boolean {
+  return tokens.slice(0, m.start).every((t) => t === BREAK) && tokens.slice(m.end).every((t) => t === BREAK);
 }
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */

@@ -217,6 +217,12 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     return fail('Please give one number rather than a limit such as "more than 40".');
   if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
   if (approximate && options.exact === true) return fail('I need the exact number here. Please reply with just the number, for example 40.');
+  // "Me, my wife and our two kids": the number counts only part of what is listed.
+  if (tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
+    return fail('Please give the total as one number.');
+  // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
+  if (options.unit !== undefined && !COUNTED.has(options.unit.toLowerCase()) && tokens.some((t, i) => COUNTED.has(t) || (t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
+    return fail(`That reads as a count of people or things, not an amount in ${options.unit}. Please reply with just the number.`);
   if (found.some((f) => f.subunit)) {
     // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
     const main = Math.round(values[0]!) / 100;
@@ -297,6 +303,10 @@ function readDigits(body: string): number | string {
   return Number(plain);
 }
 
+/** Words that list several things, of which a number counts only one ("my wife and our two kids"). */
+const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
+/** Things a number may count that are not a question's unit. */
+const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
 /** Words a number written in words is made of, beside the numbers themselves. */
 const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negative']);
 /** Words that make the number after them negative ("minus 50", "negative forty"). */

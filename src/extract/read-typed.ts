@@ -1,3 +1,4 @@
+import { mentionsAnother } from './match-category.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -10,9 +11,14 @@ import { typedValueSchema, type TypedSpec } from './typed-value.js';
 export function readTypedValue(
   spec: Exclude<TypedSpec, { type: 'category' }>,
   text: string,
-  options: Omit<TypedParseOptions, 'unit'> = {},
+  options: Omit<TypedParseOptions, 'unit'> & {
+    /** The question asked: a message said of someone else ("my sister got 30 back") answers it only if it is about them. */
+    prompt?: string | undefined;
+  } = {},
   today: Date = new Date(),
 ): TypedParse {
+  if (options.prompt !== undefined && spec.type !== 'boolean' && mentionsAnother(text, options.prompt))
+    return { ok: false, message: 'That sounds like it is about someone else. Please give your own answer.' };
   const unit = spec.type === 'number' ? spec.unit : undefined;
   let parsed = parseTypedAnswer(spec.type as TypedAnswerType, text, { today, ...options, ...(unit !== undefined && { unit }) });
   if (parsed.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined) parsed = withinText(parsed, spec.pattern);

@@ -79,6 +79,7 @@ export function readTypedAnswer(
       ...(spec.type === 'string' && spec.format !== undefined && { format: spec.format }),
       ...(spec.type === 'phone' && spec.country !== undefined && { country: spec.country }),
       ...(spec.type === 'number' && spec.exact !== undefined && { exact: spec.exact }),
+      ...('text' in turn && { prompt: q.prompt }),
     },
     today,
   );
