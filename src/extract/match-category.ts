@@ -318,6 +318,18 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
   return done({ status: 'match', value: value!, confidence }, said);
 }
 
+/**
+ * The words a question's own phrases are made of (categories and the flow's synonyms), and whether its
+ * categories name number ranges: what a message must contain for the question to be read at all
+ * (offline.ts indexes them once per flow, so a message is read only for the questions it may answer).
+ */
+export function ownWordsOf(gate: MatchableQuestion): { words: string[]; numbers: boolean } {
+  const lexicon = lexiconFor(gate, true);
+  const words = new Set<string>();
+  for (const p of lexicon.phrases) if (typeof p.means === 'object') for (const t of p.tokens) words.add(t);
+  return { words: [...words], numbers: lexicon.ranges.size > 0 };
+}
+
 /** What the matcher knows about one question, built once per flow question. */
 interface GateLexicon {
   /** Every phrase that means something for this question, longest first. */
