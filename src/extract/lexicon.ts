@@ -91,6 +91,18 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     'doing my phd', 'bachelor student', 'grad student', 'graduate student', 'undergrad', 'estudiante', 'etudiant',
     'etudiante', 'studentin', 'studente', 'studentessa', 'in school', 'at school',
   ],
+  today: [
+    'today', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
+    'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
+  ],
+  'this week': [
+    'this week', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
+    'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
+    'cette semaine', 'questa settimana', 'deze week',
+  ],
+  email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
+  phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
+  'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],
   retired: ['retired', 'retiree', 'pensioner', 'on a pension', 'on pension', 'jubilado', 'jubilada', 'retraite', 'retraitee', 'rentner', 'rentnerin', 'in rente', 'pensionado', 'pensionato', 'gepensioneerd'],
   unemployed: [
     'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',

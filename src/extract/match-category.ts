@@ -118,7 +118,10 @@ const DETERMINER_SET = new Set(DETERMINERS);
 const NOT_A_HEAD = new Set(NOT_A_HEAD_NOUN);
 const APPROXIMATE = new Set(APPROXIMATE_HEDGES);
 const COUNTS = new Set(COUNT_WORDS);
-const GENERIC_WORDS = new Set(Object.values(COMMON_SYNONYMS).flat().map((p) => phraseTokens(p).join(' ')));
+/** Built-in yes/no-like answer words: they may answer the question asked, never one not asked. */
+const GENERIC_WORDS = new Set(
+  ['yes', 'no', 'partial', 'unknown', 'not sure'].flatMap((k) => COMMON_SYNONYMS[k] ?? []).map((p) => phraseTokens(p).join(' ')),
+);
 /** Bare answer words a correction may open with ("well actually no ..."). */
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
@@ -171,8 +174,6 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
   }
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
-  // Sarcasm and hypotheticals assert nothing about now (assertion.ts).
-  if (unasserted(text, all) !== undefined) return abstain('uncertain');
   if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
   // A "?" closing a clause that asks ("is it urgent?") is a question back; one
   // closing a plain answer ("about my bill?") is a rising voice, read below.
@@ -227,6 +228,8 @@ export function readCategory(text: string, gate: MatchableQuestion, options: Mat
   }
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
+  // Sarcasm and hypotheticals assert nothing about now (assertion.ts); what was taken back or contrasted away does not count.
+  if (unasserted(text, tokens) !== undefined) return abstain('uncertain');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');

@@ -20,8 +20,18 @@ export function readTypedValue(
   if (options.prompt !== undefined && spec.type !== 'boolean' && mentionsAnother(text, options.prompt))
     return { ok: false, message: 'That sounds like it is about someone else. Please give your own answer.' };
   const unit = spec.type === 'number' ? spec.unit : undefined;
-  let parsed = parseTypedAnswer(spec.type as TypedAnswerType, text, { today, ...options, ...(unit !== undefined && { unit }) });
-  if (parsed.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined) parsed = withinText(parsed, spec.pattern);
+  const read = (said: string) => {
+    const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
+    return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
+  };
+  let parsed = read(text);
+  // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
+  // when it holds one on its own (the whole text held two, and was refused for it).
+  const tail = afterLastTurn(text);
+  if (!parsed.ok && tail !== undefined && spec.type !== 'boolean') {
+    const again = read(tail);
+    if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
+  }
   if (!parsed.ok) return parsed;
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
@@ -30,6 +40,14 @@ export function readTypedValue(
   if (spec.type === 'number' && typeof parsed.value === 'number' && parsed.value < 0 && (spec.min ?? -Infinity) >= 0)
     return { ok: false, message: `That is a negative number (${parsed.value}). ${why}`, found: true };
   return { ok: false, message: why, found: true };
+}
+
+/** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
+function afterLastTurn(text: string): string | undefined {
+  let end: number | undefined;
+  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|actually|correction|scratch that)\b/giu)) end = m.index + m[0].length;
+  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
+  return tail.length > 0 ? tail : undefined;
 }
 
 /**

@@ -47,6 +47,14 @@ describe('refund-approval: typed answers', () => {
     expect(words.answers.amount?.value).toBe(250);
   });
 
+  it('reads the value after a correction or a contrast when the whole text holds two', async () => {
+    const c = startConversation(example('refund-approval'));
+    const order = await c.send({ text: 'my last order was QT5530 but this one is QT5561' });
+    expect(order.answers.order_number?.value).toBe('QT5561');
+    const amount = await c.send({ text: '20, sorry, 25' });
+    expect(amount.answers.amount?.value).toBe(25);
+  });
+
   it('finds the order number inside a longer text, and not one said of someone else', async () => {
     const c = startConversation(example('refund-approval'));
     const other = await c.send({ text: "my friend's order was ZZ1111" });
