@@ -604,6 +604,7 @@ const FAMILY = new Set([
   'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
 ]);
 const YOU = new Set(['you', 'your', 'yourself']);
+const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent']);
 
 /**
  * The clause of the mention opens with someone or something else as its subject ("my ex smoked daily",
@@ -615,8 +616,11 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   let i = start;
   while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh')) i++;
   const owner = tokens[i];
-  const noun = tokens[i + 1];
-  if (owner === undefined || noun === undefined || i + 1 >= at || !OWNERS.has(owner)) return false;
+  // "my last order": the thing, past its describing words.
+  let n = i + 1;
+  while (n + 1 < at && DESCRIBING.has(tokens[n]!)) n++;
+  const noun = tokens[n];
+  if (owner === undefined || noun === undefined || n >= at || !OWNERS.has(owner)) return false;
   if (owner === 'my' && STILL_ME.has(noun)) return false;
   const words = promptWords(prompt);
   if (words.has(noun)) return false;
