@@ -577,7 +577,11 @@ function lastCorrection(tokens: string[], lexicon: GateLexicon): { start: number
 /** Some clause of the text is said of someone or something else ("my friend's order was ZZ1111"): for typed answers. */
 export function mentionsAnother(text: string, prompt: string | undefined): boolean {
   const tokens = tokenize(text);
-  return tokens.some((t, i) => (i === 0 || tokens[i - 1] === BREAK) && t !== BREAK && saidOfAnother(tokens, Math.min(i + 3, tokens.length), prompt));
+  return tokens.some((t, i) => {
+    if ((i > 0 && tokens[i - 1] !== BREAK) || t === BREAK) return false;
+    const end = tokens.indexOf(BREAK, i);
+    return saidOfAnother(tokens, end < 0 ? tokens.length : end, prompt);
+  });
 }
 
 /** Where the text after the last contrast word ("but", "though", "except") starts, if there is one. */
@@ -597,13 +601,23 @@ const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
 /** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
 const OWNERS = new Set(['my', 'our', 'his', 'her', 'their', 'the', 'your']);
 /** After "my", words that still mean the person ("my own boss", "my self"). */
-const STILL_ME = new Set(['own', 'self', 'whole', 'answer', 'household', 'family', 'home', 'place', 'situation', 'status']);
+const STILL_ME = new Set([
+  'own', 'self', 'whole', 'answer', 'household', 'family', 'home', 'place', 'situation', 'status', 'name', 'full', 'number',
+  'phone', 'mobile', 'cell', 'email', 'address', 'birthday', 'age', 'job', 'work', 'income', 'salary', 'order', 'account',
+  'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain',
+]);
 /** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
 const FAMILY = new Set([
   'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
   'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
 ]);
 const YOU = new Set(['you', 'your', 'yourself']);
+/** Verbs that make the words before them a subject ("my ex smokes", "the ad said"). */
+const STATING = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'does', 'do', 'did', 'said', 'says', 'say', 'got', 'gets',
+  'get', 'wants', 'want', 'prefers', 'prefer', 'smokes', 'smoke', 'works', 'work', 'will', 'would', 'can', 'could', 'texted',
+  'texts', 'calls', 'called', 'needs', 'need', 'likes', 'like', 'lives', 'live', 'goes', 'went', 'came', 'comes', 'keeps',
+]);
 const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent']);
 
 /**
@@ -622,6 +636,9 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   const noun = tokens[n];
   if (owner === undefined || noun === undefined || n >= at || !OWNERS.has(owner)) return false;
   if (owner === 'my' && STILL_ME.has(noun)) return false;
+  // Only a statement: the thing is the subject of a verb before the answer ("my landlord is retired"), not
+  // a place or a thing named ("the bedroom of the house", "my kitchen").
+  if (!tokens.slice(n + 1, at).some((t) => STATING.has(t) || (t.length > 3 && t.endsWith('ed')))) return false;
   const words = promptWords(prompt);
   if (words.has(noun)) return false;
   // A question not put to "you" may be about a family member the person names as "my ...".
