@@ -16,20 +16,31 @@ function line(name: string, f: EvalFigures): string {
   ].join(' ');
 }
 
+const header = (first: string) =>
+  `${first.padEnd(30)} ${'cases'.padStart(5)} ${'commits'.padStart(7)} ${'wrong'.padStart(6)} ${'abstained'.padStart(9)} ${'wrong rate'.padStart(10)} ${'coverage'.padStart(9)}`;
+
 export function formatEvalReport(report: EvalReport): string {
+  const classes = Object.keys(report.perClass);
   const out = [
-    `offline matcher on flow "${report.flowId}"`,
+    `offline readers on flow "${report.flowId}"`,
     '',
-    `${'gate'.padEnd(30)} ${'cases'.padStart(5)} ${'commits'.padStart(7)} ${'wrong'.padStart(6)} ${'abstained'.padStart(9)} ${'wrong rate'.padStart(10)} ${'coverage'.padStart(9)}`,
+    header('gate'),
     ...Object.entries(report.perGate).map(([gate, f]) => line(gate, f)),
     line('overall', report),
+    // Cases with no class are all one class: the table would repeat the overall row.
+    ...(classes.length > 1 || (classes.length === 1 && classes[0] !== 'unclassed')
+      ? ['', header('class'), ...Object.entries(report.perClass).sort(([a], [b]) => a.localeCompare(b)).map(([name, f]) => line(name, f))]
+      : []),
     '',
-    'wrong rate: wrong commits / commits; coverage: correct answers / cases with a definite expected answer',
+    'wrong: messages that committed a value not accepted, here or at another question; coverage: correct answers / cases with a definite expected answer',
     '',
     `failures (${report.failures.length}):`,
-    ...report.failures.map(
-      (r) => `  ${r.value === 'unknown' ? 'missed' : 'WRONG '} ${r.gate}: ${JSON.stringify(r.text)} → ${r.value}, expected ${JSON.stringify(r.expected)}`,
-    ),
+    ...report.failures.map((r) => {
+      const wrongHere = r.value !== 'unknown' && ![r.expected].flat().some((e) => e === r.value);
+      const elsewhere = r.wrongOthers.map((k) => `${k} = ${JSON.stringify(r.others[k])}`).join(', ');
+      const kind = wrongHere || elsewhere ? 'WRONG ' : 'missed';
+      return `  ${kind} [${r.class}] ${r.gate}: ${JSON.stringify(r.text)} → ${JSON.stringify(r.value)}, expected ${JSON.stringify(r.expected)}${elsewhere ? `; also committed ${elsewhere}` : ''}`;
+    }),
   ];
   return out.join('\n');
 }

@@ -19,6 +19,7 @@ import {
   TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
+import { unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 
@@ -66,6 +67,8 @@ export interface MentionAt {
   generic: boolean;
   /** Several words, or the category's own name: specific enough to answer a question not being asked. */
   specific: boolean;
+  /** A stated number read through a category's range ("17" for "under 18"): it says nothing of which question it answers. */
+  number: boolean;
 }
 
 /** What the matcher read and where, for extraction that weighs several questions at once (offline.ts). */
@@ -116,7 +119,10 @@ const DETERMINER_SET = new Set(DETERMINERS);
 const NOT_A_HEAD = new Set(NOT_A_HEAD_NOUN);
 const APPROXIMATE = new Set(APPROXIMATE_HEDGES);
 const COUNTS = new Set(COUNT_WORDS);
-const GENERIC_WORDS = new Set(Object.values(COMMON_SYNONYMS).flat().map((p) => phraseTokens(p).join(' ')));
+/** Built-in yes/no-like answer words: they may answer the question asked, never one not asked. */
+const GENERIC_WORDS = new Set(
+  ['yes', 'no', 'partial', 'unknown', 'not sure'].flatMap((k) => COMMON_SYNONYMS[k] ?? []).map((p) => phraseTokens(p).join(' ')),
+);
 /** Bare answer words a correction may open with ("well actually no ..."). */
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
@@ -185,7 +191,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const exactAt = lexicon.normalized.indexOf(whole);
   if (exactAt >= 0 && !asked && lexicon.labels[exactAt] !== undefined) {
     const generic = GENERIC_WORDS.has(whole);
-    const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true };
+    const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true, number: false };
     return done({ status: 'match', value: mention.category, confidence: 1 }, [mention]);
   }
 
@@ -223,13 +229,35 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       break;
     }
   }
+  // "No pets, but my kid wants a hamster": what follows a contrast changes or qualifies what came before.
+  // The answer is read after it when it says one, and not at all when it says something else.
+  const contrast = lastContrast(text);
+  if (contrast !== undefined) {
+    const tail = tokenize(text.slice(contrast));
+    const at = all.length - tail.length;
+    if (at > from && tail.length > 0) {
+      const read = scan(tail, lexicon.phrases);
+      // "Urgent, but not an emergency": a tail that only denies another answer leaves the one before it.
+      const said = read.mentions.filter((m) => negatorBefore(tail, m.start, read.consumedBy) === undefined);
+      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => read.consumedBy.has(i)).length > 0;
+      const denies = read.mentions.length > 0 && said.length === 0;
+      const before = scan(all.slice(from, at), lexicon.phrases).mentions;
+      // "New patient, but also a video call": two answers, not one replacing the other.
+      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t))) return abstain('ambiguous');
+      if (said.length > 0 || numbers) from = at;
+      else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
+    }
+  }
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
+  // Sarcasm and hypotheticals assert nothing about now (assertion.ts); what was taken back or contrasted away does not count.
+  if (unasserted(text, tokens) !== undefined) return abstain('uncertain');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
-  // "We used to", "not anymore": true then, not now.
-  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0)) return abstain('uncertain');
+  // "We used to", "not anymore": true then, not now (unless the question has a word for that: "not anymore" is Never).
+  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
+    return abstain('uncertain');
   // "Gaps in coverage, but only one": what came before holds only in part.
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
   // A hedge anywhere wins, even inside what reads as an answer ("I don't remember"),
@@ -241,7 +269,10 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const { consumedBy } = found;
   const clauseOf = clauses(tokens);
   const mentions = found.mentions.filter((m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy));
-  if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p)))) return abstain('uncertain');
+  // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
+  if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
+  if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
+    return abstain('uncertain');
 
   if (hasTrailingNot(tokens, consumedBy)) return abstain('ambiguous');
   // "Urgent? not really": a clause that only denies takes back the answer before it.
@@ -249,6 +280,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
 
   if (lexicon.ranges.size > 0) {
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
+      // "Her brother is 12": a number said of someone else.
+      if (saidOfAnother(tokens, n.start, gate.prompt)) return abstain('uncertain');
       const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
       if (holders.length !== 1) return abstain('ambiguous');
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
@@ -301,12 +334,25 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     end: m.end + from,
     generic: m.phrase !== undefined && m.phrase.generic,
     specific: m.number || (m.phrase !== undefined && !m.typo && (m.phrase.label || m.phrase.tokens.length > 1)),
+    number: m.number,
   }));
   // "yes?" may be "yes, what?": only the flow's own words answer with a rising voice.
   if (tentative && (flipped || said.every((m) => m.generic))) return abstain('question');
   const wholePhrase = mentions.length === 1 && mentions[0]!.start === 0 && mentions[0]!.end === tokens.length;
   const confidence = typo ? 0.7 : flipped ? 0.8 : wholePhrase && !tentative ? 0.95 : 0.85;
   return done({ status: 'match', value: value!, confidence }, said);
+}
+
+/**
+ * The words a question's own phrases are made of (categories and the flow's synonyms), and whether its
+ * categories name number ranges: what a message must contain for the question to be read at all
+ * (offline.ts indexes them once per flow, so a message is read only for the questions it may answer).
+ */
+export function ownWordsOf(gate: MatchableQuestion): { words: string[]; numbers: boolean } {
+  const lexicon = lexiconFor(gate, true);
+  const words = new Set<string>();
+  for (const p of lexicon.phrases) if (typeof p.means === 'object') for (const t of p.tokens) words.add(t);
+  return { words: [...words], numbers: lexicon.ranges.size > 0 };
 }
 
 /** What the matcher knows about one question, built once per flow question. */
@@ -548,6 +594,79 @@ function lastCorrection(tokens: string[], lexicon: GateLexicon): { start: number
     i = end;
   }
   return count > 1 ? 'several' : last;
+}
+
+/** Some clause of the text is said of someone or something else ("my friend's order was ZZ1111"): for typed answers. */
+export function mentionsAnother(text: string, prompt: string | undefined): boolean {
+  const tokens = tokenize(text);
+  return tokens.some((t, i) => {
+    if ((i > 0 && tokens[i - 1] !== BREAK) || t === BREAK) return false;
+    const end = tokens.indexOf(BREAK, i);
+    return saidOfAnother(tokens, end < 0 ? tokens.length : end, prompt);
+  });
+}
+
+/** Where the text after the last contrast word ("but", "though", "except") starts, if there is one. */
+function lastContrast(text: string): number | undefined {
+  let end: number | undefined;
+  for (const m of text.matchAll(/\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
+  return end;
+}
+/** Words after a contrast that add nothing ("..., but yes", "but thanks"). */
+const CONTRAST_FILLERS = new Set([
+  'thanks', 'thank', 'you', 'please', 'ok', 'okay', 'still', 'anyway', 'lol', 'so', 'yeah', 'i', 'guess', 'otherwise', 'fine',
+  'good', 'great', 'all', 'else', 'it', 'is', 'that', 'whatever',
+]);
+/** Words that add a second answer rather than replace the first ("but also a video call"). */
+const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
+
+/** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
+const OWNERS = new Set(['my', 'our', 'his', 'her', 'their', 'the', 'your']);
+/** After "my", words that still mean the person ("my own boss", "my self"). */
+const STILL_ME = new Set([
+  'own', 'self', 'whole', 'answer', 'household', 'family', 'home', 'place', 'situation', 'status', 'name', 'full', 'number',
+  'phone', 'mobile', 'cell', 'email', 'address', 'birthday', 'age', 'job', 'work', 'income', 'salary', 'order', 'account',
+  'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain',
+]);
+/** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
+const FAMILY = new Set([
+  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
+  'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
+]);
+const YOU = new Set(['you', 'your', 'yourself']);
+/** Verbs that make the words before them a subject ("my ex smokes", "the ad said"). */
+const STATING = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'does', 'do', 'did', 'said', 'says', 'say', 'got', 'gets',
+  'get', 'wants', 'want', 'prefers', 'prefer', 'smokes', 'smoke', 'works', 'work', 'will', 'would', 'can', 'could', 'texted',
+  'texts', 'calls', 'called', 'needs', 'need', 'likes', 'like', 'lives', 'live', 'goes', 'went', 'came', 'comes', 'keeps',
+]);
+const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent']);
+
+/**
+ * The clause of the mention opens with someone or something else as its subject ("my ex smoked daily",
+ * "both my parents are", "the pharmacy texted her"), and that is not whom the question is about.
+ */
+export function saidOfAnother(tokens: string[], at: number, prompt: string | undefined): boolean {
+  let start = at;
+  while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  let i = start;
+  while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh')) i++;
+  const owner = tokens[i];
+  // "my last order": the thing, past its describing words.
+  let n = i + 1;
+  while (n + 1 < at && DESCRIBING.has(tokens[n]!)) n++;
+  const noun = tokens[n];
+  if (owner === undefined || noun === undefined || n >= at || !OWNERS.has(owner)) return false;
+  if (owner === 'my' && STILL_ME.has(noun)) return false;
+  // Only a statement: the thing is the subject of a verb before the answer ("my landlord is retired"), not
+  // a place or a thing named ("the bedroom of the house", "my kitchen").
+  if (!tokens.slice(n + 1, at).some((t) => STATING.has(t) || (t.length > 3 && t.endsWith('ed')))) return false;
+  const words = promptWords(prompt);
+  if (words.has(noun)) return false;
+  // A question not put to "you" may be about a family member the person names as "my ...".
+  const toYou = [...words].some((w) => YOU.has(w));
+  if ((owner === 'my' || owner === 'our') && FAMILY.has(noun) && !toYou) return false;
+  return true;
 }
 
 /** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */

@@ -1,7 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
-import { readCategory, type CategoryReading, type MentionAt } from './match-category.js';
-import { BREAK } from './normalize.js';
-import type { ExtractionInput, ExtractionOutput } from './types.js';
+import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, readCategory, type CategoryReading, type MentionAt } from './match-category.js';
+import { BREAK, tokenize } from './normalize.js';
+import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
 /** Below this a later question's value is not committed offline (a typo, a flipped negation). */
 const SURE = 0.85;
@@ -31,8 +31,10 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   const gate = input.questions.find((g) => g.key === input.key);
   if (!gate) return { values: {}, failure: { reason: 'abstained', message: `no question "${input.key}" offered` } };
   const current = readCategory(input.text, gate);
+  // Only the later questions whose words the message holds are read (indexed once per list of questions).
+  const maybe = candidates(input.questions, input.text);
   const others = input.questions
-    .filter((g) => g !== gate)
+    .filter((g) => g !== gate && maybe.has(g))
     .map((g) => ({ key: g.key, reading: readCategory(input.text, g, { ownWordsOnly: true }) }));
 
   const { result } = current;
@@ -53,9 +55,76 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
 }
 
-/** A later question's reading sure enough to commit: no typo, no flipped negation, its own specific words, a clause that says only that. */
+type QuestionIndex = Map<string, ExtractionQuestion[]>;
+// Keyed by the list a caller keeps for a flow place (src/flow/extraction.ts memoises it): built once per flow.
+const indexes = new WeakMap<readonly ExtractionQuestion[], QuestionIndex>();
+const NUMBER_KEY = '#';  // (no word has it: tokens are letters and digits)
+const SPELLED = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
+/**
+ * A word and its deletions (one letter, two from eight letters): a word and a small typo of it (one edit,
+ * two swapped letters; two edits in long words, as match-category.ts allows) share one of these keys.
+ */
+function keysOf(w: string): string[] {
+  const keys = new Set([w]);
+  const deletions = (x: string) => Array.from({ length: x.length }, (_, i) => x.slice(0, i) + x.slice(i + 1));
+  for (const d of deletions(w)) {
+    keys.add(d);
+    if (w.length >= 8) for (const dd of deletions(d)) keys.add(dd);
+  }
+  return [...keys];
+}
+
+function indexOf(questions: readonly ExtractionQuestion[]): QuestionIndex {
+  let index = indexes.get(questions);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, q: ExtractionQuestion) => {
+    const list = index!.get(key) ?? [];
+    if (list.at(-1) !== q) list.push(q);
+    index!.set(key, list);
+  };
+  for (const q of questions) {
+    const { words, numbers } = ownWordsOf(q);
+    for (const w of words) for (const key of w.length >= 3 ? keysOf(w) : [w]) add(key, q);
+    if (numbers) add(NUMBER_KEY, q);
+  }
+  indexes.set(questions, index);
+  return index;
+}
+
+/** The questions whose own words (or a small typo of one, or a number where a category names a range) occur in the text. */
+function candidates(questions: readonly ExtractionQuestion[], text: string): Set<ExtractionQuestion> {
+  if (questions.length <= 2) return new Set(questions);
+  const index = indexOf(questions);
+  const found = new Set<ExtractionQuestion>();
+  const take = (key: string) => {
+    for (const q of index.get(key) ?? []) found.add(q);
+  };
+  for (const t of tokenize(text.slice(0, MAX_MATCH_TEXT_LENGTH))) {
+    if (t === BREAK) continue;
+    for (const key of t.length >= 3 ? keysOf(t) : [t]) take(key);
+    if (/\d/.test(t) || SPELLED.has(t)) take(NUMBER_KEY);
+  }
+  return found;
+}
+
+/**
+ * A later question's reading sure enough to commit: no typo, no flipped
+ * negation, its own specific words, a clause that says only that. A bare
+ * number is never one: "2" typed at the insurance question says nothing of
+ * the age group, whose range it happens to fall in.
+ */
 function isSure(reading: CategoryReading): boolean {
-  return reading.result.status === 'match' && reading.result.confidence >= SURE && reading.mentions.every((m) => m.specific && saysOnly(reading.tokens, m));
+  return (
+    reading.result.status === 'match' &&
+    reading.result.confidence >= SURE &&
+    reading.mentions.every((m) => m.specific && !m.number && saysOnly(reading.tokens, m) && !wholeMessage(reading.tokens, m))
+  );
+}
+
+/** The mention is the whole message ("text me" typed at the age question): a bare answer answers the question asked, or nothing. */
+function wholeMessage(tokens: readonly string[], m: MentionAt): boolean {
+  return tokens.slice(0, m.start).every((t) => t === BREAK) && tokens.slice(m.end).every((t) => t === BREAK);
 }
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */

@@ -151,6 +151,8 @@ interface FoundNumber {
   value: number;
   /** The span in the text, or undefined for a number written in words. */
   span?: [number, number];
+  /** Followed by a unit below the main one ("50 cents"). */
+  subunit?: true;
 }
 
 /** Ways of writing a unit after a number, by the unit a question names (NFKC, lowercase: "m²" is "m2"). */
@@ -215,6 +217,18 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     return fail('Please give one number rather than a limit such as "more than 40".');
   if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
   if (approximate && options.exact === true) return fail('I need the exact number here. Please reply with just the number, for example 40.');
+  // "Me, my wife and our two kids": the number counts only part of what is listed.
+  if (tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
+    return fail('Please give the total as one number.');
+  // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
+  if (options.unit !== undefined && !COUNTED.has(options.unit.toLowerCase()) && tokens.some((t, i) => COUNTED.has(t) || (t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
+    return fail(`That reads as a count of people or things, not an amount in ${options.unit}. Please reply with just the number.`);
+  if (found.some((f) => f.subunit)) {
+    // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
+    const main = Math.round(values[0]!) / 100;
+    const unit = options.unit ? ` ${options.unit}` : '';
+    return fail(`That reads as cents (${main.toFixed(2)}${unit}). Please give the amount${unit ? ` in${unit}` : ''} as a number, for example ${main.toFixed(2)}.`);
+  }
 
   // Bare: nothing but the number (and punctuation or a currency sign).
   let rest = s;
@@ -222,7 +236,7 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
   const bare =
     spelled.length === 0
       ? !WORD_CHAR.test(rest)
-      : digits.length === 0 && tokens.every((t) => t === BREAK || t === 'a' || t === 'hundred' || SMALL_NUMBERS.has(t) || TENS.has(t));
+      : digits.length === 0 && tokens.every((t) => t === BREAK || NUMBER_GLUE.has(t) || SMALL_NUMBERS.has(t) || TENS.has(t));
   const value = values[0]!;
   return ok(Object.is(value, -0) ? 0 : value, bare && !approximate ? 1 : 0.9);
 }
@@ -249,6 +263,9 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
       }
     } else if (/^\s*[-\u2212]\s+$/.test(s.slice(0, start))) {
       return 'Did you mean a negative number? Please write it without a space, like -3.';
+    } else if (/(?:^|[^\p{L}])(?:minus|negative)\s*$/iu.test(s.slice(0, start))) {
+      // "minus 50": negative, whatever the question allows (its minimum says so if it refuses).
+      sign = -1;
     }
     if (body.startsWith(',')) return 'If you meant a decimal, please write it with a point, like 0.5.';
     if (body.startsWith('.')) body = `0${body}`;
@@ -259,7 +276,7 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     const unit = /^\s*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
     if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
     if (/^\s*\+(?!\s*\d)/.test(after)) return 'Please give one number rather than a limit such as "40+".';
-    found.push({ value: sign * value, span: [start, m.index + m[0].length] });
+    found.push({ value: sign * value, span: [start, m.index + m[0].length], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
   }
   return found;
 }
@@ -286,36 +303,83 @@ function readDigits(body: string): number | string {
   return Number(plain);
 }
 
-/** Numbers written in words ("twelve", "forty two", "a hundred"), or a message. */
+/** Words that list several things, of which a number counts only one ("my wife and our two kids"). */
+const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
+/** Things a number may count that are not a question's unit. */
+const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
+/** Words a number written in words is made of, beside the numbers themselves. */
+const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negative']);
+/** Words that make the number after them negative ("minus 50", "negative forty"). */
+const SIGN_WORDS = new Set(['minus', 'negative']);
+/** Units below the main one ("50 cents"): the digits alone would be a hundred times too much. */
+const SUBUNIT_WORDS = new Set(['cent', 'cents', 'ct', 'cts', 'pence', 'penny', 'pennies', 'centime', 'centimes', 'eurocent', 'eurocents']);
+
+/**
+ * One number written in words from `at`: "twelve", "forty two", "a hundred",
+ * "two hundred and fifty", "three thousand four hundred"; the value and the
+ * index after it, or undefined.
+ */
+function numberWordsAt(tokens: readonly string[], at: number): { value: number; end: number } | undefined {
+  const unit = (t: string | undefined) => {
+    const v = t === undefined ? undefined : SMALL_NUMBERS.get(t);
+    return v !== undefined && v >= 1 && v <= 9 ? v : undefined;
+  };
+  // A group below a thousand: [unit|a hundred [and]] [tens [unit] | zero..twenty].
+  const group = (i: number): { value: number; end: number } | undefined => {
+    let value = 0;
+    let j = i;
+    const head = tokens[j] === 'a' ? 1 : unit(tokens[j]);
+    if (head !== undefined && tokens[j + 1] === 'hundred') {
+      value = head * 100;
+      j += 2;
+      if (tokens[j] === 'and' && (TENS.has(tokens[j + 1] ?? '') || unit(tokens[j + 1]) !== undefined || SMALL_NUMBERS.has(tokens[j + 1] ?? ''))) j++;
+    }
+    const t = tokens[j];
+    if (t !== undefined && TENS.has(t)) {
+      value += TENS.get(t)!;
+      j++;
+      const u = unit(tokens[j]);
+      if (u !== undefined) {
+        value += u;
+        j++;
+      }
+    } else if (t !== undefined && SMALL_NUMBERS.has(t) && !(t === 'zero' && j > i)) {
+      value += SMALL_NUMBERS.get(t)!;
+      j++;
+    }
+    return j === i ? undefined : { value, end: j };
+  };
+  const first = tokens[at] === 'a' && tokens[at + 1] === 'thousand' ? { value: 1, end: at + 1 } : group(at);
+  if (!first) return undefined;
+  if (tokens[first.end] !== 'thousand') return first;
+  let end = first.end + 1;
+  if (tokens[end] === 'and') end++;
+  const rest = group(end);
+  return rest ? { value: first.value * 1000 + rest.value, end: rest.end } : { value: first.value * 1000, end: first.end + 1 };
+}
+
+/** Numbers written in words ("twelve", "forty two", "two hundred and fifty"), or a message. */
 function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
   const found: FoundNumber[] = [];
   const IN_DIGITS = 'Please write the whole number in digits, for example 1500.';
-  for (let i = 0; i < tokens.length; i++) {
+  for (let i = 0; i < tokens.length; ) {
     const t = tokens[i]!;
-    const prev = tokens[i - 1];
-    const next = tokens[i + 1];
-    let value = TENS.get(t);
-    const small = SMALL_NUMBERS.get(t);
-    if (value !== undefined) {
-      const unit = next === undefined ? undefined : SMALL_NUMBERS.get(next);
-      if (unit !== undefined && unit >= 1 && unit <= 9) {
-        value += unit;
-        i++;
-      }
-    } else if (t === 'hundred' && (prev === 'a' || prev === 'one')) {
-      // "one hundred": the "one" was skipped below.
-      value = 100;
-    } else if (small !== undefined) {
-      if (t === 'one' && next === 'hundred') continue;
-      if (t === 'one' && tokens.slice(Math.max(0, i - 3), i).some((w) => NOT_A_NUMBER_BEFORE_ONE.has(w))) continue;
-      value = small;
-    } else {
+    const read = numberWordsAt(tokens, i);
+    // "a" alone, or "one" as a pronoun ("no one", "the blue one"), is no number.
+    if (!read || (t === 'a' && read.end === i + 1)) {
       if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm') return IN_DIGITS;
+      i++;
       continue;
     }
-    const after = tokens[i + 1];
+    if (t === 'one' && read.end === i + 1 && tokens.slice(Math.max(0, i - 3), i).some((w) => NOT_A_NUMBER_BEFORE_ONE.has(w))) {
+      i++;
+      continue;
+    }
+    const after = tokens[read.end];
     if (after !== undefined && SCALE_WORDS.has(after)) return IN_DIGITS;
-    found.push({ value });
+    const sign = SIGN_WORDS.has(tokens[i - 1] ?? '') ? -1 : 1;
+    found.push({ value: sign * read.value, ...(after !== undefined && SUBUNIT_WORDS.has(after) && { subunit: true }) });
+    i = read.end;
   }
   return found;
 }

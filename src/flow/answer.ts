@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTypedAnswer } from '../extract/parse-typed.js';
+import { readTypedValue } from '../extract/read-typed.js';
 import type { AnswerValue } from './context.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
 import { typedValueSchema } from '../extract/typed-value.js';
@@ -70,13 +70,19 @@ export function readTypedAnswer(
   if (spec.type === 'category') throw new Error(`question "${q.id}" takes categories, not a typed answer`);
   const said = 'button' in turn ? turn.button : turn.text;
   if (!isRequired(q) && asksToSkip(turn)) return { kind: 'skip' };
-  const parsed = parseTypedAnswer(spec.type, said, {
+  // The schema is checked in the reader too (the same code as input gates); validators below.
+  const parsed = readTypedValue(
+    spec,
+    said,
+    {
+      ...(spec.type === 'boolean' && booleanLabels(spec)),
+      ...(spec.type === 'string' && spec.format !== undefined && { format: spec.format }),
+      ...(spec.type === 'phone' && spec.country !== undefined && { country: spec.country }),
+      ...(spec.type === 'number' && spec.exact !== undefined && { exact: spec.exact }),
+      ...('text' in turn && { prompt: q.prompt }),
+    },
     today,
-    ...(spec.type === 'boolean' && booleanLabels(spec)),
-    ...(spec.type === 'string' && spec.format !== undefined && { format: spec.format }),
-    ...(spec.type === 'phone' && spec.country !== undefined && { country: spec.country }),
-    ...(spec.type === 'number' && { ...(spec.unit !== undefined && { unit: spec.unit }), ...(spec.exact !== undefined && { exact: spec.exact }) }),
-  });
+  );
   if (!parsed.ok) {
     // "Next friday": the dates it may mean that the question allows, for the person to pick.
     const choices = (parsed.candidates ?? [])

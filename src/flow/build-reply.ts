@@ -5,6 +5,7 @@ import type { FlowGraph } from './graph.js';
 import { answerFiller, withAnswersFilled } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { NodeReply } from './nodes/kind.js';
+import { categoryLabel } from './fields.js';
 import { changeableAt, isAtOrInside } from './places.js';
 import type { FlowNode } from './schema.js';
 import * as messages from './messages.js';
@@ -28,7 +29,11 @@ export function buildReply(
   const { context } = snapshot;
   const active = activeNode(graph, snapshot.value);
   if (!active) throw new Error(`state ${JSON.stringify(snapshot.value)} is not a node of flow "${graph.doc.id}"`);
-  const { message, buttons, buttonContext, artifacts, completion } = replyFor(graph, active.node, active.place, context, phaseOf(snapshot.value, [...active.stack, active.node.id]));
+  const reply = replyFor(graph, active.node, active.place, context, phaseOf(snapshot.value, [...active.stack, active.node.id]));
+  const { buttons, buttonContext, artifacts, completion } = reply;
+  // (An end says its own message: what was noted no longer matters.)
+  const said = completion.isComplete ? '' : notedText(graph, context);
+  const message = said === '' ? reply.message : `${said}\n\n${reply.message}`;
   return {
     sessionId,
     flowId: graph.doc.id,
@@ -41,6 +46,19 @@ export function buildReply(
     artifacts,
     completion,
   };
+}
+
+/** "Noted: Age group: Minor." for answers the last message gave to questions not asked yet; empty when none. */
+function notedText(graph: FlowGraph, context: FlowContext): string {
+  const items = (context.noted ?? []).flatMap((key) => {
+    const answer = context.answers[key];
+    const q = graph.question(key);
+    if (!answer || !q) return [];
+    const value = q.answer.type === 'category' ? categoryLabel(q.answer, String(answer.value)) : String(answer.value);
+    const name = (q.label ?? key).replace(/:\s*$/, '');
+    return [`${name}: ${value}`];
+  });
+  return items.length === 0 ? '' : `Noted: ${items.join('; ')}.`;
 }
 
 /** The child state the node at a place (its node ids from the root: ids may hold dots) is in (`asking`, `buttonsOnly`, ...), if it has one. */

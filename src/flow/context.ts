@@ -37,8 +37,11 @@ export const FlowContextSchema = z.object({
   answers: z.record(z.string(), AnswerSchema),
   /** The answers as they were before the person chose to edit them. */
   previousAnswers: z.record(z.string(), AnswerSchema),
-  /** Set when the last turn could not be understood; the reply says so. */
-  notice: z.enum(['not_understood']).nullable(),
+  /**
+   * Set when the last turn could not be understood, or could not be read because the model is
+   * unavailable (never counted as the person's failure); the reply says which.
+   */
+  notice: z.enum(['not_understood', 'model_unavailable']).nullable(),
   /** Why the last answer was refused (a validation message); the reply says it. */
   invalid: z
     .object({
@@ -67,6 +70,12 @@ export const FlowContextSchema = z.object({
    * Absent in snapshots from before corrections existed: read as null.
    */
   correction: z.object({ key: z.string(), text: z.string().nullable() }).nullable().optional(),
+  /**
+   * Answers the last message gave to questions not yet asked (answer keys):
+   * the reply says what was noted, so that nothing is committed silently.
+   * Absent in snapshots from before it was kept: read as none.
+   */
+  noted: z.array(z.string()).optional(),
 });
 
 /** A person's turn, as the machine receives it. */

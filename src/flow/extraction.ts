@@ -31,14 +31,25 @@ function placeOfQuestion(graph: FlowGraph, place: string): Place {
  * only when `answers` is given), since a message may answer several.
  */
 export function offeredQuestions(graph: FlowGraph, place: string, answers?: FlowContext['answers']): ExtractionQuestion[] {
+  // The full list is built once per flow place: the offline reader indexes its phrases by the list (offline.ts).
+  let byPlace = offeredCache.get(graph);
+  if (!byPlace) offeredCache.set(graph, (byPlace = new Map()));
+  let all = byPlace.get(place);
+  if (!all) byPlace.set(place, (all = buildOffered(graph, place)));
+  if (answers === undefined) return all;
+  const current = answerKey(placeOfQuestion(graph, place).node as QuestionNode);
+  return all.filter((q) => q.key === current || answers[q.key] === undefined);
+}
+
+const offeredCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
+
+function buildOffered(graph: FlowGraph, place: string): ExtractionQuestion[] {
   const places = placesOf(graph);
   const p = placeOfQuestion(graph, place);
   const later = laterPlaces(p, places);
   const candidates = allowsModel(graph, p) ? later : later.slice(0, 1);
-  const q = p.node as QuestionNode;
   return candidates
     .map((c) => c.node as QuestionNode)
-    .filter((c) => c === q || answers === undefined || answers[answerKey(c)] === undefined)
     .flatMap((c) =>
       c.answer.type === 'category'
         ? [{ key: answerKey(c), prompt: c.prompt, categories: c.answer.categories, ...withSynonyms(matcherSynonyms(c.answer)) }]
@@ -82,7 +93,8 @@ export function acceptedValues(
   if (!parsed.success) return {};
   const input = extractionInput(graph, place, context);
   const offered = new Set(input.questions.map((g) => g.key));
-  const offline = Object.entries(extractOffline(input).values).filter(([key]) => key !== input.key);
+  // Read against the flow place's whole list (indexed once per flow); answered questions are dropped below.
+  const offline = Object.entries(extractOffline({ ...input, questions: offeredQuestions(graph, place) }).values).filter(([key]) => key !== input.key);
   const values: Record<string, Omit<Answer, 'raw'>> = {};
   for (const [key, found] of [...offline, ...Object.entries(parsed.data.values)]) {
     const q = graph.question(key);

@@ -11,6 +11,13 @@ export const NOT_UNDERSTOOD_MESSAGE =
  * What a question with answer buttons says once its failed answers used up
  * its budget (`maxAttempts`): only the buttons answer now; its prompt follows.
  */
+/**
+ * What a question says when the model that reads free text is down, slow or
+ * answered nonsense: the program's failure, said plainly, with the buttons.
+ */
+export const MODEL_UNAVAILABLE_MESSAGE =
+  "Sorry, I can't read typed answers right now. Please choose one of the buttons below, or try typing again later.";
+
 export const BUTTONS_ONLY_MESSAGE = 'Sorry, I still could not read your answer. Please choose one of the buttons below.';
 
 export const DEFAULT_CONFIRMATION_PROMPT = '**Please review the information above.**\n\nIs this correct?';

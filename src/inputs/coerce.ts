@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTypedAnswer, type TypedAnswerType } from '../extract/parse-typed.js';
+import { readTypedValue } from '../extract/read-typed.js';
 import { typedValueSchema, type TypedSpec } from '../extract/typed-value.js';
 import { inputOptions, type InputSpec } from './spec.js';
 
@@ -46,7 +46,7 @@ export function expectedValue(spec: InputSpec): string {
 }
 
 /** The typed-value spec an input maps onto (json has its own schema). */
-function typedSpec(spec: Exclude<InputSpec, { type: 'json' | 'enum' }>): TypedSpec {
+function typedSpec(spec: Exclude<InputSpec, { type: 'json' | 'enum' }>): Exclude<TypedSpec, { type: 'category' }> {
   switch (spec.type) {
     case 'integer':
       return { type: 'number', integer: true, min: spec.min, max: spec.max };
@@ -56,14 +56,6 @@ function typedSpec(spec: Exclude<InputSpec, { type: 'json' | 'enum' }>): TypedSp
       return spec;
   }
 }
-
-const PARSER: Record<'boolean' | 'number' | 'integer' | 'date' | 'email', TypedAnswerType> = {
-  boolean: 'boolean',
-  number: 'number',
-  integer: 'number',
-  date: 'date',
-  email: 'email',
-};
 
 /** Reads `raw` (a JSON value from an API, or text a person typed) as a value of `spec`, or says why not. */
 export function coerceInput(spec: InputSpec, raw: unknown, today: Date = new Date()): CoercedInput {
@@ -84,17 +76,14 @@ export function coerceInput(spec: InputSpec, raw: unknown, today: Date = new Dat
   }
 
   let value: unknown = raw;
-  if (typeof raw === 'string' && spec.type !== 'string') {
-    const parsed = parseTypedAnswer(PARSER[spec.type], raw, {
+  if (typeof raw === 'string') {
+    // Text is read by the same code as a flow question's answer (negative words, cents, the schema's reasons).
+    const parsed = readTypedValue(
+      typedSpec(spec),
+      raw,
+      { exact: true, ...(spec.type === 'boolean' && { trueLabel: spec.trueLabel ?? 'Yes', falseLabel: spec.falseLabel ?? 'No' }) },
       today,
-      exact: true,
-      ...(spec.type === 'boolean' && { trueLabel: spec.trueLabel ?? 'Yes', falseLabel: spec.falseLabel ?? 'No' }),
-      ...(spec.type === 'number' && spec.unit !== undefined && { unit: spec.unit }),
-    });
-    if (!parsed.ok) return refuse(parsed.message);
-    value = parsed.value;
-  } else if (typeof raw === 'string') {
-    const parsed = parseTypedAnswer('string', raw);
+    );
     if (!parsed.ok) return refuse(parsed.message);
     value = parsed.value;
   } else if (typeof raw === 'object') {

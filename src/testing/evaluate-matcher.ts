@@ -1,32 +1,53 @@
 import { z } from 'zod';
 import { extractOffline } from '../extract/offline.js';
+import { compileValidators, readTypedAnswer } from '../flow/answer.js';
+import type { AnswerValue } from '../flow/context.js';
+import { offeredQuestions } from '../flow/extraction.js';
 import { flowGraph } from '../flow/graph.js';
-import type { FlowDocument } from '../flow/schema.js';
+import { answerKey, type FlowDocument, type QuestionNode } from '../flow/schema.js';
 
-/** "unknown" as an expected answer: the matcher must abstain. */
+/** "unknown" as an expected answer: the reader must abstain. */
 export const ABSTAIN = 'unknown';
 
-/** One labeled utterance: `expected` is a category, "unknown", or a list of acceptable answers. */
+const Expected = z.union([z.string().min(1), z.number().finite()]);
+
+/**
+ * One labeled message, typed at `gate` on a fresh session: `expected` is a
+ * category or typed value, "unknown", or a list of acceptable outcomes;
+ * `class` groups cases for the report; `others` are answers the message also
+ * clearly gives to other questions (any other question given a value is a
+ * wrong commit).
+ */
 export const EvalCaseSchema = z.strictObject({
+  /** The flow's id (checked against the flow evaluated, when given). */
+  flow: z.string().min(1).optional(),
   gate: z.string().min(1),
   text: z.string(),
-  expected: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  expected: z.union([Expected, z.array(Expected).min(1)]),
+  class: z.string().min(1).max(60).optional(),
+  others: z.record(z.string(), Expected).optional(),
 });
 export type EvalCase = z.infer<typeof EvalCaseSchema>;
 
 export interface EvalResult {
   gate: string;
   text: string;
-  expected: string | string[];
-  /** The committed category, or "unknown" when the matcher abstained. */
-  value: string;
+  expected: string | number | (string | number)[];
+  class: string;
+  /** The committed value, or "unknown" when the reader abstained. */
+  value: AnswerValue;
+  /** Values committed to other questions by the same message. */
+  others: Record<string, AnswerValue>;
+  /** Those of them that the case does not list with that value. */
+  wrongOthers: string[];
   ok: boolean;
 }
 
 export interface EvalFigures {
   cases: number;
+  /** Messages that committed a value to the question they were typed at. */
   commits: number;
-  /** Committed values that are not acceptable. */
+  /** Commits not acceptable at the question, plus messages that committed a wrong (or unlisted) value to another question. */
   wrongCommits: number;
   abstentions: number;
   /** Wrong commits per commit. */
@@ -40,6 +61,7 @@ export interface EvalFigures {
 export interface EvalReport extends EvalFigures {
   flowId: string;
   perGate: Record<string, EvalFigures>;
+  perClass: Record<string, EvalFigures>;
   failures: EvalResult[];
   results: EvalResult[];
 }
@@ -48,9 +70,26 @@ export class EvalCaseError extends Error {
   override readonly name = 'EvalCaseError';
 }
 
+/** Cases without a class are counted under this one. */
+const NO_CLASS = 'unclassed';
+
+function questionOf(flow: FlowDocument, gate: string): QuestionNode | undefined {
+  const graph = flowGraph(flow);
+  return graph.question(gate) ?? graph.questions.find((q) => q.id === gate);
+}
+
+/** Whether `value` can be an answer to `q` (a category, or a value of its type). */
+function fits(q: QuestionNode, value: string | number): string | undefined {
+  const spec = q.answer;
+  if (spec.type === 'category')
+    return typeof value === 'string' && spec.categories.includes(value) ? undefined : `"${value}" is not a category of ${q.id} (${spec.categories.join(', ')})`;
+  if (spec.type === 'number') return typeof value === 'number' ? undefined : `${q.id} takes a number, not ${JSON.stringify(value)}`;
+  if (spec.type === 'boolean') return undefined;
+  return typeof value === 'string' ? undefined : `${q.id} takes text, not ${JSON.stringify(value)}`;
+}
+
 /** Parses a JSONL file of labeled cases; every problem names its line. */
 export function parseEvalCases(text: string, flow: FlowDocument, source = 'cases'): EvalCase[] {
-  const graph = flowGraph(flow);
   const cases: EvalCase[] = [];
   const problems: string[] = [];
   text.split('\n').forEach((line, i) => {
@@ -68,41 +107,72 @@ export function parseEvalCases(text: string, flow: FlowDocument, source = 'cases
       problems.push(`${at}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'}: ${x.message}`).join('; ')}`);
       return;
     }
-    const question = graph.question(parsed.data.gate);
-    if (!question || question.answer.type !== 'category') {
-      problems.push(`${at}: flow "${flow.id}" has no category question "${parsed.data.gate}"`);
+    const c = parsed.data;
+    if (c.flow !== undefined && c.flow !== flow.id) {
+      problems.push(`${at}: the case is for flow "${c.flow}", not "${flow.id}"`);
       return;
     }
-    for (const answer of [parsed.data.expected].flat())
-      if (answer !== ABSTAIN && !question.answer.categories.includes(answer))
-        problems.push(`${at}: "${answer}" is not a category of ${question.id} (${question.answer.categories.join(', ')}) nor "${ABSTAIN}"`);
-    cases.push(parsed.data);
+    const question = questionOf(flow, c.gate);
+    if (!question) {
+      problems.push(`${at}: flow "${flow.id}" has no question "${c.gate}"`);
+      return;
+    }
+    for (const answer of [c.expected].flat()) {
+      const wrong = answer === ABSTAIN ? undefined : fits(question, answer);
+      if (wrong) problems.push(`${at}: ${wrong} nor "${ABSTAIN}"`);
+    }
+    for (const [key, value] of Object.entries(c.others ?? {})) {
+      const other = questionOf(flow, key);
+      const wrong = other ? fits(other, value) : `flow "${flow.id}" has no question "${key}"`;
+      if (wrong) problems.push(`${at}: others.${key}: ${wrong}`);
+    }
+    cases.push(c);
   });
   if (problems.length > 0) throw new EvalCaseError(problems.join('\n'));
   return cases;
 }
 
-/** Scores the offline matcher, as the machine runs it, on labeled cases. */
-export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[]): EvalReport {
+const same = (a: AnswerValue, b: string | number) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) < 1e-9 : a === b);
+
+/**
+ * Scores the offline readers, as the machine runs them, on labeled cases: a
+ * category question reads the message for itself and the later questions it
+ * offers (extractOffline); a typed question reads it with its parser, schema
+ * and validators. Everything committed counts, at the question and elsewhere.
+ */
+export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[], today: Date = new Date()): EvalReport {
   const graph = flowGraph(flow);
   const results = cases.map((c): EvalResult => {
-    const question = graph.question(c.gate);
-    if (!question || question.answer.type !== 'category') throw new EvalCaseError(`flow "${flow.id}" has no category question "${c.gate}"`);
-    const output = extractOffline({
-      text: c.text,
-      key: c.gate,
-      allowModel: false,
-      questions: [{ key: question.id, prompt: question.prompt, categories: question.answer.categories, ...(question.answer.synonyms && { synonyms: question.answer.synonyms }) }],
-    });
-    const value = output.values[c.gate]?.value ?? ABSTAIN;
-    return { gate: c.gate, text: c.text, expected: c.expected, value, ok: [c.expected].flat().includes(value) };
+    const question = questionOf(flow, c.gate);
+    if (!question) throw new EvalCaseError(`flow "${flow.id}" has no question "${c.gate}"`);
+    const key = answerKey(question);
+    const committed: Record<string, AnswerValue> = {};
+    if (question.answer.type === 'category') {
+      const output = extractOffline({ text: c.text, key, allowModel: false, questions: offeredQuestions(graph, question.id) });
+      for (const [k, v] of Object.entries(output.values)) committed[k] = v.value;
+    } else {
+      const read = readTypedAnswer(question, { text: c.text }, { answers: {}, context: {} }, compileValidators(question), today);
+      if (read.kind === 'valid') committed[key] = read.value;
+    }
+    const value = committed[key] ?? ABSTAIN;
+    const others = Object.fromEntries(Object.entries(committed).filter(([k]) => k !== key));
+    const wrongOthers = Object.entries(others)
+      .filter(([k, v]) => c.others?.[k] === undefined || !same(v, c.others[k]!))
+      .map(([k]) => k);
+    const acceptable = [c.expected].flat();
+    const ok = acceptable.some((e) => same(value, e)) && wrongOthers.length === 0;
+    return { gate: c.gate, text: c.text, expected: c.expected, class: c.class ?? NO_CLASS, value, others, wrongOthers, ok };
   });
-  const perGate: Record<string, EvalFigures> = {};
-  for (const gate of new Set(results.map((r) => r.gate))) perGate[gate] = figures(results.filter((r) => r.gate === gate));
+  const group = (by: (r: EvalResult) => string) => {
+    const out: Record<string, EvalFigures> = {};
+    for (const name of new Set(results.map(by))) out[name] = figures(results.filter((r) => by(r) === name));
+    return out;
+  };
   return {
     flowId: flow.id,
     ...figures(results),
-    perGate,
+    perGate: group((r) => r.gate),
+    perClass: group((r) => r.class),
     failures: results.filter((r) => !r.ok),
     results,
   };
@@ -110,7 +180,8 @@ export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[]): EvalRepo
 
 function figures(results: EvalResult[]): EvalFigures {
   const commits = results.filter((r) => r.value !== ABSTAIN);
-  const wrongCommits = commits.filter((r) => !r.ok).length;
+  const wrongHere = (r: EvalResult) => r.value !== ABSTAIN && ![r.expected].flat().some((e) => same(r.value, e));
+  const wrongCommits = results.filter((r) => wrongHere(r) || r.wrongOthers.length > 0).length;
   const definite = results.filter((r) => ![r.expected].flat().includes(ABSTAIN));
   const ratio = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10000) / 10000);
   return {
@@ -118,7 +189,7 @@ function figures(results: EvalResult[]): EvalFigures {
     commits: commits.length,
     wrongCommits,
     abstentions: results.length - commits.length,
-    wrongCommitRate: ratio(wrongCommits, commits.length),
+    wrongCommitRate: ratio(wrongCommits, Math.max(commits.length, wrongCommits)),
     definite: definite.length,
     coverage: ratio(definite.filter((r) => r.ok).length, definite.length),
   };

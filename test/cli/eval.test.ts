@@ -57,11 +57,43 @@ describe('gateflow eval', () => {
     expect(report.coverage).toBeCloseTo(1 / 3, 3);
   });
 
+  it('scores other questions too: a value committed to a question the case does not list is a wrong commit', () => {
+    // "2" typed at the insurance question fell in the age group's range and was committed as Minor.
+    const report = evaluateMatcher(flow, [
+      { gate: '2_insurance_history', text: '2', expected: 'unknown', class: 'other-question' },
+      { gate: '2_insurance_history', text: "no gaps, and she's a new patient", expected: 'No', class: 'extra-words', others: { '3_visit_type': 'New patient' } },
+      { gate: '2_insurance_history', text: "she's a new patient", expected: 'unknown', class: 'other-question' },
+    ]);
+    expect(report.results.map((r) => [r.value, r.others, r.wrongOthers])).toEqual([
+      ['unknown', {}, []],
+      ['No', {}, []],
+      ['unknown', { '3_visit_type': 'New patient' }, ['3_visit_type']],
+    ]);
+    expect(report.perClass['other-question']).toMatchObject({ cases: 2, wrongCommits: 1 });
+    expect(report.perClass['extra-words']).toMatchObject({ cases: 1, wrongCommits: 0, coverage: 1 });
+  });
+
+  it('reads typed questions of an authored flow, with numbers as expected values', () => {
+    const refund = parseFlowText(readFileSync(`${root}machines/flows/refund-approval.json`, 'utf8'));
+    const cases = parseEvalCases(
+      [
+        '{"flow":"refund-approval","gate":"amount","text":"minus 50","expected":"unknown","class":"numbers"}',
+        '{"flow":"refund-approval","gate":"amount","text":"two hundred and fifty","expected":250,"class":"numbers"}',
+        '{"flow":"refund-approval","gate":"order_number","text":"my order is XY9876","expected":"XY9876","class":"numbers"}',
+      ].join('\n'),
+      refund,
+    );
+    const report = evaluateMatcher(refund, cases);
+    expect(report.results.map((r) => r.value)).toEqual(['unknown', 250, 'XY9876']);
+    expect(report).toMatchObject({ wrongCommits: 0, coverage: 1 });
+    expect(() => parseEvalCases('{"flow":"other","gate":"amount","text":"1","expected":1}', refund, 'c.jsonl')).toThrow(/c\.jsonl:1: the case is for flow "other"/);
+  });
+
   it('refuses bad case files with the line and what is wrong', () => {
     const text = '{"gate":"3_visit_type","text":"x","expected":"Surgery"}\n{"gate":"nope","text":"x","expected":"Yes"}\nnot json';
     expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(EvalCaseError);
     expect(() => parseEvalCases(text, flow, 'cases.jsonl')).toThrow(
-      /cases\.jsonl:1: "Surgery" is not a category of 3_visit_type[\s\S]*cases\.jsonl:2: flow "patient-intake" has no category question "nope"[\s\S]*cases\.jsonl:3: not JSON/,
+      /cases\.jsonl:1: "Surgery" is not a category of 3_visit_type[\s\S]*cases\.jsonl:2: flow "patient-intake" has no question "nope"[\s\S]*cases\.jsonl:3: not JSON/,
     );
   });
 });

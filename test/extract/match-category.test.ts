@@ -222,3 +222,53 @@ describe('matchCategory: whom the message is about', () => {
     expect(value('she was 17 when she first came', ageRanges)).toBe('abstain:no_match');
   });
 });
+
+describe('matchCategory: grounded readings (issue 26)', () => {
+  const smoking: MatchableQuestion = { categories: ['Never', 'Occasionally', 'Daily'], prompt: 'Does anyone who will live in the flat smoke, and if so, how often?' };
+  const employment: MatchableQuestion = { categories: ['Employed', 'Self-employed', 'Student', 'Retired', 'Unemployed'], prompt: 'What is your current employment status?' };
+  const moveIn: MatchableQuestion = { categories: ['Immediately', 'Within a month', 'Later'], prompt: 'When would you like to move in?' };
+  const pets: MatchableQuestion = { categories: ['Yes', 'No'], prompt: 'Will any pets live in the flat with you?' };
+
+  it('reads common words for frequency, timing and jobs with no synonyms from the author', () => {
+    expect(value('Sometimes', smoking)).toBe('Occasionally');
+    expect(value('a pack a day', smoking)).toBe('Daily');
+    expect(value('nobody smokes', smoking)).toBe('Never');
+    expect(value('asap', moveIn)).toBe('Immediately');
+    expect(value('in a few weeks', moveIn)).toBe('Within a month');
+    expect(value('freelance designer', employment)).toBe('Self-employed');
+    expect(value('nurse at the city hospital', employment)).toBe('Employed');
+    expect(value('pensioner', employment)).toBe('Retired');
+  });
+
+  it('reads yes and no in the major languages', () => {
+    for (const yes of ['sí', 'ja', 'oui', 'sim', 'да']) expect(value(yes, pets), yes).toBe('Yes');
+    for (const no of ['nein', 'non', 'não', 'nee', 'нет']) expect(value(no, pets), no).toBe('No');
+  });
+
+  it('abstains on sarcasm and hypotheticals', () => {
+    expect(value('yeah right, like I would ever smoke', smoking)).toMatch(/^abstain/);
+    expect(value('oh sure, every day 🙄', smoking)).toMatch(/^abstain/);
+    expect(value('if I did it would be daily', smoking)).toMatch(/^abstain/);
+  });
+
+  it('abstains on what is said of someone or something else', () => {
+    expect(value('my landlord is retired', employment)).toMatch(/^abstain/);
+    expect(value('both my parents are self-employed', employment)).toMatch(/^abstain/);
+    expect(value('the ad said available immediately', moveIn)).toMatch(/^abstain/);
+    expect(value('her brother is 12', age)).toMatch(/^abstain/);
+    // "My own boss" is the person.
+    expect(value('my own boss', employment)).toBe('Self-employed');
+  });
+
+  it('reads the answer after a contrast, and abstains when the contrast says something else', () => {
+    expect(value("I'd love immediately but realistically within a month", moveIn)).toBe('Within a month');
+    expect(value('No, but my partner has a cat who will live with us', pets)).toMatch(/^abstain/);
+    expect(value("it's urgent but not an emergency", visit)).toBe('Urgent care');
+    expect(value('new patient but also needs to be a video call', visit)).toMatch(/^abstain/);
+  });
+
+  it('reads having stopped as the answer for now where the question has a word for it', () => {
+    expect(value('not anymore', smoking)).toBe('Never');
+    expect(value('we used to have gaps, not anymore', yesNoPartial)).toMatch(/^abstain/);
+  });
+});

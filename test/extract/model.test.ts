@@ -10,12 +10,12 @@ import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
 import { categoriesOf } from '../../src/flow/graph.js';
 import { startConversation } from '../../src/flow/conversation.js';
-import { NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
+import { MODEL_UNAVAILABLE_MESSAGE, NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph, question } from '../helpers/patient-intake.js';
-import { textResult, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
+import { messageOfPrompt, textResult, withEvidence, type CallOptions, type GenerateResult } from '../helpers/mock-model.js';
 
 
-type Answers = Record<string, { value: string; confidence: number }>;
+type Answers = Record<string, { value: string; confidence: number; evidence?: string }>;
 
 
 /** What the compiled flow offers the extractor at `gate`, with `answered` already answered. */
@@ -32,7 +32,7 @@ const answersText = (answers: Answers) => JSON.stringify({ answers });
 function fullAnswers(input: ExtractionInput, given: Answers): Answers {
   const all: Answers = {};
   for (const gate of input.questions) all[gate.key] = given[gate.key] ?? { value: UNKNOWN, confidence: 0.9 };
-  return all;
+  return withEvidence(all, input.text);
 }
 
 /** A model whose every call answers with `given` for the gates it is offered (read from the prompt's schema). */
@@ -42,7 +42,7 @@ function answeringModel(given: Answers) {
       const keys = Object.keys(answerSchemaProperties(options));
       const all: Answers = {};
       for (const key of keys) all[key] = given[key] ?? { value: UNKNOWN, confidence: 0.9 };
-      return textResult(answersText(all));
+      return textResult(answersText(withEvidence(all, messageOfPrompt(userText(options)))));
     },
   });
 }
@@ -119,12 +119,17 @@ describe('extractWithModel', () => {
     const input = inputAt(G2, 'some gaps, and she wants to be texted maybe', [G1]);
     const model = new MockLanguageModelV4({
       doGenerate: textResult(
-        answersText({
-          [G2]: { value: 'Partial', confidence: 0.7 },
-          [G3]: { value: UNKNOWN, confidence: 0.99 },
-          [G4]: { value: 'Minor', confidence: 0.69 },
-          [G5]: { value: 'Text message', confidence: 0.5 },
-        }),
+        answersText(
+          withEvidence(
+            {
+              [G2]: { value: 'Partial', confidence: 0.7 },
+              [G3]: { value: UNKNOWN, confidence: 0.99 },
+              [G4]: { value: 'Minor', confidence: 0.69 },
+              [G5]: { value: 'Text message', confidence: 0.5 },
+            },
+            input.text,
+          ),
+        ),
       ),
     });
 
@@ -182,7 +187,7 @@ describe('extractWithModel', () => {
       const gate = answers[key]!;
       expect(gate.properties?.value?.enum).toEqual([UNKNOWN, ...categoriesOf(question(key))]);
       expect(gate.properties?.confidence?.type).toBe('number');
-      expect(gate.required).toEqual(['value', 'confidence']);
+      expect(gate.required).toEqual(['value', 'evidence', 'confidence']);
       expect(gate.description).toBe(question(key).prompt);
     }
     expect(answers[G3]!.properties?.value?.enum).toEqual([
@@ -198,9 +203,9 @@ describe('extractWithModel', () => {
   it('builds the same schema from extractionSchema', () => {
     const input = inputAt(G4, 'x', [G1, G2, G3]);
     const schema = extractionSchema(input);
-    expect(schema.safeParse({ answers: { [G4]: { value: 'Adult', confidence: 1 }, [G5]: { value: UNKNOWN, confidence: 0 } } }).success).toBe(true);
-    expect(schema.safeParse({ answers: { [G4]: { value: 'Senior', confidence: 1 }, [G5]: { value: UNKNOWN, confidence: 0 } } }).success).toBe(false);
-    expect(schema.safeParse({ answers: { [G4]: { value: 'Adult', confidence: 1.5 }, [G5]: { value: UNKNOWN, confidence: 0 } } }).success).toBe(false);
+    expect(schema.safeParse({ answers: { [G4]: { value: 'Adult', evidence: 'adult', confidence: 1 }, [G5]: { value: UNKNOWN, evidence: '', confidence: 0 } } }).success).toBe(true);
+    expect(schema.safeParse({ answers: { [G4]: { value: 'Senior', evidence: 'senior', confidence: 1 }, [G5]: { value: UNKNOWN, evidence: '', confidence: 0 } } }).success).toBe(false);
+    expect(schema.safeParse({ answers: { [G4]: { value: 'Adult', evidence: 'adult', confidence: 1.5 }, [G5]: { value: UNKNOWN, evidence: '', confidence: 0 } } }).success).toBe(false);
   });
 
   it("puts the user's text and every offered question in the prompt", async () => {
@@ -411,7 +416,8 @@ describe('model extraction through a conversation', () => {
 
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(reply.state).toEqual({ [G5]: 'asking' });
-    expect(reply.message).toBe(question(G5).prompt);
+    // The answers to questions not asked yet are said back, not kept silently.
+    expect(reply.message).toBe(`Noted: Visit type: Telehealth; Age group: Minor.\n\n${question(G5).prompt}`);
     expect(reply.buttons).toEqual(buttonsOf(G5));
     expect(reply.answers).toEqual({
       [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' },
@@ -493,7 +499,7 @@ describe('model extraction through a conversation', () => {
         const all: Answers = {};
         for (const key of Object.keys(answerSchemaProperties(options))) all[key] = { value: UNKNOWN, confidence: 0.9 };
         all[G2] = { value: 'Yes', confidence: 0.9 };
-        return textResult(answersText(all));
+        return textResult(answersText(withEvidence(all, messageOfPrompt(userText(options)))));
       },
     });
     const conversation = start(model);
@@ -502,7 +508,9 @@ describe('model extraction through a conversation', () => {
     const failed = await conversation.send({ text: 'Her coverage story is complicated' });
 
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(failed.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    // The model's failure is the program's: said plainly (no provider text), with the buttons.
+    expect(failed.message).toContain(MODEL_UNAVAILABLE_MESSAGE);
+    expect(failed.message).not.toMatch(/503|Service Unavailable/);
     expect(failed.buttons).toEqual(buttonsOf(G2));
     expect(failed.buttons).toEqual(first.buttons);
     expect(failed.answers).toEqual(first.answers);
@@ -528,7 +536,7 @@ describe('model extraction through a conversation', () => {
     const failed = await conversation.send({ text: 'Her coverage story is complicated' });
 
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(failed.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    expect(failed.message).toContain(MODEL_UNAVAILABLE_MESSAGE);
     expect(failed.buttons).toEqual(buttonsOf(G2));
     expect(Object.keys(failed.answers)).toEqual([G1]);
 

@@ -50,8 +50,10 @@ describe('extractOffline: a message that answers a later question', () => {
   });
 
   it('answers a later question only when sure: its own words, specific, no typo', () => {
-    // Words inside a longer phrase of a later question are that question's.
-    expect(read('online portal', [visit, contact]).values).toEqual({ contact: 'Patient portal' });
+    // Words inside a longer phrase of a later question are that question's, and a bare answer typed at
+    // another question is no clear assertion about the later one (issue 26): nothing is committed.
+    expect(read('online portal', [visit, contact]).values).toEqual({});
+    expect(read('the online portal please', [visit, contact]).values).toEqual({ contact: 'Patient portal' });
     expect(read('online', [visit, contact]).values).toEqual({ visit: 'Telehealth' });
     // A later yes/no question is never answered by a built-in "yes".
     expect(read('yes', [visit, worse]).values).toEqual({});

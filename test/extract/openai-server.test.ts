@@ -9,7 +9,7 @@ import type { ExtractionFailureReason, ExtractionInput } from '../../src/extract
 import { extractionInput } from '../../src/flow/compile.js';
 import { initialFlowContext } from '../../src/flow/context.js';
 import { startConversation } from '../../src/flow/conversation.js';
-import { NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
+import { MODEL_UNAVAILABLE_MESSAGE } from '../../src/flow/messages.js';
 import {
   chatCompletion,
   respond,
@@ -21,12 +21,13 @@ import {
 } from '../helpers/openai-compatible-server.js';
 import { G1, G2, G3, G4, G5, buttonsOf, flow, graph } from '../helpers/patient-intake.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { messageOfPrompt, withEvidence } from '../helpers/mock-model.js';
 
 
 /** Text the offline matcher abstains on at gate 2, so the model is asked. */
 const HARD_TEXT = 'Her coverage story is complicated';
 
-type Answers = Record<string, { value: string; confidence: number }>;
+type Answers = Record<string, { value: string; confidence: number; evidence?: string }>;
 
 let server: OpenAICompatibleServer;
 let config: ModelConfig;
@@ -95,7 +96,7 @@ const answering =
   (request, res) => {
     const answers: Answers = {};
     for (const key of gateKeysOf(request)) answers[key] = given[key] ?? { value: UNKNOWN, confidence: 0.9 };
-    respond.json({ answers })(request, res);
+    respond.json({ answers: withEvidence(answers, messageOf(request)) })(request, res);
   };
 
 const messageText = (content: unknown): string =>
@@ -104,6 +105,10 @@ const messageText = (content: unknown): string =>
     : Array.isArray(content)
       ? content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p ? String(p.text) : '')).join('\n')
       : '';
+
+/** The person's message in a request's user prompt. */
+const messageOf = (request: RecordedRequest) =>
+  messageOfPrompt(bodyOf(request).messages.filter((m) => m.role === 'user').map((m) => messageText(m.content)).join('\n'));
 
 describe('modelFromEnv against a local OpenAI-compatible server', () => {
   it('names the model and base URL from the environment', () => {
@@ -170,7 +175,8 @@ describe('modelFromEnv against a local OpenAI-compatible server', () => {
     expect(server.requests).toHaveLength(1);
     expect(gateKeysOf(server.requests[0]!)).toEqual([G2, G3, G4, G5]);
     expect(reply.state).toEqual({ [G3]: 'asking' });
-    expect(reply.message).toBe(questionPrompt(G3));
+    // The answer to a question not asked yet is said back, not kept silently.
+    expect(reply.message).toBe(`Noted: Preferred contact: Email.\n\n${questionPrompt(G3)}`);
     expect(reply.answers).toEqual({
       [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' },
       [G2]: { value: 'Yes', confidence: 0.9, source: 'llm', raw: HARD_TEXT },
@@ -222,7 +228,7 @@ const FAILURES: FailureCase[] = [
   },
   {
     name: 'JSON missing gate keys',
-    responder: () => respond.json({ answers: { [G2]: { value: 'Yes', confidence: 0.9 } } }),
+    responder: () => respond.json({ answers: { [G2]: { value: 'Yes', evidence: 'yes', confidence: 0.9 } } }),
     reason: 'invalid_output',
   },
   {
@@ -264,7 +270,7 @@ describe.each(FAILURES)('model failure: $name', ({ responder, reason, timeoutMs 
     const reply = await conversation.send({ text: HARD_TEXT });
 
     expect(server.requests).toHaveLength(1);
-    expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    expect(reply.message).toContain(MODEL_UNAVAILABLE_MESSAGE);
     expect(reply.buttons).toEqual(buttonsOf(G2));
     expect(reply.buttonContext).toBe('gate_question');
     expect(reply.state).toEqual({ [G2]: 'asking' });
@@ -295,7 +301,7 @@ describe('a slow server', () => {
     const slow = await conversation.send({ text: HARD_TEXT });
     // Not before the deadline (a lower bound: load cannot make it early); had the deadline not fired, the late Yes would be read.
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(slow.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    expect(slow.message).toContain(MODEL_UNAVAILABLE_MESSAGE);
     expect(slow.answers[G2]).toBeUndefined();
 
     const next = await conversation.send({ text: 'it is a long story' });
@@ -330,7 +336,7 @@ describe('timeoutMs under garbage collection', () => {
 
     // Had the deadline not fired, the server's late Yes would be among the answers.
     expect(server.requests).toHaveLength(1);
-    expect(reply.message).toContain(NOT_UNDERSTOOD_MESSAGE);
+    expect(reply.message).toContain(MODEL_UNAVAILABLE_MESSAGE);
     expect(reply.answers).toEqual({ [G1]: { value: 'Yes', confidence: 1, source: 'button', raw: 'Yes' } });
     conversation.stop();
   });
@@ -380,7 +386,7 @@ describe('a server that wraps its JSON in code fences', () => {
     server.enqueue((request, res) => {
       const answers: Answers = {};
       for (const key of gateKeysOf(request)) answers[key] = { value: key === G2 ? 'Partial' : UNKNOWN, confidence: 0.9 };
-      respond.content('```json\n' + JSON.stringify({ answers }) + '\n```')(request, res);
+      respond.content('```json\n' + JSON.stringify({ answers: withEvidence(answers, messageOf(request)) }) + '\n```')(request, res);
     });
     const result = await extractWithModel(inputAt(G2, HARD_TEXT, [G1]), { model: config.model, maxRetries: 0 });
     expect(result).toEqual({ values: { [G2]: { value: 'Partial', confidence: 0.9, source: 'llm' } } });

@@ -132,7 +132,24 @@ describe('parseTypedAnswer: number', () => {
     ['one hundred', 100, 1],
     ['just one', 1, 0.9],
     ['about twelve watts', 12, 0.9],
+    // Compounds of hundreds and thousands are read whole (they were refused before: "two hundred" is no less clear than "a hundred").
+    ['two hundred', 200, 1],
+    ['two hundred and fifty', 250, 1],
+    ['five thousand', 5000, 1],
+    ['three thousand four hundred and twelve', 3412, 1],
+    // A sign in words is a sign: "minus 50" is -50, never 50 (a question with a minimum of 0 refuses it, saying why).
+    ['minus 50', -50, 0.9],
+    ['minus fifty', -50, 1],
+    ['negative forty', -40, 1],
+    ['Minus five', -5, 1],
+    ['it is negative 3', -3, 0.9],
   ])('%j → %j', (...c) => accepts('number', c));
+
+  it.each<Refused>([
+    ['50 cents', /cents \(0\.50\)/],
+    ['fifty cents', /cents \(0\.50\)/],
+    ['about 75 cent', /cents \(0\.75\)/],
+  ])('refuses %j rather than read it as a whole unit', (...c) => refuses('number', c));
 
   it.each<Refused>([
     ['no number here', /could not find a number/],
@@ -167,8 +184,6 @@ describe('parseTypedAnswer: number', () => {
     ['5 k', /whole number in digits/],
     ['5 thousand', /whole number in digits/],
     ['2 million', /whole number in digits/],
-    ['two hundred', /whole number in digits/],
-    ['five thousand', /whole number in digits/],
     ['one and a half', /whole number in digits/],
     ['a dozen', /whole number in digits/],
     ['40+', /limit/],

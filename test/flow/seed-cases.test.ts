@@ -32,6 +32,7 @@ import {
   STOPPED,
   TROUBLE,
   troubleAt,
+  unavailableAt,
   UNSURE_TEXT,
   answering,
   countingModel,
@@ -659,6 +660,10 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     const failures: [string, ModelStep[] | ((offered: string[]) => ModelStep)][] = [
       ['the model says unknown', answering({})],
       ['the model is unsure (low confidence)', answering({ [GATE_2]: { value: 'Yes', confidence: 0.2 } })],
+    ];
+    // Issue 26 changes the seed's 2.4 where the model itself failed: that is the program's failure, said
+    // plainly with the buttons (not "could you rephrase", which asks the person to fix what they did not break).
+    const outages: [string, ModelStep[]][] = [
       ['the model call fails', [{ error: new Error('503 Service Unavailable') }]],
       ['the model answers with text that is not JSON', [{ text: 'I think it is Partial.' }]],
       ['the model answers a value that is not a category', [{ text: JSON.stringify({ answers: { [GATE_2]: { value: 'Maybe', confidence: 0.9 } } }) }]],
@@ -672,7 +677,14 @@ describe('Step 2: Determine Pass/Fail Status', () => {
       expect(model.calls).toBe(1);
     });
 
-    it('2.4 extraction failure: an extract actor that throws → trouble message, the user can retry', async () => {
+    it.each(outages)('2.4 model failure: %s → the model is said to be unavailable, same gate, nothing committed', async (_why, steps) => {
+      const model = countingModel(steps);
+      const replies = await seedRun([{ button: 'Yes' }, { text: 'the weather is nice today' }], model);
+      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, unavailableAt(GATE_2_QUESTION)));
+      expect(model.calls).toBe(1);
+    });
+
+    it('2.4 extraction failure: an extract actor that throws → the model is said to be unavailable, the user can retry', async () => {
       const extract = fromPromise<ExtractionOutput, ExtractionInput>(async () => {
         throw new Error('extractor crashed');
       });
@@ -680,7 +692,7 @@ describe('Step 2: Determine Pass/Fail Status', () => {
         sessionId: SESSION,
         extract: () => extract,
       });
-      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, troubleAt(GATE_2_QUESTION)));
+      expect(replies[2]).toEqual(askingGate2({ [GATE_1]: byButton('Yes') }, unavailableAt(GATE_2_QUESTION)));
       expect(replies[3]!.state).toEqual({ confirmation: 'reviewing' });
     });
 

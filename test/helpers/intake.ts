@@ -17,6 +17,8 @@ import {
 } from '../../src/flow/conversation.js';
 import type { Reply } from '../../src/flow/reply.js';
 import type { Turn } from '../../src/workflow/turn.js';
+import { messageOfPrompt, withEvidence } from './mock-model.js';
+import { MODEL_UNAVAILABLE_MESSAGE } from '../../src/flow/messages.js';
 
 export const GATE_1 = '1_patient_info_availability';
 export const GATE_2 = '2_insurance_history';
@@ -32,6 +34,8 @@ export const TROUBLE =
 
 /** Not understood at a question: the seed's text, then the question asked again in full. */
 export const troubleAt = (question: string) => `${TROUBLE}\n\n${question}`;
+/** A question asked again because the model could not be asked (issue 26: the program's failure, not the person's). */
+export const unavailableAt = (question: string) => `${MODEL_UNAVAILABLE_MESSAGE}\n\n${question}`;
 
 /** The seed's confirmation buttons (case 4.1). */
 export const CONFIRMATION_BUTTONS = [
@@ -92,7 +96,7 @@ export function patientIntakeFlow(): FlowDocument {
 }
 
 /** What the mock model answers on one call. */
-export type ModelAnswers = Record<string, { value: string; confidence: number }>;
+export type ModelAnswers = Record<string, { value: string; confidence: number; evidence?: string }>;
 export type ModelStep =
   | { answers: ModelAnswers }
   /** Raw text, sent as is (e.g. not JSON). */
@@ -133,7 +137,7 @@ export function countingModel(steps: ModelStep[] | ((offered: string[]) => Model
       else {
         const missing = keys.filter((k) => !(k in step.answers));
         if (missing.length > 0) throw new Error(`mock model: no answer given for offered gates ${missing.join(', ')}`);
-        text = JSON.stringify({ answers: step.answers });
+        text = JSON.stringify({ answers: withEvidence(step.answers, messageOfPrompt(promptText(options))) });
       }
       return {
         content: [{ type: 'text', text }],

@@ -10,8 +10,8 @@ describe('snapshots saved before the context had its v1 fields', () => {
     const first = startConversation(flow);
     await first.send({ button: 'Yes' });
     const saved = JSON.parse(JSON.stringify(first.persist()));
-    // What an earlier gateflow stored: the context without invalid, attempts, host, path, actionError, correction.
-    for (const field of ['invalid', 'attempts', 'host', 'path', 'actionError', 'correction']) delete saved.snapshot.context[field];
+    // What an earlier gateflow stored: the context without invalid, attempts, host, path, actionError, correction, noted.
+    for (const field of ['invalid', 'attempts', 'host', 'path', 'actionError', 'correction', 'noted']) delete saved.snapshot.context[field];
     expect(Object.keys(saved.snapshot.context).sort()).toEqual(['answers', 'notice', 'pendingText', 'previousAnswers', 'stoppedBy']);
 
     const again = restoreConversation(flow, saved);

@@ -807,7 +807,7 @@ describe('a model given to the runtime', () => {
       doGenerate: async () => {
         calls++;
         return {
-          content: [{ type: 'text', text: JSON.stringify({ answers: { [GATE_2]: { value: 'Partial', confidence: 0.9 } } }) }],
+          content: [{ type: 'text', text: JSON.stringify({ answers: { [GATE_2]: { value: 'Partial', evidence: 'complicated', confidence: 0.9 } } }) }],
           finishReason: { unified: 'stop', raw: undefined },
           usage: {
             inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },

@@ -213,6 +213,12 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const found = matched(event, params.place);
       return found !== undefined && isLimitingValue(question(params.place), String(found.value));
     },
+    /** The extractor could not ask its model (an error, a timeout, output outside the schema): the program failed, not the person. */
+    extractorDown: ({ event }) => {
+      const failure = (event as { output?: { failure?: { reason?: string }; values?: object } }).output;
+      const reason = failure?.failure?.reason;
+      return (reason === 'model_error' || reason === 'invalid_output') && Object.keys(failure?.values ?? {}).length === 0;
+    },
     /** Extraction produced no value the flow allows. */
     extractedNothing: ({ context, event }, params: { place: string }) => Object.keys(accepted(context, params.place, event)).length === 0,
     /** Extraction gave `limitingPlace` one of its limiting values. */
@@ -294,6 +300,7 @@ function questionActions(c: CompileContext): FlowActions {
       answers: { ...context.answers, [key]: answer },
       notice: null,
       invalid: null,
+      noted: [],
       attempts: withoutAttempt(context, at),
     });
     enqueue.emit({ type: 'answer.committed', node: at, key, value: answer.value, source: answer.source });
@@ -327,7 +334,9 @@ function questionActions(c: CompileContext): FlowActions {
       const values = accepted(context, params.place, event);
       const answers = { ...context.answers };
       for (const [key, found] of Object.entries(values)) answers[key] = { ...found, raw };
-      enqueue.assign({ answers, notice: null, invalid: null, pendingText: null, attempts: withoutAttempt(context, params.place) });
+      // Answers to questions not asked yet are said back in the reply ("Noted: ..."), never kept silently.
+      const noted = Object.keys(values).filter((key) => key !== keyOf(params.place));
+      enqueue.assign({ answers, notice: null, invalid: null, noted, pendingText: null, attempts: withoutAttempt(context, params.place) });
       for (const [key, found] of Object.entries(values))
         enqueue.emit({ type: 'answer.committed', node: params.place, key, value: found.value, source: found.source });
     }),
@@ -370,6 +379,7 @@ function questionActions(c: CompileContext): FlowActions {
       enqueue.assign({
         invalid: { node: params.place, message, ...(choices && { choices }) },
         notice: null,
+        noted: [],
         attempts: { ...context.attempts, [params.place]: attempt },
       });
       enqueue.emit({
@@ -534,6 +544,8 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
       src: 'extract',
       input: ({ context }) => c.extractionInput(p.id, context),
       onDone: [
+        // The model is down: said plainly, the buttons offered, no attempt counted (the flow never ends for it).
+        { guard: { type: 'extractorDown' }, target: 'asking', actions: [{ type: 'noteModelDown' }] },
         // Nothing read, and the budget is used up: the buttons alone.
         lastFailure(and([nothing, { type: 'isLastAttempt', params }] as never), true),
         { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
@@ -542,8 +554,8 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
         // Only later questions were answered: keep them, ask this one again.
         ...(reachable.length > 1 ? [{ target: 'asking', actions: [{ type: 'commitExtracted', params }] }] : []),
       ],
-      // A failing extractor never ends the conversation: ask again.
-      onError: { target: 'asking', actions: [{ type: 'noteNotUnderstood', params: { place: null } }] },
+      // A failing extractor never ends the conversation, nor counts against the person: ask again, with the buttons.
+      onError: { target: 'asking', actions: [{ type: 'noteModelDown' }] },
     },
   };
 }
@@ -578,6 +590,8 @@ function extractionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
   const categories = categoriesOf(q);
   const events: FlowTestEvent[] = [
     { type: DONE_EXTRACT, output: { values: {}, failure: { reason: 'abstained', message: 'nothing found' } } },
+    // The model was down: not the person's failure.
+    { type: DONE_EXTRACT, output: { values: {}, failure: { reason: 'model_error', message: 'model down' } } },
     { type: ERROR_EXTRACT, error: 'extractor failed' },
     ...categories.map((value) => done({ [own]: value })),
   ];
@@ -725,7 +739,9 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
     return {
       message: buttonsOnly
         ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
-        : notUnderstood
+        : context.notice === 'model_unavailable' && phase === 'asking'
+          ? `${messages.MODEL_UNAVAILABLE_MESSAGE}\n\n${messages.questionMessage(node, previous)}`
+          : notUnderstood
           ? // Not understood: said, and the question asked again in full.
             `${messages.NOT_UNDERSTOOD_MESSAGE}\n\n${messages.questionMessage(node, previous)}`
           : because + messages.questionMessage(node, previous),

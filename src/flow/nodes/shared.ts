@@ -190,8 +190,11 @@ export function sharedActions({ lookups }: CompileContext): FlowActions {
       notice: 'not_understood' as const,
       invalid: null,
       pendingText: null,
+      noted: [],
       ...(params.place !== null && { attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 } }),
     })),
+    /** The model could not be asked (down, late, nonsense): said, and not counted as the person's failed answer. */
+    noteModelDown: flowAssign(() => ({ notice: 'model_unavailable' as const, invalid: null, pendingText: null, noted: [] })),
     /**
      * The question (or path node) gave up: its count starts again should the
      * flow come back to it, and the node it goes to asks its own question

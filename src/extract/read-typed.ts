@@ -1,0 +1,69 @@
+import { mentionsAnother } from './match-category.js';
+import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
+import { typedValueSchema, type TypedSpec } from './typed-value.js';
+
+/**
+ * Text read as a typed value and checked by its schema: the one path that
+ * flow questions (src/flow/answer.ts) and input gates (src/inputs/coerce.ts)
+ * share, so that "minus five" is -5 (and refused where the minimum is 0, with
+ * that reason) at a question and at a manager's gate alike.
+ */
+export function readTypedValue(
+  spec: Exclude<TypedSpec, { type: 'category' }>,
+  text: string,
+  options: Omit<TypedParseOptions, 'unit'> & {
+    /** The question asked: a message said of someone else ("my sister got 30 back") answers it only if it is about them. */
+    prompt?: string | undefined;
+  } = {},
+  today: Date = new Date(),
+): TypedParse {
+  if (options.prompt !== undefined && spec.type !== 'boolean' && mentionsAnother(text, options.prompt))
+    return { ok: false, message: 'That sounds like it is about someone else. Please give your own answer.' };
+  const unit = spec.type === 'number' ? spec.unit : undefined;
+  const read = (said: string) => {
+    const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
+    return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
+  };
+  let parsed = read(text);
+  // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
+  // when it holds one on its own (the whole text held two, and was refused for it).
+  const tail = afterLastTurn(text);
+  if (!parsed.ok && tail !== undefined && spec.type !== 'boolean') {
+    const again = read(tail);
+    if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
+  }
+  if (!parsed.ok) return parsed;
+  const checked = typedValueSchema(spec, today).safeParse(parsed.value);
+  if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
+  const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';
+  // "minus 50" where nothing below 0 is allowed: say it was read as negative, so the refusal makes sense.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && parsed.value < 0 && (spec.min ?? -Infinity) >= 0)
+    return { ok: false, message: `That is a negative number (${parsed.value}). ${why}`, found: true };
+  return { ok: false, message: why, found: true };
+}
+
+/** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
+function afterLastTurn(text: string): string | undefined {
+  let end: number | undefined;
+  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|actually|correction|scratch that)\b/giu)) end = m.index + m[0].length;
+  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
+  return tail.length > 0 ? tail : undefined;
+}
+
+/**
+ * A string answer that must match a pattern: the whole text when it does,
+ * else the one part of it that does ("my order is XY9876" → "XY9876"); two
+ * different matches are refused (which one is meant is a guess).
+ */
+function withinText(parsed: Extract<TypedParse, { ok: true }>, pattern: string): TypedParse {
+  const text = String(parsed.value);
+  if (new RegExp(`^(?:${pattern})$`, 'u').test(text)) return parsed;
+  const found = new Set<string>();
+  for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'gu'))) {
+    if (m[0].length > 0) found.add(m[0]);
+    if (found.size > 1) break;
+  }
+  if (found.size === 1) return { ok: true, value: [...found][0]!, confidence: 0.9 };
+  if (found.size > 1) return { ok: false, message: `I found more than one answer (${[...found].join(' and ')}). Please give just one.` };
+  return parsed;
+}
