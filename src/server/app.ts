@@ -10,7 +10,7 @@ import { documentRoutes, type DocumentAgentSource } from './documents.js';
 import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
 import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
 import { HttpError, toHttpError } from './errors.js';
-import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
+import { eventStream, DEFAULT_HEARTBEAT_MS, StreamSlots, type EventStreamLimits } from './events.js';
 import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
@@ -33,6 +33,8 @@ export interface AppOptions {
   replySchema?: z.ZodType;
   /** How often an events stream sends a comment while nothing happens, so proxies keep it open (default 15 s). */
   heartbeatMs?: number;
+  /** How many events streams may be open at once, per caller and in total (429 / 503 beyond); see `EventStreamLimits`. */
+  eventStreams?: EventStreamLimits;
   /** When aborted, open events streams end (the server is shutting down: `server.close()` waits for them otherwise). */
   shutdown?: AbortSignal;
   /** The task agent's graph for `GET /api/graph` (`storeGraphSource`); absent: that route answers 503 `graph_unavailable`. */
@@ -50,7 +52,7 @@ export interface AppOptions {
 }
 
 /** 5xx codes that are an outage, a missing feature or a model's failure (said in the answer), not a bug to log. */
-const EXPECTED_5XX_CODES = new Set(['store_unavailable', 'graph_unavailable', 'document_agent_unavailable', 'model_error']);
+const EXPECTED_5XX_CODES = new Set(['store_unavailable', 'graph_unavailable', 'document_agent_unavailable', 'model_error', 'streams_unavailable']);
 
 /** Who asks: the token's subject (a session's owner) and roles; `{ owner: null, roles: [] }` without auth. */
 type Env = { Variables: { caller: Caller } };
@@ -103,12 +105,18 @@ export function createApp(options: AppOptions) {
   const subjectOf = options.jwtSecret ? createJwtAuth({ ...options.jwt, secret: options.jwtSecret }) : null;
   const openapi = openApiDocument({ auth: subjectOf !== null, ...(options.replySchema && { replySchema: options.replySchema }) });
 
+  const streamSlots = new StreamSlots(options.eventStreams);
+  // One listener for every stream: each stream ends when the server shuts down.
+  if (options.shutdown?.aborted) streamSlots.endAll();
+  else options.shutdown?.addEventListener('abort', () => streamSlots.endAll(), { once: true });
+
   const app = new Hono<Env>();
   app.onError((error, c) => {
     const http = toHttpError(error);
     // An outage or a store without AGE is the operator's to fix, not a bug: the answer says so, the log does not.
     if (http.status >= 500 && !EXPECTED_5XX_CODES.has(http.code)) options.onError?.(error);
     if (http.status === 401) c.header('WWW-Authenticate', 'Bearer');
+    if (error instanceof HttpError && error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
     return c.json({ error: { code: http.code, message: http.message } }, http.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
@@ -201,12 +209,14 @@ export function createApp(options: AppOptions) {
     const query = readQuery(c.req.queries(), EventQuerySchema);
     // The stream reads the store in the background, where a failure reaches no client: an unreachable store is 503 now, not a silent stream.
     await runtime.ready();
+    // A caller over their cap is refused before the stream starts (429 / 503 as JSON); the stream takes its place when it starts.
+    const slot = streamSlots.take(streamCaller(c));
     return eventStream(c, {
+      slot,
       runtime,
       caller: c.get('caller'),
       ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-      ...(options.shutdown && { shutdown: options.shutdown }),
     });
   });
 
@@ -221,6 +231,18 @@ export function createApp(options: AppOptions) {
 
   app.route('/api', api);
   return app;
+}
+
+/**
+ * Whose event streams a stream counts among: the token's subject, or without
+ * auth the client's address (the Node adapter's socket; one shared name where
+ * the server runs on another platform).
+ */
+function streamCaller(c: Context<Env>): string {
+  const owner = c.get('caller').owner;
+  if (owner !== null) return `sub:${owner}`;
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return `addr:${env?.incoming?.socket?.remoteAddress ?? 'unknown'}`;
 }
 
 const isApi = (c: Context) => c.req.path === '/api' || c.req.path.startsWith('/api/');

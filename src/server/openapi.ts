@@ -245,7 +245,9 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           responses: {
             200: { description: 'The stream (text/event-stream); each data line is a RuntimeEvent', content: { 'text/event-stream': { schema: ref('RuntimeEvent') } } },
             400: error('The filter is malformed or misspelt (invalid_query)'),
+            429: error('too_many_streams: the caller (token subject, or address without auth) has the most streams open at once (`eventStreams.perCaller`, default 20); see Retry-After'),
             ...common,
+            503: error('streams_unavailable: the server has the most streams open at once (`eventStreams.total`, default 1000), see Retry-After; store_unavailable: the store is unreachable'),
           },
         },
       },
