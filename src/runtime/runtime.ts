@@ -31,6 +31,9 @@ export const DEFAULT_MAX_TURNS_PER_SESSION = 500;
 /** History entries per page when the caller names no limit, and the most it may name. */
 export const DEFAULT_HISTORY_PAGE_SIZE = 50;
 export const MAX_HISTORY_PAGE_SIZE = 200;
+/** Open gates in one page of the inbox, unless asked for fewer or more (up to the most). */
+export const DEFAULT_INPUT_PAGE_SIZE = 100;
+export const MAX_INPUT_PAGE_SIZE = 500;
 
 export interface RuntimeOptions<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /**
@@ -87,6 +90,16 @@ export interface Caller {
 export interface InputQuery {
   sessionId?: string;
   workflowId?: string;
+  /** Only the gates after this place in the opening order: a page's `nextAfter` (0 or absent: from the first). */
+  after?: number;
+  /** At most this many (default {@link DEFAULT_INPUT_PAGE_SIZE}, at most {@link MAX_INPUT_PAGE_SIZE}). */
+  limit?: number;
+}
+
+/** One page of the open gates: `nextAfter` is the `after` of the next page, null on the last. */
+export interface InputPage {
+  inputs: OpenInput[];
+  nextAfter: number | null;
 }
 
 /** An announcement of the events stream: a gate opened, answered, timed out or closed; a session finished or cancelled. */
@@ -131,8 +144,10 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   turn(sessionId: string, turn: unknown, caller?: Caller): Promise<TReply>;
   /** The current reply and one page of the history (the first {@link DEFAULT_HISTORY_PAGE_SIZE} entries by default). */
   session(sessionId: string, caller?: Caller, page?: HistoryPage): Promise<SessionView<TReply>>;
-  /** The open input gates the caller may answer, across sessions, oldest first. */
+  /** The open input gates the caller may answer, across sessions, oldest first: one page (the first 500 unless `query` says otherwise). */
   inputs(caller?: Caller, query?: InputQuery): Promise<OpenInput[]>;
+  /** One page of the open gates the caller may answer, in the order they opened, and where the next page starts. */
+  inputPage(caller?: Caller, query?: InputQuery): Promise<InputPage>;
   /**
    * Answers one gate: the value is coerced and checked first (refused with
    * `invalid_input_value`, the gate left open), then the machine resumes where
@@ -396,6 +411,24 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     for (const g of opened) if (g.deadline) deadlines.arm(g.deadline);
   };
 
+  const inputPage = async (caller: Caller | undefined, query: InputQuery = {}): Promise<InputPage> => {
+    const after = query.after ?? 0;
+    const limit = query.limit ?? DEFAULT_INPUT_PAGE_SIZE;
+    if (!Number.isSafeInteger(after) || after < 0) throw new InvalidPageError(`after must be an integer of 0 or more, not ${after}`);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_INPUT_PAGE_SIZE)
+      throw new InvalidPageError(`limit must be an integer from 1 to ${MAX_INPUT_PAGE_SIZE}, not ${limit}`);
+    // One more than the page: whether another page exists is known without a count.
+    const gates = await store.listInputs({
+      ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
+      ...(query.workflowId !== undefined && { workflowId: query.workflowId }),
+      visibleTo: { owner: caller?.owner ?? null, roles: caller?.roles ?? [] },
+      after,
+      limit: limit + 1,
+    });
+    const page = gates.slice(0, limit);
+    return { inputs: page.map(openInputOf), nextAfter: gates.length > limit ? page.at(-1)!.place : null };
+  };
+
   const fireDeadlines = async (): Promise<number> => {
     let moved = 0;
     for (let round = 0; round < 20; round++) {
@@ -472,13 +505,11 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     },
 
     async inputs(caller, query = {}) {
-      const gates = await store.listInputs({
-        ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
-        ...(query.workflowId !== undefined && { workflowId: query.workflowId }),
-        visibleTo: { owner: caller?.owner ?? null, roles: caller?.roles ?? [] },
-      });
-      return gates.map(openInputOf);
+      // The first page of the most (a library caller that wants more pages uses inputPage).
+      return (await inputPage(caller, { limit: MAX_INPUT_PAGE_SIZE, ...query })).inputs;
     },
+
+    inputPage,
 
     answer(gateId, value, caller) {
       return traced(tracer, 'gateflow.answer', { 'gateflow.input.id': gateId }, async (span) => {

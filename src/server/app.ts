@@ -194,7 +194,7 @@ export function createApp(options: AppOptions) {
 
   api.get('/inputs', async (c) => {
     const query = readQuery(c.req.queries(), InputQuerySchema);
-    return c.json({ inputs: await runtime.inputs(c.get('caller'), query) });
+    return c.json(await runtime.inputPage(c.get('caller'), query));
   });
 
   api.post('/inputs/:gateId', async (c) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { closestName } from '../extract/suggest.js';
+import { DEFAULT_INPUT_PAGE_SIZE, MAX_INPUT_PAGE_SIZE } from '../runtime/runtime.js';
 import { isSessionId } from '../runtime/session-id.js';
 import { isWellFormed, quote } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
@@ -18,9 +19,15 @@ const WorkflowIdParam = z
   .max(200, 'must be at most 200 characters')
   .refine((v) => isWellFormed(v) && !/[\u0000-\u001f\u007f]/.test(v), 'must be printable text');
 
+const WholeNumberParam = z.string().regex(/^\d{1,15}$/, 'must be a whole number').transform(Number);
+
 export const InputQuerySchema = z.strictObject({
   sessionId: SessionIdParam.describe("Only this session's gates").optional(),
   workflowId: WorkflowIdParam.describe("Only gates of this workflow's sessions").optional(),
+  after: WholeNumberParam.describe("Only the gates after this place in the opening order: the previous page's nextAfter (default 0: from the first)").optional(),
+  limit: WholeNumberParam.refine((n) => n >= 1 && n <= MAX_INPUT_PAGE_SIZE, `must be from 1 to ${MAX_INPUT_PAGE_SIZE}`)
+    .describe(`At most this many gates (1 to ${MAX_INPUT_PAGE_SIZE}, default ${DEFAULT_INPUT_PAGE_SIZE})`)
+    .optional(),
 });
 export type InputQueryParams = z.infer<typeof InputQuerySchema>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GraphSnapshotSchema } from '../graph/model.js';
 import { OpenInputSchema } from '../inputs/gate.js';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
-import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
+import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_INPUT_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE, MAX_INPUT_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
 import {
   ActRequestSchema,
@@ -42,20 +42,23 @@ const sessionSchema = (reply: z.ZodType) =>
     nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
   });
 const startedSchema = (reply: z.ZodType) => z.object({ sessionId: z.string(), reply });
-const InputListSchema = z.object({ inputs: z.array(OpenInputSchema).describe('Oldest first') });
+const InputListSchema = z.object({
+  inputs: z.array(OpenInputSchema).describe('One page, in the order the gates opened (oldest first)'),
+  nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
+});
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const error = (description: string) => json('Error', description);
-/** Query parameters from a zod object of optional strings (the filters). */
-const queryParameters = (s: z.ZodObject) =>
+/** Query parameters from a zod object of optional strings (the filters); `integers` are whole numbers with their bounds. */
+const queryParameters = (s: z.ZodObject, integers: Record<string, Record<string, number>> = {}) =>
   Object.entries(s.shape).map(([name, field]) => ({
     name,
     in: 'query',
     required: false,
     ...((field as z.ZodType).description && { description: (field as z.ZodType).description }),
-    schema: { type: 'string' },
+    schema: integers[name] ? { type: 'integer', ...integers[name] } : { type: 'string' },
   }));
 
 /**
@@ -209,10 +212,13 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         get: {
           summary: "The open input gates the caller may answer, across sessions: their own sessions' gates and those addressed to a role they hold",
           security,
-          parameters: queryParameters(InputQuerySchema),
+          parameters: queryParameters(InputQuerySchema, {
+            after: { minimum: 0, default: 0 },
+            limit: { minimum: 1, maximum: MAX_INPUT_PAGE_SIZE, default: DEFAULT_INPUT_PAGE_SIZE },
+          }),
           responses: {
-            200: json('InputList', 'The open gates, oldest first'),
-            400: error('A filter is malformed, misspelt or given twice (invalid_query)'),
+            200: json('InputList', 'One page of the open gates, oldest first, and the `after` of the next page (nextAfter)'),
+            400: error('A filter or page parameter is malformed, out of range, misspelt or given twice (invalid_query)'),
             ...common,
           },
         },

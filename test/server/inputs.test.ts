@@ -116,7 +116,9 @@ const cancel = (url: string, sessionId: string, options: { json?: unknown; body?
 async function listed(url: string, query = '', token?: string): Promise<{ gateId: string; sessionId: string; name: string }[]> {
   const response = await list(url, query, token);
   expect(response.status, response.text).toBe(200);
-  expect(Object.keys(response.body)).toEqual(['inputs']);
+  // One page: these tests open fewer gates than a page holds.
+  expect(Object.keys(response.body)).toEqual(['inputs', 'nextAfter']);
+  expect(response.body.nextAfter).toBeNull();
   return response.body.inputs;
 }
 
@@ -303,7 +305,7 @@ describe('input routes on the memory store', () => {
     });
 
     it.each([
-      ['?session=abc', /unknown query parameter "session" \(did you mean sessionId\?\); this route takes sessionId, workflowId/],
+      ['?session=abc', /unknown query parameter "session" \(did you mean sessionId\?\); this route takes sessionId, workflowId, after, limit/],
       ['?flowId=x', /unknown query parameter "flowId"/],
       ['?sessionId=a&sessionId=b', /give sessionId once, not 2 times/],
       ['?workflowId=x&workflowId=x', /give workflowId once/],
@@ -1039,11 +1041,13 @@ describe('the OpenAPI document lists the input routes', () => {
   });
   const jsonSchema = (name: string) => z.fromJSONSchema(doc.components.schemas[name]);
 
-  it('GET /api/inputs: the sessionId and workflowId filters and the InputList answer', () => {
+  it('GET /api/inputs: the sessionId and workflowId filters, the page parameters and the InputList answer', () => {
     const op = doc.paths['/api/inputs'].get;
     expect(op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
       ['sessionId', 'query', false],
       ['workflowId', 'query', false],
+      ['after', 'query', false],
+      ['limit', 'query', false],
     ]);
     expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/InputList' });
     expect(op.responses['400'].description).toMatch(/invalid_query/);
