@@ -21,6 +21,7 @@ export {
   type HistoryPage,
   type InputQuery,
   type InputPage,
+  type AnswerReceipt,
   type RuntimeEvent,
   type Runtime,
   type RuntimeOptions,

@@ -96,6 +96,15 @@ export interface InputQuery {
   limit?: number;
 }
 
+/** What a role holder learns of the gate they answered in another person's session: the gate, as it closed. */
+export interface AnswerReceipt {
+  gateId: string;
+  name: string;
+  status: 'answered';
+  /** The value as the gate read it (coerced to its type). */
+  value: InputValue | null;
+}
+
 /** One page of the open gates: `nextAfter` is the `after` of the next page, null on the last. */
 export interface InputPage {
   inputs: OpenInput[];
@@ -154,6 +163,13 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
    * it waits. Returns the session's new reply.
    */
   answer(gateId: string, value: unknown, caller?: Caller): Promise<TReply>;
+  /**
+   * Answers one gate as {@link answer} does, and says what the caller may see
+   * of the outcome: the session's reply when the session is theirs (or has no
+   * owner); otherwise (a role holder answering another person's session) only
+   * the gate's receipt, never the session's data.
+   */
+  answerInput(gateId: string, value: unknown, caller?: Caller): Promise<{ reply: TReply } | { receipt: AnswerReceipt }>;
   /** Ends a session as `cancelled`: its gates close and leave every listing. */
   cancel(sessionId: string, caller?: Caller): Promise<TReply>;
   /** Fires the deadlines that have passed, each once across processes; returns how many sessions moved. */
@@ -411,6 +427,27 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     for (const g of opened) if (g.deadline) deadlines.arm(g.deadline);
   };
 
+  const answerGate = (gateId: string, value: unknown, caller: Caller | undefined): Promise<{ reply: TReply; gate: GateRecord }> =>
+    traced(tracer, 'gateflow.answer', { 'gateflow.input.id': gateId }, async (span) => {
+      if (!isGateId(gateId)) throw new InputNotFoundError(gateId);
+      const gate = await store.findInput(gateId);
+      // A gate of a session the caller cannot see is unknown to them; one they see but may not answer is forbidden.
+      if (!gate) throw new InputNotFoundError(gateId);
+      if (!mayAnswer(gate, caller)) {
+        if (gate.to !== null && visible(gate.owner, caller) && gate.owner !== null) throw new InputForbiddenError(gateId, gate.to);
+        throw new InputNotFoundError(gateId);
+      }
+      if (gate.status !== 'open') throw new InputClosedError(gateId, gate.status);
+      span.setAttributes({ 'gateflow.session.id': gate.sessionId, 'gateflow.input.name': gate.name });
+      // Past its deadline a gate takes no answer, even before a sweep came by: its deadline is fired now, and the answer refused.
+      if (gate.deadline !== null && gate.deadline <= clock()) {
+        await serialized(gate.sessionId, () => applyStep(gate.sessionId, { kind: 'timeout' }, undefined, span, null));
+        throw new InputClosedError(gateId, (await store.findInput(gateId))?.status ?? 'timed_out');
+      }
+      const step: SessionStep = { kind: 'answer', gateId, value, by: caller?.owner ?? null };
+      return { reply: (await serialized(gate.sessionId, () => applyStep(gate.sessionId, step, caller, span, null)))!, gate };
+    });
+
   const inputPage = async (caller: Caller | undefined, query: InputQuery = {}): Promise<InputPage> => {
     const after = query.after ?? 0;
     const limit = query.limit ?? DEFAULT_INPUT_PAGE_SIZE;
@@ -511,26 +548,16 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
 
     inputPage,
 
-    answer(gateId, value, caller) {
-      return traced(tracer, 'gateflow.answer', { 'gateflow.input.id': gateId }, async (span) => {
-        if (!isGateId(gateId)) throw new InputNotFoundError(gateId);
-        const gate = await store.findInput(gateId);
-        // A gate of a session the caller cannot see is unknown to them; one they see but may not answer is forbidden.
-        if (!gate) throw new InputNotFoundError(gateId);
-        if (!mayAnswer(gate, caller)) {
-          if (gate.to !== null && visible(gate.owner, caller) && gate.owner !== null) throw new InputForbiddenError(gateId, gate.to);
-          throw new InputNotFoundError(gateId);
-        }
-        if (gate.status !== 'open') throw new InputClosedError(gateId, gate.status);
-        span.setAttributes({ 'gateflow.session.id': gate.sessionId, 'gateflow.input.name': gate.name });
-        // Past its deadline a gate takes no answer, even before a sweep came by: its deadline is fired now, and the answer refused.
-        if (gate.deadline !== null && gate.deadline <= clock()) {
-          await serialized(gate.sessionId, () => applyStep(gate.sessionId, { kind: 'timeout' }, undefined, span, null));
-          throw new InputClosedError(gateId, (await store.findInput(gateId))?.status ?? 'timed_out');
-        }
-        const step: SessionStep = { kind: 'answer', gateId, value, by: caller?.owner ?? null };
-        return (await serialized(gate.sessionId, () => applyStep(gate.sessionId, step, caller, span, null)))!;
-      });
+    async answer(gateId, value, caller) {
+      return (await answerGate(gateId, value, caller)).reply;
+    },
+
+    async answerInput(gateId, value, caller) {
+      const { reply, gate } = await answerGate(gateId, value, caller);
+      if (visible(gate.owner, caller)) return { reply };
+      // The session is not the caller's (it is 404 to them): the gate's outcome only.
+      const closed = await store.findInput(gateId);
+      return { receipt: { gateId, name: gate.name, status: 'answered', value: closed?.value ?? null } };
     },
 
     cancel(sessionId, caller) {

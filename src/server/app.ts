@@ -202,7 +202,9 @@ export function createApp(options: AppOptions) {
     const parsed = AnswerBodySchema.safeParse(body);
     if (!parsed.success)
       throw new HttpError(400, 'invalid_body', `the body must be {"value": ...}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    return c.json(await runtime.answer(c.req.param('gateId'), parsed.data.value, c.get('caller')));
+    // The session's reply to its owner; a role holder answering another person's session gets the gate's receipt only.
+    const outcome = await runtime.answerInput(c.req.param('gateId'), parsed.data.value, c.get('caller'));
+    return c.json('reply' in outcome ? outcome.reply : outcome.receipt);
   });
 
   api.get('/events', async (c) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closestName } from '../extract/suggest.js';
-import { DEFAULT_INPUT_PAGE_SIZE, MAX_INPUT_PAGE_SIZE } from '../runtime/runtime.js';
+import { DEFAULT_INPUT_PAGE_SIZE, MAX_INPUT_PAGE_SIZE, type AnswerReceipt } from '../runtime/runtime.js';
 import { isSessionId } from '../runtime/session-id.js';
 import { isWellFormed, quote } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
@@ -47,6 +47,14 @@ export const AnswerBodySchema = z.strictObject(
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : 'the body must be a JSON object') },
 );
+
+/** What a role holder gets for answering a gate of a session that is not theirs: the gate as it closed, nothing of the session. */
+export const AnswerReceiptSchema = z.object({
+  gateId: z.string(),
+  name: z.string().describe('The input the gate asked for'),
+  status: z.literal('answered'),
+  value: z.json().nullable().describe('The value as the gate read it (coerced to its type)'),
+}) satisfies z.ZodType<AnswerReceipt>;
 
 /** Reads a query (Hono's `c.req.queries()`: every value of every name) against a schema of single values. */
 export function readQuery<S extends z.ZodObject>(queries: Record<string, string[]>, schema: S): z.infer<S> {

@@ -19,7 +19,7 @@ import {
 import { DrawingListSchema } from './drawings.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
-import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
+import { AnswerBodySchema, AnswerReceiptSchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const FlowListSchema = z.object({
@@ -90,6 +90,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         OpenInput: schema(OpenInputSchema),
         InputList: schema(InputListSchema),
         AnswerBody: schema(AnswerBodySchema),
+        AnswerReceipt: schema(AnswerReceiptSchema),
         RuntimeEvent: schema(RuntimeEventSchema),
         Graph: schema(GraphSnapshotSchema),
         DrawingList: schema(DrawingListSchema),
@@ -230,7 +231,12 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           parameters: [{ name: 'gateId', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AnswerBody') } } },
           responses: {
-            200: json('Reply', "The session's new reply"),
+            200: {
+              description:
+                "To the session's owner (or on a server without auth): the session's new reply (Reply). " +
+                "To a role holder answering another person's session: only the gate's receipt (AnswerReceipt), nothing of the session",
+              content: { 'application/json': { schema: { oneOf: [ref('Reply'), ref('AnswerReceipt')] } } },
+            },
             400: error('invalid_json, invalid_body: not {"value": ...}; invalid_input_value: the value is not one the gate takes (the message says what it expects; the gate stays open)'),
             404: error('input_not_found: no such gate, or not one the caller may see'),
             409: error('input_closed: the gate was answered, timed out, or closed with its session'),
