@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import { eventStream, DEFAULT_HEARTBEAT_MS, StreamSlots, type EventStreamLimits 
 import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
+import { limitBody, readJsonBody } from './json-body.js';
 import { openApiDocument } from './openapi.js';
 
 /** Request bodies larger than this are refused with 413. */
@@ -66,7 +66,7 @@ const EmptyBodySchema = z.strictObject({});
  * project (`{ projectId }`, whose owner its first step checks). A flow's start
  * context holds the host's facts (its declared `inputs`), which no client may set.
  */
-const CLIENT_START_CONTEXTS: Record<string, z.ZodType<Record<string, unknown>>> = { [DOCUMENT_AGENT_ID]: DocumentAgentStartSchema };
+const CLIENT_START_CONTEXTS = new Map<string, z.ZodType<Record<string, unknown>>>([[DOCUMENT_AGENT_ID, DocumentAgentStartSchema]]);
 
 /** The API's answers are JSON for programs: nothing to run, frame or cache. */
 const apiHeaders = secureHeaders({
@@ -158,21 +158,13 @@ export function createApp(options: AppOptions) {
       throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
     await next();
   });
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new HttpError(413, 'payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  api.use('*', limitBody(MAX_BODY_BYTES, () => new HttpError(413, 'payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`)));
 
   api.get('/flows', (c) => c.json({ flows: runtime.workflows() }));
 
   api.post('/flows/:flowId/sessions', async (c) => {
     const flowId = c.req.param('flowId');
-    const context = await readStartBody(c, CLIENT_START_CONTEXTS[flowId]);
+    const context = await readStartBody(c, CLIENT_START_CONTEXTS.get(flowId));
     const started = await runtime.start(flowId, c.get('caller'), context && { context });
     return c.json(started, 201);
   });
@@ -290,15 +282,4 @@ async function readEmptyBody(c: Context, what: 'start' | 'cancel'): Promise<void
     throw new HttpError(400, 'invalid_body', `the ${what} body must be empty or {}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
 }
 
-async function readJson(c: Context, { optional, expected }: { optional: boolean; expected: string }): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') {
-    if (optional) return undefined;
-    throw new HttpError(400, 'invalid_json', `the request body is empty: send ${expected}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`);
-  }
-}
+const readJson = readJsonBody;
