@@ -1,7 +1,7 @@
 import type { AnyActorLogic } from 'xstate';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { OpenInput } from '../inputs/gate.js';
-import { createRuntime } from '../runtime/runtime.js';
+import { createRuntime, type AnswerReceipt } from '../runtime/runtime.js';
 import { StoreUnavailableError } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import type { Workflow } from '../workflow/types.js';
@@ -97,7 +97,7 @@ export function remoteInputsSource(options: ServerAccess): InputsSource {
       const search = params.size > 0 ? `?${params}` : '';
       return (await request<{ inputs: OpenInput[] }>('GET', `/api/inputs${search}`)).inputs;
     },
-    answer: (gateId, value) => request<ReplyEnvelope>('POST', `/api/inputs/${encodeURIComponent(gateId)}`, { value }),
+    answer: (gateId, value) => request<ReplyEnvelope | AnswerReceipt>('POST', `/api/inputs/${encodeURIComponent(gateId)}`, { value }),
     close: async () => {},
   };
 }

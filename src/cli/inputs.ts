@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { OpenInput } from '../inputs/gate.js';
 import type { InputSpec } from '../inputs/spec.js';
+import type { AnswerReceipt } from '../runtime/runtime.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import { formatReply } from './chat.js';
 
@@ -21,7 +22,7 @@ export interface InputsQuery {
 export interface InputsSource {
   list(query: InputsQuery): Promise<OpenInput[]>;
   /** Answers a gate with text as typed (the gate's type reads it: "yes", "42", JSON, a date). */
-  answer(gateId: string, value: string): Promise<ReplyEnvelope>;
+  answer(gateId: string, value: string): Promise<ReplyEnvelope | AnswerReceipt>;
   close(): Promise<void>;
 }
 
@@ -39,6 +40,8 @@ export async function runInputs(source: InputsSource, query: InputsQuery, option
 export async function runInput(source: InputsSource, gateId: string, value: string, options: { json: boolean; color?: boolean }, out: Writable): Promise<number> {
   const reply = await source.answer(gateId, value);
   if (options.json) write(out, JSON.stringify(reply));
+  // A server answers a role holder with the gate's receipt only: the session is not theirs to read.
+  else if (!('message' in reply)) write(out, `answered ${reply.name} (${reply.gateId}): ${JSON.stringify(reply.value)}`);
   else write(out, formatAnswered(reply, options.color ?? false));
   return 0;
 }

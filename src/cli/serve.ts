@@ -16,6 +16,8 @@ export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' |
   const skew = wholeNumber(env, 'GATEFLOW_JWT_CLOCK_SKEW', 0);
   const issuer = text('GATEFLOW_JWT_ISSUER');
   const audience = text('GATEFLOW_JWT_AUDIENCE');
+  const streamsPerCaller = wholeNumber(env, 'GATEFLOW_MAX_EVENT_STREAMS_PER_CALLER', 1);
+  const streams = wholeNumber(env, 'GATEFLOW_MAX_EVENT_STREAMS', 1);
   return {
     databaseUrl: text('DATABASE_URL'),
     dataDir: text('GATEFLOW_DB_DIR'),
@@ -23,6 +25,9 @@ export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' |
     jwt: { issuer, audience, clockSkewSeconds: skew },
     ...(hosts !== undefined && { allowedHosts: hosts === '*' ? '*' : hosts.split(',').map((h) => h.trim()).filter(Boolean) }),
     ...(maxTurns !== undefined && { maxTurnsPerSession: maxTurns }),
+    ...((streamsPerCaller !== undefined || streams !== undefined) && {
+      eventStreams: { ...(streamsPerCaller !== undefined && { perCaller: streamsPerCaller }), ...(streams !== undefined && { total: streams }) },
+    }),
     staticDir: existsSync(DEMO_DIR) ? DEMO_DIR : undefined,
   };
 }

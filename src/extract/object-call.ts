@@ -1,3 +1,4 @@
+import { publicModelFailure } from './public-failure.js';
 import {
   JSONParseError,
   NoObjectGeneratedError,
@@ -30,7 +31,10 @@ export interface ObjectCallOptions {
 /** Why a model call gave nothing usable: it failed, or it answered outside the schema. */
 export interface ObjectCallFailure {
   reason: 'model_error' | 'invalid_output';
+  /** What may be shown to a person or put in an answer: the kind of failure, no provider text (see `publicModelFailure`). */
   message: string;
+  /** The provider's error as it came (name and message, at most 500 characters): for logs and traces only, never a reply. */
+  detail: string;
 }
 
 export type ObjectCallResult<T> = { ok: true; output: T } | { ok: false; failure: ObjectCallFailure };
@@ -133,8 +137,12 @@ export async function generateObjectSafely<T>(
     return { ok: true, output: result.output as T };
   } catch (error) {
     // Past the deadline the SDK reports whatever it was doing ("Delay was aborted"): the deadline is the cause.
-    if (deadline.signal.aborted) return { ok: false, failure: { reason: 'model_error', message: describe(deadline.signal.reason ?? error) } };
-    return { ok: false, failure: { reason: failureReason(error), message: describe(error) } };
+    if (deadline.signal.aborted) {
+      const cause = deadline.signal.reason ?? error;
+      return { ok: false, failure: { reason: 'model_error', message: publicModelFailure(cause, 'model_error'), detail: describe(cause) } };
+    }
+    const reason = failureReason(error);
+    return { ok: false, failure: { reason, message: publicModelFailure(error, reason), detail: describe(error) } };
   } finally {
     deadline.clear();
   }

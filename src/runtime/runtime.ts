@@ -37,6 +37,9 @@ export const MAX_HISTORY_PAGE_SIZE = 200;
 /** Sessions per page of a list when the caller names no limit, and the most it may name. */
 export const DEFAULT_SESSION_PAGE_SIZE = 50;
 export const MAX_SESSION_PAGE_SIZE = 200;
+/** Open gates in one page of the inbox, unless asked for fewer or more (up to the most). */
+export const DEFAULT_INPUT_PAGE_SIZE = 100;
+export const MAX_INPUT_PAGE_SIZE = 500;
 
 export interface RuntimeOptions<TReply extends ReplyEnvelope = ReplyEnvelope> {
   /**
@@ -93,6 +96,25 @@ export interface Caller {
 export interface InputQuery {
   sessionId?: string;
   workflowId?: string;
+  /** Only the gates after this place in the opening order: a page's `nextAfter` (0 or absent: from the first). */
+  after?: number;
+  /** At most this many (default {@link DEFAULT_INPUT_PAGE_SIZE}, at most {@link MAX_INPUT_PAGE_SIZE}). */
+  limit?: number;
+}
+
+/** What a role holder learns of the gate they answered in another person's session: the gate, as it closed. */
+export interface AnswerReceipt {
+  gateId: string;
+  name: string;
+  status: 'answered';
+  /** The value as the gate read it (coerced to its type). */
+  value: InputValue | null;
+}
+
+/** One page of the open gates: `nextAfter` is the `after` of the next page, null on the last. */
+export interface InputPage {
+  inputs: OpenInput[];
+  nextAfter: number | null;
 }
 
 /** An announcement of the events stream: a gate opened, answered, timed out or closed; a session finished or cancelled. */
@@ -181,14 +203,23 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
    * the same states. The caller owns the fork.
    */
   fork(sessionId: string, seq: number, caller?: Caller): Promise<{ sessionId: string; reply: TReply }>;
-  /** The open input gates the caller may answer, across sessions, oldest first. */
+  /** The open input gates the caller may answer, across sessions, oldest first: one page (the first 500 unless `query` says otherwise). */
   inputs(caller?: Caller, query?: InputQuery): Promise<OpenInput[]>;
+  /** One page of the open gates the caller may answer, in the order they opened, and where the next page starts. */
+  inputPage(caller?: Caller, query?: InputQuery): Promise<InputPage>;
   /**
    * Answers one gate: the value is coerced and checked first (refused with
    * `invalid_input_value`, the gate left open), then the machine resumes where
    * it waits. Returns the session's new reply.
    */
   answer(gateId: string, value: unknown, caller?: Caller): Promise<TReply>;
+  /**
+   * Answers one gate as {@link answer} does, and says what the caller may see
+   * of the outcome: the session's reply when the session is theirs (or has no
+   * owner); otherwise (a role holder answering another person's session) only
+   * the gate's receipt, never the session's data.
+   */
+  answerInput(gateId: string, value: unknown, caller?: Caller): Promise<{ reply: TReply } | { receipt: AnswerReceipt }>;
   /** Ends a session as `cancelled`: its gates close and leave every listing. */
   cancel(sessionId: string, caller?: Caller): Promise<TReply>;
   /** Fires the deadlines that have passed, each once across processes; returns how many sessions moved. */
@@ -421,6 +452,45 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     for (const g of opened) if (g.deadline) deadlines.arm(g.deadline);
   };
 
+  const answerGate = (gateId: string, value: unknown, caller: Caller | undefined): Promise<{ reply: TReply; gate: GateRecord }> =>
+    traced(tracer, 'gateflow.answer', { 'gateflow.input.id': gateId }, async (span) => {
+      if (!isGateId(gateId)) throw new InputNotFoundError(gateId);
+      const gate = await store.findInput(gateId);
+      // A gate of a session the caller cannot see is unknown to them; one they see but may not answer is forbidden.
+      if (!gate) throw new InputNotFoundError(gateId);
+      if (!mayAnswer(gate, caller)) {
+        if (gate.to !== null && visible(gate.owner, caller) && gate.owner !== null) throw new InputForbiddenError(gateId, gate.to);
+        throw new InputNotFoundError(gateId);
+      }
+      if (gate.status !== 'open') throw new InputClosedError(gateId, gate.status);
+      span.setAttributes({ 'gateflow.session.id': gate.sessionId, 'gateflow.input.name': gate.name });
+      // Past its deadline a gate takes no answer, even before a sweep came by: its deadline is fired now, and the answer refused.
+      if (gate.deadline !== null && gate.deadline <= clock()) {
+        await serialized(gate.sessionId, () => applyStep(gate.sessionId, { kind: 'timeout' }, undefined, span, null));
+        throw new InputClosedError(gateId, (await store.findInput(gateId))?.status ?? 'timed_out');
+      }
+      const step: SessionStep = { kind: 'answer', gateId, value, by: caller?.owner ?? null };
+      return { reply: (await serialized(gate.sessionId, () => applyStep(gate.sessionId, step, caller, span, null)))!, gate };
+    });
+
+  const inputPage = async (caller: Caller | undefined, query: InputQuery = {}): Promise<InputPage> => {
+    const after = query.after ?? 0;
+    const limit = query.limit ?? DEFAULT_INPUT_PAGE_SIZE;
+    if (!Number.isSafeInteger(after) || after < 0) throw new InvalidPageError(`after must be an integer of 0 or more, not ${after}`);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_INPUT_PAGE_SIZE)
+      throw new InvalidPageError(`limit must be an integer from 1 to ${MAX_INPUT_PAGE_SIZE}, not ${limit}`);
+    // One more than the page: whether another page exists is known without a count.
+    const gates = await store.listInputs({
+      ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
+      ...(query.workflowId !== undefined && { workflowId: query.workflowId }),
+      visibleTo: { owner: caller?.owner ?? null, roles: caller?.roles ?? [] },
+      after,
+      limit: limit + 1,
+    });
+    const page = gates.slice(0, limit);
+    return { inputs: page.map(openInputOf), nextAfter: gates.length > limit ? page.at(-1)!.place : null };
+  };
+
   const fireDeadlines = async (): Promise<number> => {
     let moved = 0;
     for (let round = 0; round < 20; round++) {
@@ -591,34 +661,22 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
     },
 
     async inputs(caller, query = {}) {
-      const gates = await store.listInputs({
-        ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
-        ...(query.workflowId !== undefined && { workflowId: query.workflowId }),
-        visibleTo: { owner: caller?.owner ?? null, roles: caller?.roles ?? [] },
-      });
-      return gates.map(openInputOf);
+      // The first page of the most (a library caller that wants more pages uses inputPage).
+      return (await inputPage(caller, { limit: MAX_INPUT_PAGE_SIZE, ...query })).inputs;
     },
 
-    answer(gateId, value, caller) {
-      return traced(tracer, 'gateflow.answer', { 'gateflow.input.id': gateId }, async (span) => {
-        if (!isGateId(gateId)) throw new InputNotFoundError(gateId);
-        const gate = await store.findInput(gateId);
-        // A gate of a session the caller cannot see is unknown to them; one they see but may not answer is forbidden.
-        if (!gate) throw new InputNotFoundError(gateId);
-        if (!mayAnswer(gate, caller)) {
-          if (gate.to !== null && visible(gate.owner, caller) && gate.owner !== null) throw new InputForbiddenError(gateId, gate.to);
-          throw new InputNotFoundError(gateId);
-        }
-        if (gate.status !== 'open') throw new InputClosedError(gateId, gate.status);
-        span.setAttributes({ 'gateflow.session.id': gate.sessionId, 'gateflow.input.name': gate.name });
-        // Past its deadline a gate takes no answer, even before a sweep came by: its deadline is fired now, and the answer refused.
-        if (gate.deadline !== null && gate.deadline <= clock()) {
-          await serialized(gate.sessionId, () => applyStep(gate.sessionId, { kind: 'timeout' }, undefined, span, null));
-          throw new InputClosedError(gateId, (await store.findInput(gateId))?.status ?? 'timed_out');
-        }
-        const step: SessionStep = { kind: 'answer', gateId, value, by: caller?.owner ?? null };
-        return (await serialized(gate.sessionId, () => applyStep(gate.sessionId, step, caller, span, null)))!;
-      });
+    inputPage,
+
+    async answer(gateId, value, caller) {
+      return (await answerGate(gateId, value, caller)).reply;
+    },
+
+    async answerInput(gateId, value, caller) {
+      const { reply, gate } = await answerGate(gateId, value, caller);
+      if (visible(gate.owner, caller)) return { reply };
+      // The session is not the caller's (it is 404 to them): the gate's outcome only.
+      const closed = await store.findInput(gateId);
+      return { receipt: { gateId, name: gate.name, status: 'answered', value: closed?.value ?? null } };
     },
 
     cancel(sessionId, caller) {

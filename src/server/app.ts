@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { secureHeaders } from 'hono/secure-headers';
@@ -12,10 +11,11 @@ import { documentRoutes, type DocumentAgentSource } from './documents.js';
 import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
 import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
 import { HttpError, toHttpError } from './errors.js';
-import { eventStream, DEFAULT_HEARTBEAT_MS } from './events.js';
+import { eventStream, DEFAULT_HEARTBEAT_MS, StreamSlots, type EventStreamLimits } from './events.js';
 import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { AnswerBodySchema, EventQuerySchema, InputQuerySchema, readQuery } from './inputs.js';
+import { limitBody, readJsonBody } from './json-body.js';
 import { openApiDocument } from './openapi.js';
 import { ForkBodySchema, SessionQuerySchema } from './sessions.js';
 
@@ -43,6 +43,8 @@ export interface AppOptions {
   replySchema?: z.ZodType;
   /** How often an events stream sends a comment while nothing happens, so proxies keep it open (default 15 s). */
   heartbeatMs?: number;
+  /** How many events streams may be open at once, per caller and in total (429 / 503 beyond); see `EventStreamLimits`. */
+  eventStreams?: EventStreamLimits;
   /** When aborted, open events streams end (the server is shutting down: `server.close()` waits for them otherwise). */
   shutdown?: AbortSignal;
   /** The task agent's graph for `GET /api/graph` (`storeGraphSource`); absent: that route answers 503 `graph_unavailable`. */
@@ -60,7 +62,7 @@ export interface AppOptions {
 }
 
 /** 5xx codes that are an outage, a missing feature or a model's failure (said in the answer), not a bug to log. */
-const EXPECTED_5XX_CODES = new Set(['store_unavailable', 'graph_unavailable', 'document_agent_unavailable', 'model_error']);
+const EXPECTED_5XX_CODES = new Set(['store_unavailable', 'graph_unavailable', 'document_agent_unavailable', 'model_error', 'streams_unavailable']);
 
 /** Who asks: the token's subject (a session's owner) and roles; `{ owner: null, roles: [] }` without auth. */
 type Env = { Variables: { caller: Caller } };
@@ -74,7 +76,7 @@ const EmptyBodySchema = z.strictObject({});
  * project (`{ projectId }`, whose owner its first step checks). A flow's start
  * context holds the host's facts (its declared `inputs`), which no client may set.
  */
-const CLIENT_START_CONTEXTS: Record<string, z.ZodType<Record<string, unknown>>> = { [DOCUMENT_AGENT_ID]: DocumentAgentStartSchema };
+const CLIENT_START_CONTEXTS = new Map<string, z.ZodType<Record<string, unknown>>>([[DOCUMENT_AGENT_ID, DocumentAgentStartSchema]]);
 
 /** The API's answers are JSON for programs: nothing to run, frame or cache. */
 const apiHeaders = secureHeaders({
@@ -113,12 +115,18 @@ export function createApp(options: AppOptions) {
   const subjectOf = options.jwtSecret ? createJwtAuth({ ...options.jwt, secret: options.jwtSecret }) : null;
   const openapi = openApiDocument({ auth: subjectOf !== null, ...(options.replySchema && { replySchema: options.replySchema }) });
 
+  const streamSlots = new StreamSlots(options.eventStreams);
+  // One listener for every stream: each stream ends when the server shuts down.
+  if (options.shutdown?.aborted) streamSlots.endAll();
+  else options.shutdown?.addEventListener('abort', () => streamSlots.endAll(), { once: true });
+
   const app = new Hono<Env>();
   app.onError((error, c) => {
     const http = toHttpError(error);
     // An outage or a store without AGE is the operator's to fix, not a bug: the answer says so, the log does not.
     if (http.status >= 500 && !EXPECTED_5XX_CODES.has(http.code)) options.onError?.(error);
     if (http.status === 401) c.header('WWW-Authenticate', 'Bearer');
+    if (error instanceof HttpError && error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
     return c.json({ error: { code: http.code, message: http.message } }, http.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
@@ -162,21 +170,13 @@ export function createApp(options: AppOptions) {
       throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
     await next();
   });
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new HttpError(413, 'payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  api.use('*', limitBody(MAX_BODY_BYTES, () => new HttpError(413, 'payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`)));
 
   api.get('/flows', (c) => c.json({ flows: runtime.workflows() }));
 
   api.post('/flows/:flowId/sessions', async (c) => {
     const flowId = c.req.param('flowId');
-    const context = await readStartBody(c, CLIENT_START_CONTEXTS[flowId]);
+    const context = await readStartBody(c, CLIENT_START_CONTEXTS.get(flowId));
     const started = await runtime.start(flowId, c.get('caller'), context && { context });
     return c.json(started, 201);
   });
@@ -212,7 +212,7 @@ export function createApp(options: AppOptions) {
 
   api.get('/inputs', async (c) => {
     const query = readQuery(c.req.queries(), InputQuerySchema);
-    return c.json({ inputs: await runtime.inputs(c.get('caller'), query) });
+    return c.json(await runtime.inputPage(c.get('caller'), query));
   });
 
   api.post('/inputs/:gateId', async (c) => {
@@ -220,19 +220,23 @@ export function createApp(options: AppOptions) {
     const parsed = AnswerBodySchema.safeParse(body);
     if (!parsed.success)
       throw new HttpError(400, 'invalid_body', `the body must be {"value": ...}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    return c.json(await runtime.answer(c.req.param('gateId'), parsed.data.value, c.get('caller')));
+    // The session's reply to its owner; a role holder answering another person's session gets the gate's receipt only.
+    const outcome = await runtime.answerInput(c.req.param('gateId'), parsed.data.value, c.get('caller'));
+    return c.json('reply' in outcome ? outcome.reply : outcome.receipt);
   });
 
   api.get('/events', async (c) => {
     const query = readQuery(c.req.queries(), EventQuerySchema);
     // The stream reads the store in the background, where a failure reaches no client: an unreachable store is 503 now, not a silent stream.
     await runtime.ready();
+    // A caller over their cap is refused before the stream starts (429 / 503 as JSON); the stream takes its place when it starts.
+    const slot = streamSlots.take(streamCaller(c));
     return eventStream(c, {
+      slot,
       runtime,
       caller: c.get('caller'),
       ...(query.sessionId !== undefined && { sessionId: query.sessionId }),
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-      ...(options.shutdown && { shutdown: options.shutdown }),
     });
   });
 
@@ -247,6 +251,18 @@ export function createApp(options: AppOptions) {
 
   app.route('/api', api);
   return app;
+}
+
+/**
+ * Whose event streams a stream counts among: the token's subject, or without
+ * auth the client's address (the Node adapter's socket; one shared name where
+ * the server runs on another platform).
+ */
+function streamCaller(c: Context<Env>): string {
+  const owner = c.get('caller').owner;
+  if (owner !== null) return `sub:${owner}`;
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return `addr:${env?.incoming?.socket?.remoteAddress ?? 'unknown'}`;
 }
 
 const isApi = (c: Context) => c.req.path === '/api' || c.req.path.startsWith('/api/');
@@ -292,18 +308,7 @@ async function readEmptyBody(c: Context, what: 'start' | 'cancel'): Promise<void
     throw new HttpError(400, 'invalid_body', `the ${what} body must be empty or {}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
 }
 
-async function readJson(c: Context, { optional, expected }: { optional: boolean; expected: string }): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') {
-    if (optional) return undefined;
-    throw new HttpError(400, 'invalid_json', `the request body is empty: send ${expected}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`);
-  }
-}
+const readJson = readJsonBody;
 
 /**
  * CORS for the listed origins (Hono's middleware): the API's methods and the

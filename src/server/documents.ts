@@ -12,6 +12,7 @@ import type { ReplyEnvelope } from '../workflow/reply.js';
 import { MAX_TURN_TEXT_LENGTH } from '../workflow/turn.js';
 import { isWellFormed, quote } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
+import { readJsonBody } from './json-body.js';
 import { readQuery } from './inputs.js';
 
 /**
@@ -349,15 +350,7 @@ function withIdempotencyKey(body: ActRequest, header: string | undefined): ActRe
   return { ...body, turn_id: key.data };
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'the request body is empty: send a JSON object');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`);
-  }
-}
+const readJson = (c: Context) => readJsonBody(c, { optional: false, expected: 'a JSON object' });
 
 /** The body read by its schema, or 400 `invalid_body` naming each field that is wrong. */
 function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

@@ -8,6 +8,8 @@ export class HttpError extends GateflowError {
     readonly status: ContentfulStatusCode,
     readonly code: string,
     message: string,
+    /** Seconds after which trying again may succeed (sent as `Retry-After`): a limit that frees up, not a refusal. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 export { MAX_BODY_BYTES, createApp, type AppOptions } from './app.js';
 export { HttpError, toHttpError } from './errors.js';
+export { DEFAULT_MAX_STREAMS, DEFAULT_MAX_STREAMS_PER_CALLER, type EventStreamLimits } from './events.js';
 export { openApiDocument } from './openapi.js';
 export {
   ActRequestSchema,

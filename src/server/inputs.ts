@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { closestName } from '../extract/suggest.js';
+import { DEFAULT_INPUT_PAGE_SIZE, MAX_INPUT_PAGE_SIZE, type AnswerReceipt } from '../runtime/runtime.js';
 import { isSessionId } from '../runtime/session-id.js';
 import { isWellFormed, quote } from '../workflow/untrusted-string.js';
 import { HttpError } from './errors.js';
@@ -18,9 +19,15 @@ export const WorkflowIdParam = z
   .max(200, 'must be at most 200 characters')
   .refine((v) => isWellFormed(v) && !/[\u0000-\u001f\u007f]/.test(v), 'must be printable text');
 
+const WholeNumberParam = z.string().regex(/^\d{1,15}$/, 'must be a whole number').transform(Number);
+
 export const InputQuerySchema = z.strictObject({
   sessionId: SessionIdParam.describe("Only this session's gates").optional(),
   workflowId: WorkflowIdParam.describe("Only gates of this workflow's sessions").optional(),
+  after: WholeNumberParam.describe("Only the gates after this place in the opening order: the previous page's nextAfter (default 0: from the first)").optional(),
+  limit: WholeNumberParam.refine((n) => n >= 1 && n <= MAX_INPUT_PAGE_SIZE, `must be from 1 to ${MAX_INPUT_PAGE_SIZE}`)
+    .describe(`At most this many gates (1 to ${MAX_INPUT_PAGE_SIZE}, default ${DEFAULT_INPUT_PAGE_SIZE})`)
+    .optional(),
 });
 export type InputQueryParams = z.infer<typeof InputQuerySchema>;
 
@@ -40,6 +47,14 @@ export const AnswerBodySchema = z.strictObject(
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` : 'the body must be a JSON object') },
 );
+
+/** What a role holder gets for answering a gate of a session that is not theirs: the gate as it closed, nothing of the session. */
+export const AnswerReceiptSchema = z.object({
+  gateId: z.string(),
+  name: z.string().describe('The input the gate asked for'),
+  status: z.literal('answered'),
+  value: z.json().nullable().describe('The value as the gate read it (coerced to its type)'),
+}) satisfies z.ZodType<AnswerReceipt>;
 
 /** Reads a query (Hono's `c.req.queries()`: every value of every name) against a schema of single values. */
 export function readQuery<S extends z.ZodObject>(queries: Record<string, string[]>, schema: S): z.infer<S> {

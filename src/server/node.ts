@@ -15,6 +15,7 @@ import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import { createApp } from './app.js';
+import type { EventStreamLimits } from './events.js';
 import { drawingSource, type CoverageProvider } from './drawings.js';
 import { createJwtAuth, ServerConfigError, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
@@ -71,6 +72,8 @@ export interface ServerOptions {
   deadlineWatchMs?: number;
   /** How often a quiet events stream sends a comment (default 15 s). */
   heartbeatMs?: number;
+  /** How many events streams may be open at once, per caller and in total (see `EventStreamLimits`). */
+  eventStreams?: EventStreamLimits;
   /** Errors of background work (deadlines, the events stream); by default written to stderr, each kind at most once a minute. */
   onBackgroundError?: (error: unknown) => void;
   /**
@@ -246,6 +249,7 @@ async function serveRuntime(
     }),
     ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping() } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
+    ...(options.eventStreams && { eventStreams: options.eventStreams }),
     ...(options.jwt && { jwt: options.jwt }),
     ...(options.replySchema && { replySchema: options.replySchema }),
     ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),

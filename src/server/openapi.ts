@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GraphSnapshotSchema } from '../graph/model.js';
 import { OpenInputSchema } from '../inputs/gate.js';
 import { ReplyEnvelopeSchema } from '../workflow/reply.js';
-import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
+import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_INPUT_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE, MAX_INPUT_PAGE_SIZE } from '../runtime/runtime.js';
 import { TurnSchema } from '../workflow/turn.js';
 import {
   ActRequestSchema,
@@ -19,7 +19,7 @@ import {
 import { DrawingListSchema } from './drawings.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
-import { AnswerBodySchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
+import { AnswerBodySchema, AnswerReceiptSchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
 import { ForkBodySchema, SessionListSchema, SessionQuerySchema } from './sessions.js';
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -43,20 +43,23 @@ const sessionSchema = (reply: z.ZodType) =>
     nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
   });
 const startedSchema = (reply: z.ZodType) => z.object({ sessionId: z.string(), reply });
-const InputListSchema = z.object({ inputs: z.array(OpenInputSchema).describe('Oldest first') });
+const InputListSchema = z.object({
+  inputs: z.array(OpenInputSchema).describe('One page, in the order the gates opened (oldest first)'),
+  nextAfter: z.number().int().nullable().describe('Pass as `after` to read the next page; null on the last page'),
+});
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const error = (description: string) => json('Error', description);
-/** Query parameters from a zod object of optional strings (the filters). */
-const queryParameters = (s: z.ZodObject) =>
+/** Query parameters from a zod object of optional strings (the filters); `integers` are whole numbers with their bounds. */
+const queryParameters = (s: z.ZodObject, integers: Record<string, Record<string, number>> = {}) =>
   Object.entries(s.shape).map(([name, field]) => ({
     name,
     in: 'query',
     required: false,
     ...((field as z.ZodType).description && { description: (field as z.ZodType).description }),
-    schema: { type: 'string' },
+    schema: integers[name] ? { type: 'integer', ...integers[name] } : { type: 'string' },
   }));
 
 /**
@@ -90,6 +93,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         OpenInput: schema(OpenInputSchema),
         InputList: schema(InputListSchema),
         AnswerBody: schema(AnswerBodySchema),
+        AnswerReceipt: schema(AnswerReceiptSchema),
         RuntimeEvent: schema(RuntimeEventSchema),
         Graph: schema(GraphSnapshotSchema),
         DrawingList: schema(DrawingListSchema),
@@ -243,10 +247,13 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
         get: {
           summary: "The open input gates the caller may answer, across sessions: their own sessions' gates and those addressed to a role they hold",
           security,
-          parameters: queryParameters(InputQuerySchema),
+          parameters: queryParameters(InputQuerySchema, {
+            after: { minimum: 0, default: 0 },
+            limit: { minimum: 1, maximum: MAX_INPUT_PAGE_SIZE, default: DEFAULT_INPUT_PAGE_SIZE },
+          }),
           responses: {
-            200: json('InputList', 'The open gates, oldest first'),
-            400: error('A filter is malformed, misspelt or given twice (invalid_query)'),
+            200: json('InputList', 'One page of the open gates, oldest first, and the `after` of the next page (nextAfter)'),
+            400: error('A filter or page parameter is malformed, out of range, misspelt or given twice (invalid_query)'),
             ...common,
           },
         },
@@ -258,7 +265,12 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           parameters: [{ name: 'gateId', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AnswerBody') } } },
           responses: {
-            200: json('Reply', "The session's new reply"),
+            200: {
+              description:
+                "To the session's owner (or on a server without auth): the session's new reply (Reply). " +
+                "To a role holder answering another person's session: only the gate's receipt (AnswerReceipt), nothing of the session",
+              content: { 'application/json': { schema: { oneOf: [ref('Reply'), ref('AnswerReceipt')] } } },
+            },
             400: error('invalid_json, invalid_body: not {"value": ...}; invalid_input_value: the value is not one the gate takes (the message says what it expects; the gate stays open)'),
             404: error('input_not_found: no such gate, or not one the caller may see'),
             409: error('input_closed: the gate was answered, timed out, or closed with its session'),
@@ -279,7 +291,9 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           responses: {
             200: { description: 'The stream (text/event-stream); each data line is a RuntimeEvent', content: { 'text/event-stream': { schema: ref('RuntimeEvent') } } },
             400: error('The filter is malformed or misspelt (invalid_query)'),
+            429: error('too_many_streams: the caller (token subject, or address without auth) has the most streams open at once (`eventStreams.perCaller`, default 20); see Retry-After'),
             ...common,
+            503: error('streams_unavailable: the server has the most streams open at once (`eventStreams.total`, default 1000), see Retry-After; store_unavailable: the store is unreachable'),
           },
         },
       },

@@ -22,7 +22,9 @@ export function createMemoryStore(): Store {
   const sessions = new Map<string, { record: string; journal: string[]; turnIds: Map<string, number>; n: number }>();
   let created = 0;
   // Gates by id (JSON text, with a lease time kept beside it), and the announcements in order.
-  const gates = new Map<string, { gate: string; leaseUntil: number }>();
+  const gates = new Map<string, { gate: string; leaseUntil: number; place: number }>();
+  // The order gates were opened in, as the SQL stores' `n`.
+  let places = 0;
   let events: string[] = [];
   const parseRecord = (text: string): SessionRecord => {
     const r = JSON.parse(text) as SessionRecord & { createdAt: string; updatedAt: string };
@@ -63,7 +65,7 @@ export function createMemoryStore(): Store {
       const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
       const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
       sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map(), n: ++created });
-      for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
+      for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
       announce(announced);
     },
     async load(sessionId, turnId) {
@@ -86,7 +88,7 @@ export function createMemoryStore(): Store {
       s.record = JSON.stringify({ ...record, snapshot: t.snapshot, flowVersion: t.flowVersion, version, status: t.reply.status, updatedAt: now });
       s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: now }));
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
-      for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0 });
+      for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
       for (const c of t.gates?.closed ?? []) {
         const held = gates.get(c.gateId);
         if (!held) continue;
@@ -127,8 +129,10 @@ export function createMemoryStore(): Store {
     },
     async listInputs(filter: InputFilter = {}) {
       const v = filter.visibleTo;
+      const after = filter.after ?? 0;
       return [...gates.values()]
-        .map((g) => parseGate(g.gate))
+        .filter((held) => held.place > after)
+        .map((held) => ({ ...parseGate(held.gate), place: held.place }))
         .filter(
           (g) =>
             g.status === 'open' &&
@@ -136,7 +140,7 @@ export function createMemoryStore(): Store {
             (filter.workflowId === undefined || g.workflowId === filter.workflowId) &&
             (v === undefined || (g.owner === null && v.owner === null) || (g.to === null && g.owner === v.owner) || (g.to !== null && v.roles.includes(g.to))),
         )
-        .sort(byOpening)
+        .sort((a, b) => a.place - b.place)
         .slice(0, filter.limit ?? 500);
     },
     async claimDueInputs(now, leaseMs, limit) {

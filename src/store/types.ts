@@ -156,8 +156,14 @@ export interface InputFilter {
   workflowId?: string;
   /** Who asks: gates of sessions without owner, of sessions they own, or addressed to a role they hold. Absent: all. */
   visibleTo?: { owner: string | null; roles: readonly string[] };
+  /** Only the gates after this place in the opening order (a {@link ListedGate.place}; 0 or absent: from the first). */
+  after?: number;
+  /** At most this many (500 when absent). */
   limit?: number;
 }
+
+/** An open gate as listed, with its place in the order gates were opened: the cursor of the next page. */
+export type ListedGate = GateRecord & { place: number };
 
 /** A window on a journal: the entries with seq greater than `after`, at most `limit`. */
 export interface JournalPage {
@@ -228,8 +234,8 @@ export interface Store {
   listSessions(filter: SessionFilter): Promise<SessionSummary[]>;
   /** A gate by id, whatever its status; null when unknown. */
   findInput(gateId: string): Promise<GateRecord | null>;
-  /** Open gates across sessions, oldest first. */
-  listInputs(filter?: InputFilter): Promise<GateRecord[]>;
+  /** Open gates across sessions, in the order they were opened, each with its place in that order. */
+  listInputs(filter?: InputFilter): Promise<ListedGate[]>;
   /**
    * The sessions with open gates whose deadline is at or before `now`, each
    * leased to this caller for `leaseMs` (`FOR UPDATE SKIP LOCKED`), so that

@@ -292,14 +292,23 @@ describe('gateflow inputs / gateflow input', () => {
 
       const manager = { GATEFLOW_TOKEN: await sign({ sub: 'mia', roles: ['manager'] }, JWT_SECRET) };
       expect(parseList(await gateflow(['inputs', '--json', ...where], manager))).toEqual([a.approved, a.amount]);
-      expect((await gateflow(['input', a.approved.gateId, 'approve', ...where], manager)).status).toBe(0);
+      const approved = await gateflow(['input', a.approved.gateId, 'approve', ...where], manager);
+      expect(approved.status).toBe(0);
+      // The manager answered another person's session: the server tells them the gate's outcome, not the session's reply.
+      expect(approved.stdout).toBe(`answered approved (${a.approved.gateId}): true\n`);
       const done = await gateflow(['input', a.amount.gateId, '150', '--json', ...where], manager);
       expect(done.status, done.stderr).toBe(0);
-      const reply = JSON.parse(done.stdout) as Reply & { status: string; inputs: OpenInput[] };
-      expect(reply).toMatchObject({ sessionId: a.sessionId, status: 'done', inputs: [], completion: { isComplete: true, reason: 'completed' } });
-      expect(reply.message).toContain(APPROVED_MESSAGE);
+      expect(JSON.parse(done.stdout)).toEqual({ gateId: a.amount.gateId, name: 'approved_amount', status: 'answered', value: 150 });
 
-      const seen = await call<{ history: { turn: JournalTurn | null }[] }>(server.url, 'GET', `/api/sessions/${a.sessionId}`, undefined, customer);
+      const seen = await call<{ reply: Reply & { status: string; inputs: OpenInput[] }; history: { turn: JournalTurn | null }[] }>(
+        server.url,
+        'GET',
+        `/api/sessions/${a.sessionId}`,
+        undefined,
+        customer,
+      );
+      expect(seen.json.reply).toMatchObject({ sessionId: a.sessionId, status: 'done', inputs: [], completion: { isComplete: true, reason: 'completed' } });
+      expect(seen.json.reply.message).toContain(APPROVED_MESSAGE);
       expect(seen.json.history.map((e) => e.turn).slice(5)).toEqual([
         { input: a.approved.gateId, name: 'approved', value: true, by: 'mia' },
         { input: a.amount.gateId, name: 'approved_amount', value: 150, by: 'mia' },

@@ -218,7 +218,7 @@ describe('the server failing: the person is told, nothing is written', () => {
     const { reply, requests } = await send(chat, 'Add a dessert section to my recipes');
 
     expect(requests.map(kindOf)).toEqual(['json:agent_decision', 'json:agent_decision']);
-    expect(reply.message).toMatch(/^I couldn't do that: the language model could not be reached while working out what to do \(.*the model server is down.*\)\. Nothing was changed; please send your message again\.$/s);
+    expect(reply.message).toMatch(/^I couldn't do that: the language model could not be reached while working out what to do \(the model service answered with an error \(HTTP 500\)\)\. Nothing was changed; please send your message again\.$/s);
     expect(artifactOf(reply)).toMatchObject({ outcome: { kind: 'failed', stage: 'decide' } });
     await nothingWritten(chat, project.id, [{ id: recipes.id, version: 1, content: '# Recipes' }]);
   });

@@ -235,7 +235,7 @@ describe('extractWithModel failures (never throws)', () => {
     const result = await extractWithModel(input, { model, maxRetries: 0 });
     expect(result.values).toEqual({});
     expect(result.failure?.reason).toBe('model_error');
-    expect(result.failure?.message).toContain('upstream exploded');
+    expect(result.failure?.message).toBe('the model call failed');
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 

@@ -118,7 +118,9 @@ const cancel = (url: string, sessionId: string, options: { json?: unknown; body?
 async function listed(url: string, query = '', token?: string): Promise<{ gateId: string; sessionId: string; name: string }[]> {
   const response = await list(url, query, token);
   expect(response.status, response.text).toBe(200);
-  expect(Object.keys(response.body)).toEqual(['inputs']);
+  // One page: these tests open fewer gates than a page holds.
+  expect(Object.keys(response.body)).toEqual(['inputs', 'nextAfter']);
+  expect(response.body.nextAfter).toBeNull();
   return response.body.inputs;
 }
 
@@ -305,7 +307,7 @@ describe('input routes on the memory store', () => {
     });
 
     it.each([
-      ['?session=abc', /unknown query parameter "session" \(did you mean sessionId\?\); this route takes sessionId, workflowId/],
+      ['?session=abc', /unknown query parameter "session" \(did you mean sessionId\?\); this route takes sessionId, workflowId, after, limit/],
       ['?flowId=x', /unknown query parameter "flowId"/],
       ['?sessionId=a&sessionId=b', /give sessionId once, not 2 times/],
       ['?workflowId=x&workflowId=x', /give workflowId once/],
@@ -590,17 +592,19 @@ describe('input routes with auth: ownership and roles', () => {
     expectError(await answer(url, approved, { value: true }, tokens.sam), 404, 'input_not_found');
     expect(await listed(url, '', tokens.mona)).toEqual(reply.inputs);
 
+    // The manager gets what the gate needs (its receipt), never the customer's reply with its answers.
     const first = await answer(url, amount, { value: 180 }, tokens.mona);
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toMatchObject({ sessionId, status: 'waiting' });
+    expect(first.body).toEqual({ gateId: amount, name: 'approved_amount', status: 'answered', value: 180 });
     expect((await listed(url, '', tokens.mona)).map((g) => g.gateId)).toEqual([approved]);
     const last = await answer(url, approved, { value: 'approve' }, tokens.mona);
     expect(last.status, last.text).toBe(200);
-    expect(last.body.message).toMatch(/^Good news: a manager approved a refund of 180 EUR for order CD5678\./);
+    expect(last.body).toEqual({ gateId: approved, name: 'approved', status: 'answered', value: true });
+    expect(last.text).not.toMatch(/CD5678|answers|message|sessionId/);
     // The session stays the customer's: the manager answered its gates but cannot read or cancel it.
     expectError(await call(url, `/api/sessions/${sessionId}`, { token: tokens.mona }), 404, 'session_not_found');
     const { reply: seen, history } = await sessionOf(url, sessionId, tokens.cora);
-    expect(seen).toEqual(last.body);
+    expect(seen.message).toMatch(/^Good news: a manager approved a refund of 180 EUR for order CD5678\./);
     expect(history.slice(-2).map((h) => h.turn)).toEqual([
       { input: amount, name: 'approved_amount', value: 180, by: 'mona' },
       { input: approved, name: 'approved', value: true, by: 'mona' },
@@ -1048,11 +1052,13 @@ describe('the OpenAPI document lists the input routes', () => {
   });
   const jsonSchema = (name: string) => z.fromJSONSchema(doc.components.schemas[name]);
 
-  it('GET /api/inputs: the sessionId and workflowId filters and the InputList answer', () => {
+  it('GET /api/inputs: the sessionId and workflowId filters, the page parameters and the InputList answer', () => {
     const op = doc.paths['/api/inputs'].get;
     expect(op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
       ['sessionId', 'query', false],
       ['workflowId', 'query', false],
+      ['after', 'query', false],
+      ['limit', 'query', false],
     ]);
     expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/InputList' });
     expect(op.responses['400'].description).toMatch(/invalid_query/);
@@ -1065,7 +1071,10 @@ describe('the OpenAPI document lists the input routes', () => {
     const op = doc.paths['/api/inputs/{gateId}'].post;
     expect(op.parameters).toEqual([{ name: 'gateId', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(op.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AnswerBody' } } } });
-    expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Reply' });
+    expect(op.responses['200'].content['application/json'].schema).toEqual({
+      oneOf: [{ $ref: '#/components/schemas/Reply' }, { $ref: '#/components/schemas/AnswerReceipt' }],
+    });
+    expect(doc.components.schemas.AnswerReceipt.required).toEqual(['gateId', 'name', 'status', 'value']);
     expect(op.responses['400'].description).toMatch(/invalid_input_value/);
     expect(op.responses['403'].description).toMatch(/input_forbidden/);
     expect(op.responses['404'].description).toMatch(/input_not_found/);

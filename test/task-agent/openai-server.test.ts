@@ -105,7 +105,7 @@ describe('the server failing: the person is told, nothing is written', () => {
 
     expect(server.requests.map(stepOf)).toEqual(['GoalSpec', ...Array.from({ length: 8 }, () => 'StepPlan')]);
     expect(reply.status).toBe('waiting');
-    expect(reply.message).toMatch(/^I tried 4 times and could not finish: the model call failed: .*the model server is down.* How should I go on\? \(Or answer "stop"\.\)$/s);
+    expect(reply.message).toMatch(/^I tried 4 times and could not finish: the model call failed: the model service answered with an error \(HTTP 500\).* How should I go on\? \(Or answer "stop"\.\)$/s);
     expect(toolsOf(reply)).toEqual([]);
     expect(await agent.graph()).toEqual({ nodes: [], edges: [] });
 

@@ -144,6 +144,17 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
     sql: 'ALTER TABLE gateflow_journal ADD COLUMN trace json;',
   },
   {
+    version: 6,
+    name: 'open gates in opening order',
+    // The inbox pages open gates by n (their opening order); without it, listing scans and sorts every open gate.
+    // A caller's own gates and those of their roles: found by owner or role, not by scanning every open gate.
+    sql: `
+      CREATE INDEX gateflow_inputs_open_order ON gateflow_inputs (n) WHERE status = 'open';
+      CREATE INDEX gateflow_inputs_open_owner ON gateflow_inputs (owner, n) WHERE status = 'open' AND addressed_to IS NULL;
+      CREATE INDEX gateflow_inputs_open_role ON gateflow_inputs (addressed_to, n) WHERE status = 'open' AND addressed_to IS NOT NULL;
+    `,
+  },
+  {
     version: 7,
     name: 'compact journal, steps in the events stream',
     // New entries keep reply and trace deflated in `body` (src/store/sql/journal-codec.ts), `reply` and

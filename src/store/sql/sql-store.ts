@@ -389,21 +389,23 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
     listInputs: (filter = {}) =>
       guard('list inputs', async () => {
         const v = filter.visibleTo;
+        const params: unknown[] = [filter.after ?? 0, filter.limit ?? 500];
+        const param = (value: unknown) => `$${params.push(value)}`;
+        const where = ["status = 'open'", 'n > $1'];
+        if (filter.sessionId !== undefined) where.push(`session_id = ${param(filter.sessionId)}`);
+        if (filter.workflowId !== undefined) where.push(`workflow_id = ${param(filter.workflowId)}`);
         // Visible: everything on a server without auth; a person's own gates; gates addressed to a role the caller holds.
-        const { rows } = await client.query<GateRow>(
-          `SELECT ${GATE_COLUMNS} FROM gateflow_inputs
-            WHERE status = 'open'
-              AND ($1::text IS NULL OR session_id = $1)
-              AND ($2::text IS NULL OR workflow_id = $2)
-              AND ($3::boolean IS NOT TRUE
-                   OR (owner IS NULL AND $4::text IS NULL)
-                   OR (addressed_to IS NULL AND owner = $4)
-                   OR addressed_to = ANY($5::text[]))
-            ORDER BY opened_at, n
-            LIMIT $6`,
-          [filter.sessionId ?? null, filter.workflowId ?? null, v !== undefined, v?.owner ?? null, [...(v?.roles ?? [])], filter.limit ?? 500],
+        // Written out per caller (not as one generic predicate), so that the planner can use the partial indexes on open
+        // gates by owner and by role (schema change 6); in the order gates were opened (n), from a place on.
+        if (v !== undefined) {
+          const own = v.owner === null ? 'owner IS NULL' : `(addressed_to IS NULL AND owner = ${param(v.owner)})`;
+          where.push(v.roles.length > 0 ? `(${own} OR addressed_to = ANY(${param([...v.roles])}::text[]))` : own);
+        }
+        const { rows } = await client.query<GateRow & { n: string | number }>(
+          `SELECT ${GATE_COLUMNS}, n FROM gateflow_inputs WHERE ${where.join(' AND ')} ORDER BY n LIMIT $2`,
+          params,
         );
-        return rows.map(toGate);
+        return rows.map((r) => ({ ...toGate(r), place: Number(r.n) }));
       }),
     claimDueInputs: (now, leaseMs, limit) =>
       guard('claim due inputs', async () => {
