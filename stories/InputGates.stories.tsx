@@ -212,7 +212,7 @@ export const InvalidValue: Story = {
     await expect(form.getByRole('alert')).toHaveTextContent('Nothing to send yet. Expected a number of at least 0.');
     // A negative amount: the runtime refuses it.
     await userEvent.type(amount, '-5{Enter}');
-    await waitFor(() => expect(form.getByRole('alert')).toHaveTextContent('"-5" is not accepted: The number must be at least 0 EUR. Expected a number of at least 0.'));
+    await waitFor(() => expect(form.getByRole('alert')).toHaveTextContent('"-5" is not accepted: That is a negative number (-5). The number must be at least 0 EUR. Expected a number of at least 0.'));
     await expect(amount).toHaveValue(-5);
     await expect(amount).toHaveAttribute('aria-invalid', 'true');
     const { stage, sessionId } = loaded as Loaded;

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
 import { closestName as closest } from '../extract/suggest.js';
-import { FlowDirectoryError, loadFlowsDir } from '../server/flows-dir.js';
+import { FlowDirectoryError, loadFlowsDir } from '../flow-files/index.js';
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
 function packageRoot(): string {

@@ -15,4 +15,4 @@ export {
 } from './documents.js';
 export { checkGraphSupport, storeGraphSource, type GraphSource, type GraphStatus } from './graph.js';
 export { startServer, type DocumentAgentServing, type RunningServer, type ServerOptions, type TaskAgentServing } from './node.js';
-export { FlowDirectoryError, MAX_FLOW_FILES, exampleFlowsDir, loadFlowsDir } from './flows-dir.js';
+export { FlowDirectoryError, MAX_FLOW_FILES, exampleFlowsDir, loadFlowsDir } from '../flow-files/index.js';

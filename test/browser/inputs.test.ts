@@ -258,7 +258,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
       await manager.page.keyboard.press('Enter');
       await expect
         .poll(() => amountForm.getByRole('alert').innerText())
-        .toBe('"-5" is not accepted: The number must be at least 0 EUR. Expected a number of at least 0.');
+        .toBe('"-5" is not accepted: That is a negative number (-5). The number must be at least 0 EUR. Expected a number of at least 0.');
       expect(await m.amount.inputValue()).toBe('-5');
       expect(await m.amount.getAttribute('aria-invalid')).toBe('true');
       expect(manager.api.filter((r) => r.startsWith('POST /api/inputs'))).toEqual([`POST /api/inputs/${amountGate.gateId} 400`]);

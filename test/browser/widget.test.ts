@@ -34,7 +34,8 @@ import {
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { assistantCount, settled } from '../helpers/widget-page.js';
 import { exampleFlows } from '../helpers/http.js';
-import { respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type Responder } from '../helpers/openai-compatible-server.js';
+import { personMessage, respond, startOpenAICompatibleServer, type OpenAICompatibleServer, type Responder } from '../helpers/openai-compatible-server.js';
+import { withEvidence } from '../helpers/mock-model.js';
 import { G1, G2, G3, G4, G5 } from '../helpers/patient-intake.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
 
@@ -957,7 +958,7 @@ function answering(given: Record<string, { value: string; confidence: number }>)
     const keys = Object.keys(body.response_format?.json_schema?.schema?.properties?.answers?.properties ?? {});
     const answers: Record<string, { value: string; confidence: number }> = {};
     for (const key of keys) answers[key] = given[key] ?? { value: 'unknown', confidence: 0.9 };
-    return respond.json({ answers })(request, res);
+    return respond.json({ answers: withEvidence(answers, personMessage(request)) })(request, res);
   };
 }
 

@@ -177,3 +177,19 @@ export const respond = {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The person's message in a chat request (the intake's prompt quotes it between triple quotes), for answers that cite it as evidence. */
+export function personMessage(request: RecordedRequest): string {
+  const body = request.body as { messages?: { role: string; content: unknown }[] };
+  const user = (body.messages ?? [])
+    .filter((m) => m.role === 'user')
+    .map((m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : Array.isArray(m.content)
+          ? m.content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p ? String(p.text) : '')).join('\n')
+          : '',
+    )
+    .join('\n');
+  return /"""\n([\s\S]*)\n"""/.exec(user)?.[1] ?? '';
+}

@@ -94,7 +94,7 @@ describe('a refused value in the person\'s terms', () => {
   const server = 'input "approved_amount" (gate in_abc) still waits: "-5" is not accepted: The number must be at least 0 EUR. Expected a number of at least 0.';
 
   it('says what was wrong with the value, without the gate id the server names for logs', () => {
-    expect(refusalInWords(gate, '-5', server)).toBe('"-5" is not accepted: The number must be at least 0 EUR. Expected a number of at least 0.');
+    expect(refusalInWords(gate, '-5', server)).toBe('"-5" is not accepted: That is a negative number (-5). The number must be at least 0 EUR. Expected a number of at least 0.');
   });
 
   it("keeps the server's words where the reading here accepts the value", () => {

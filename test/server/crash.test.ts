@@ -19,7 +19,9 @@ import type { JournalTurn } from '../../src/store/types.js';
 import type { Turn } from '../../src/workflow/turn.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { templateDataDir } from '../helpers/pglite-template.js';
+import { withEvidence } from '../helpers/mock-model.js';
 import {
+  personMessage,
   respond,
   startOpenAICompatibleServer,
   type OpenAICompatibleServer,
@@ -263,7 +265,7 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
         const keys = Object.keys(body.response_format?.json_schema?.schema?.properties?.answers?.properties ?? { [G2]: null });
         const answers: Record<string, { value: string; confidence: number }> = {};
         for (const key of keys) answers[key] = key === G2 ? { value, confidence: 0.9 } : { value: 'unknown', confidence: 0.9 };
-        respond.json({ answers })(request, res);
+        respond.json({ answers: withEvidence(answers, personMessage(request)) })(request, res);
       };
 
     it(

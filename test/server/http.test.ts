@@ -593,7 +593,9 @@ describe('503: the store is unreachable', () => {
   });
 
   it('a turn is 503 when load fails; GET is 503 when load or history fails', async () => {
-    const { sessionId } = await startSession(server.url);
+    // Started by another process on the same store: this one keeps nothing of it, so its turn must load it.
+    const other = await memoryServer({ store: flaky.store, onError });
+    const { sessionId } = await startSession(other.url).finally(() => other.close());
     flaky.down.add('load');
     expectError(await turn(server.url, sessionId, { button: 'Yes' }), 503, 'store_unavailable');
     expectError(await call(server.url, `/api/sessions/${sessionId}`), 503, 'store_unavailable');

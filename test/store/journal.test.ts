@@ -90,7 +90,7 @@ describe('the journal on PGlite (in memory)', () => {
 
   it('reads the history back as the memory store gives it: replies, turns and traces, key for key', async () => {
     const memory = createFlowRuntime({ flows: [flow], store: createMemoryStore() });
-    const turns: Turn[] = [...INTAKE.slice(0, 5), { text: 'the preferred contact should be phone' }, { button: 'confirm' }];
+    const turns: Turn[] = [...INTAKE.slice(0, 5), { text: 'change the preferred contact to phone' }, { button: 'confirm' }];
     const ours = await historyOf(runtime, await intake(runtime, turns));
     const theirs = await historyOf(memory, await intake(memory, turns));
     expect(ours.history).toHaveLength(8);

@@ -1,3 +1,9 @@
+/**
+ * Flow documents on disk (Node only): a directory of flow files read and
+ * checked as a whole, and where the example flows are. The application side
+ * of flows, as the CLI is: `gateflow/server` offers it beside `startServer`,
+ * which itself knows workflows, not flow documents.
+ */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
