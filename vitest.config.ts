@@ -1,9 +1,35 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync } from 'node:fs';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { PATIENCE_MS } from './test/helpers/patience.js';
+
+/**
+ * The unit layer (`npm run test:fast`, the inner loop): flows, readers,
+ * machines, paths, inputs, drawings, the testing kit and the React views, with
+ * no database server, browser or child process. The model-based and property
+ * suites of every example flow are long: they run with the rest.
+ */
+const FAST = [
+  'test/flow/**/*.test.ts',
+  'test/extract/**/*.test.ts',
+  'test/machines/**/*.test.ts',
+  'test/paths/**/*.test.ts',
+  'test/inputs/**/*.test.ts',
+  'test/error/**/*.test.ts',
+  'test/testing/**/*.test.ts',
+  'test/react/**/*.test.ts',
+  'test/viz/**/*.test.ts',
+];
+const NOT_FAST = ['test/flow/model-based.test.ts', 'test/flow/properties.test.ts', 'test/extract/openai-server.test.ts', 'test/extract/chaos.test.ts'];
+/** Every other folder of test/ (so a new one is never left out of `npm test`), and the long suites above. */
+const REST = [
+  ...readdirSync('test', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !FAST.includes(`test/${d.name}/**/*.test.ts`))
+    .map((d) => `test/${d.name}/**/*.test.ts`),
+  ...NOT_FAST,
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Initialised PGlite templates, made once per run (or reused from node_modules/.cache).
     globalSetup: ['test/setup/pglite-templates.ts'],
     // Timeouts only catch hangs: no load on the machine reaches them (see test/helpers/patience.ts).
@@ -11,5 +37,11 @@ export default defineConfig({
     hookTimeout: 2 * PATIENCE_MS,
     teardownTimeout: PATIENCE_MS,
     expect: { poll: { timeout: PATIENCE_MS, interval: 50 } },
+    // Most suites wait on servers, browsers and child processes rather than compute: two workers per core.
+    maxWorkers: 4,
+    projects: [
+      { extends: true, test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, ...NOT_FAST] } },
+      { extends: true, test: { name: 'rest', include: REST } },
+    ],
   },
 });
