@@ -1,23 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { flowWorkflow, parseFlowText, type FlowDocument } from '../flow/index.js';
 import type { Workflow } from '../workflow/types.js';
 import { closestName as closest } from '../extract/suggest.js';
-import { FlowDirectoryError, loadFlowsDir } from '../flow-files/index.js';
+import { FlowDirectoryError, loadFlowsDir, packageRoot } from '../flow-files/index.js';
 
-/** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'gateflow') return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error('gateflow: cannot find the package root');
-    dir = up;
-  }
-}
 const ROOT = packageRoot();
 
 /** The example flows shipped with the package. */

@@ -60,7 +60,7 @@ export function exampleFlowsDir(): string {
 }
 
 /** The package's root: the nearest folder up from this file with gateflow's package.json (from src/ and dist/ alike). */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
