@@ -30,8 +30,8 @@ const REST = [
 
 export default defineConfig({
   test: {
-    // Initialised PGlite templates, made once per run (or reused from node_modules/.cache).
-    globalSetup: ['test/setup/pglite-templates.ts'],
+    // Initialised PGlite templates, made once per run (or reused from node_modules/.cache), and the CLI bundled once.
+    globalSetup: ['test/setup/pglite-templates.ts', 'test/setup/cli-bundle.ts'],
     // Timeouts only catch hangs: no load on the machine reaches them (see test/helpers/patience.ts).
     testTimeout: 2 * PATIENCE_MS,
     hookTimeout: 2 * PATIENCE_MS,

@@ -8,13 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseChatCommand } from '../../src/cli/chat-commands.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
 
 /** `gateflow chat refund-approval` with these lines typed; its output and exit code. */
 function chat(lines: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'refund-approval'], {
+  const run = spawnSync(process.execPath, cliArgs('chat', 'refund-approval'), {
     cwd: root,
     env,
     input: `${lines.join('\n')}\n`,

@@ -9,10 +9,11 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/cli/markdown.js';
 import { NOT_UNDERSTOOD_MESSAGE, ReplySchema } from '../../src/index.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+const cli = cliArgs();
 
 const start = (args: string[]) => spawn(process.execPath, [...cli, ...args], { cwd: root, env });
 

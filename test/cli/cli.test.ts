@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplySchema } from '../../src/index.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 // No model in the environment: the CLI must work on the offline matcher alone.
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+const cli = cliArgs();
 
 function run(args: string[], input?: string) {
   return spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input, encoding: 'utf8' });

@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFlowText } from '../../src/flow/index.js';
 import { EvalCaseError, evaluateMatcher, parseEvalCases } from '../../src/testing/index.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const flow = parseFlowText(readFileSync(`${root}machines/flows/patient-intake.json`, 'utf8'));
 const casesPath = 'test/fixtures/patient-intake.utterances.jsonl';
 const cli = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' });
+  spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' });
 
 describe('the offline matcher on the labeled set', () => {
   const cases = parseEvalCases(readFileSync(root + casesPath, 'utf8'), flow, casesPath);

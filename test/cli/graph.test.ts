@@ -21,9 +21,9 @@ import { templateDataDir } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const SECRET = 'a-test-secret-of-at-least-32-bytes-for-the-graph';
 
 const ticket = { label: 'Ticket', key: 'TICKET-123' };
@@ -93,7 +93,7 @@ const copyOf = (dir: string) => {
 
 /** One `gateflow ...` run (not spawnSync: a server in this process's children must keep answering). */
 async function gateflow(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: cleanEnv(env) });
+  const child = spawn(process.execPath, cliArgs(...args), { cwd: ROOT, env: cleanEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

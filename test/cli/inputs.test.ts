@@ -19,9 +19,9 @@ import { templateDataDir } from '../helpers/pglite-template.js';
 import { FLOWS_DIR } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const APPROVED_MESSAGE = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
 const UNKNOWN_GATE = 'in_zzzzzzzzzzzzzzzz';
 const JWT_SECRET = 'a-test-secret-of-at-least-32-bytes-for-hs256';
@@ -78,7 +78,7 @@ async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signal
  * request would go out on one the server has closed meanwhile.
  */
 async function gateflow(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: cleanEnv(env) });
+  const child = spawn(process.execPath, cliArgs(...args), { cwd: ROOT, env: cleanEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -7,10 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, wantsColor } from '../../src/cli/markdown.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+const cli = cliArgs();
 const chat = (input: string, extraEnv: Record<string, string> = {}) =>
   spawnSync(process.execPath, [...cli, 'chat', 'patient-intake'], { cwd: root, env: { ...env, ...extraEnv }, input, encoding: 'utf8', timeout: PATIENCE_MS });
 

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+const cli = cliArgs();
 
 function serve(env: Record<string, string>) {
   return spawnSync(process.execPath, [...cli, 'serve', '--port', '0'], {

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const cli = ['--import', 'tsx', 'src/cli/main.ts'];
+const cli = cliArgs();
 // A timeout: a mistake that was not caught must not leave a server or a chat running.
 const run = (...args: string[]) => spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input: '', encoding: 'utf8', timeout: PATIENCE_MS });
 

@@ -1,14 +1,14 @@
 /**
- * `gateflow serve` as a real process (the CLI through tsx), for the tests
+ * `gateflow serve` as a real process (the CLI bundled once per run, see test/helpers/cli.ts), for the tests
  * that kill, restart or talk to it from another process: crash tests, the
  * CLI's input commands, the browser's restart test.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PATIENCE_MS } from './patience.js';
+import { cliArgs } from './cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** A fresh PGlite directory takes several seconds to initialize; a used one about two. */
 const START_TIMEOUT = PATIENCE_MS;
 /** What of the developer's environment would change where a server keeps its sessions, or what it calls. */
@@ -47,7 +47,7 @@ export async function stopProcess(child: ChildProcessWithoutNullStreams, signal:
 
 /** `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens. */
 export async function spawnServe(options: { env?: Record<string, string>; args?: string[]; port?: number } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', String(options.port ?? 0), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...cliArgs('serve'), '--port', String(options.port ?? 0), ...(options.args ?? [])], {
     cwd: ROOT,
     env: cleanEnv(options.env),
   });

@@ -15,9 +15,9 @@ import { acquireDirectoryLock, DirectoryLockedError, LOCK_FILE, type DirectoryLo
 import { createPgliteClient, createPgliteStore } from '../../src/store/pglite.js';
 import { templateDataDir } from '../helpers/pglite-template.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const LOCKER = join(ROOT, 'test', 'helpers', 'dir-lock-child.ts');
 /** A fresh PGlite directory takes several seconds to initialize (more on a busy machine). */
 const START_TIMEOUT = PATIENCE_MS;
@@ -278,12 +278,12 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
   };
 
   /**
-   * `gateflow serve --port 0`. Through `node --import tsx` as test/server/crash.test.ts does, not
-   * the tsx CLI: that one runs the server in a child process of its own, so its pid would not be
-   * the holder's and SIGKILL would not reach the server.
+   * `gateflow serve --port 0`, the bundled CLI run by node itself (not the tsx CLI: that one runs
+   * the server in a child process of its own, so its pid would not be the holder's and SIGKILL
+   * would not reach the server).
    */
   function serve(dbDir: string) {
-    const child = track(spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0'], { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
+    const child = track(spawn(process.execPath, cliArgs('serve', '--port', '0'), { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
