@@ -30,8 +30,10 @@ const REST = [
 
 export default defineConfig({
   test: {
-    // Initialised PGlite templates, made once per run (or reused from node_modules/.cache), and the CLI bundled once.
-    globalSetup: ['test/setup/pglite-templates.ts', 'test/setup/cli-bundle.ts'],
+    // Initialised PGlite templates, made once per run (or reused from node_modules/.cache).
+    globalSetup: ['test/setup/pglite-templates.ts'],
+    // GATEFLOW_TEST_CPU_REPORT=<file>: the CPU seconds of each test file (see the file).
+    setupFiles: ['test/setup/cpu-report.ts'],
     // Timeouts only catch hangs: no load on the machine reaches them (see test/helpers/patience.ts).
     testTimeout: 2 * PATIENCE_MS,
     hookTimeout: 2 * PATIENCE_MS,
@@ -41,7 +43,8 @@ export default defineConfig({
     maxWorkers: 4,
     projects: [
       { extends: true, test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, ...NOT_FAST] } },
-      { extends: true, test: { name: 'rest', include: REST } },
+      // The suites with child processes and pages: the CLI bundled and the demo page built, once, before the workers start.
+      { extends: true, test: { name: 'rest', include: REST, globalSetup: ['test/setup/pglite-templates.ts', 'test/setup/cli-bundle.ts', 'test/setup/demo-build.ts'] } },
     ],
   },
 });

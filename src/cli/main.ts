@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import { FlowDocumentError, ReplySchema, flowDocumentJsonSchema, flowWorkflow, gateConfigJsonSchema } from '../flow/index.js';
 import { EvalCaseError } from '../testing/evaluate-matcher.js';
 import { commandHelp, parseCommandLine } from './args.js';
@@ -36,28 +37,37 @@ const DEFAULT_INSPECT_URL = 'ws://127.0.0.1:8080';
 /** The general usage (`gateflow --help`). */
 export const USAGE = usage();
 
+/** Where the CLI reads and writes: the process's streams, or a test's. */
+export interface CliStreams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+}
+
+const PROCESS_STREAMS: CliStreams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env, streams: CliStreams = PROCESS_STREAMS): Promise<number> {
   try {
-    return await run(argv, env);
+    return await run(argv, env, streams);
   } catch (error) {
     // A PGlite directory held by another process: one line, no stack trace.
     if (error instanceof DirectoryLockedError) {
-      process.stderr.write(`gateflow: ${error.message}\n`);
+      streams.stderr.write(`gateflow: ${error.message}\n`);
       return 1;
     }
     if (error instanceof FlowDocumentError || error instanceof EvalCaseError || error instanceof CliError) {
-      process.stderr.write(`${error.message}\n`);
+      streams.stderr.write(`${error.message}\n`);
       return error instanceof CliError ? error.exitCode : 1;
     }
     throw error;
   }
 }
 
-async function run(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+async function run(argv: string[], env: Record<string, string | undefined>, streams: CliStreams): Promise<number> {
   const line = parseCommandLine(argv, COMMANDS, USAGE);
   if (line.kind === 'help') {
-    process.stdout.write(`${line.command === undefined ? USAGE : commandHelp(line.command, COMMANDS[line.command as keyof typeof COMMANDS])}\n`);
+    streams.stdout.write(`${line.command === undefined ? USAGE : commandHelp(line.command, COMMANDS[line.command as keyof typeof COMMANDS])}\n`);
     return 0;
   }
   const { command, args } = line;
@@ -93,15 +103,15 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       // The task agent is not a flow file: it chats on the store that holds its graph.
       const agent = args[0] === 'task-agent' ? await openTaskAgentChat(env, (await modelFromEnv(env))?.model) : null;
       const workflow = agent?.workflow ?? (await readWorkflow(args[0]!));
-      process.stderr.write(`${note}\n`);
-      const io = { input: process.stdin, output: process.stdout };
+      streams.stderr.write(`${note}\n`);
+      const io = { input: streams.stdin, output: streams.stdout };
       const options = {
         actors: { extract, ...EXAMPLE_ACTORS, ...agent?.actors },
         ...(agent && { store: agent.store }),
-        ...(values.trace && { onTrace: (event: { type: string }) => void process.stderr.write(`${JSON.stringify(event)}\n`) }),
+        ...(values.trace && { onTrace: (event: { type: string }) => void streams.stderr.write(`${JSON.stringify(event)}\n`) }),
       };
       try {
-        return values.json ? await chatJson(workflow, io, options) : await chatInteractive(workflow, { ...io, interactive: Boolean(process.stdin.isTTY), color: wantsColor(process.stdout, env) }, options);
+        return values.json ? await chatJson(workflow, io, options) : await chatInteractive(workflow, { ...io, interactive: Boolean(streams.stdin.isTTY), color: wantsColor(streams.stdout, env) }, options);
       } finally {
         await agent?.store.close();
       }
@@ -153,7 +163,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
         if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new CliError(`gateflow: port ${port} is in use (set PORT or --port)`, 1);
         throw error;
       });
-      process.stdout.write(
+      streams.stdout.write(
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
           (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
@@ -185,12 +195,12 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
               else flows.push(flow);
               server.register(flowWorkflow(flow));
               const how = !before ? 'new flow' : before.version === flow.version ? 'same version, replaced: its sessions continue on the changed document' : `was ${before.version}: sessions started on it continue on it`;
-              process.stdout.write(`gateflow: ${file} changed: serving ${flow.id}@${flow.version} (${how})\n`);
+              streams.stdout.write(`gateflow: ${file} changed: serving ${flow.id}@${flow.version} (${how})\n`);
             },
-            (message) => process.stderr.write(`gateflow: not reloaded: ${message}\n`),
+            (message) => streams.stderr.write(`gateflow: not reloaded: ${message}\n`),
           )
         : () => {};
-      if (values.watch) process.stdout.write(`gateflow: watching ${flowsDir} for changed flow files\n`);
+      if (values.watch) streams.stdout.write(`gateflow: watching ${flowsDir} for changed flow files\n`);
       const stop = () => {
         unwatch();
         void server.close().then(() => process.exit(0));
@@ -204,8 +214,8 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const source = await inputsSource(values, env);
       try {
         if (command === 'inputs')
-          return await runInputs(source, inputsQuery(values.session, values.workflow), { json: values.json }, process.stdout);
-        return await runInput(source, args[0]!, args[1]!, { json: values.json, color: wantsColor(process.stdout, env) }, process.stdout);
+          return await runInputs(source, inputsQuery(values.session, values.workflow), { json: values.json }, streams.stdout);
+        return await runInput(source, args[0]!, args[1]!, { json: values.json, color: wantsColor(streams.stdout, env) }, streams.stdout);
       } finally {
         await source.close();
       }
@@ -213,33 +223,33 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'graph': {
       const query = graphQuery(values.label);
       const server = values.server ?? (env.GATEFLOW_SERVER?.trim() || undefined);
-      if (server !== undefined) return runGraph(remoteGraphReader({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined }), query, { json: values.json }, process.stdout);
-      return runGraph(localGraphReader(await storeLocation(env)), query, { json: values.json }, process.stdout);
+      if (server !== undefined) return runGraph(remoteGraphReader({ server, token: env.GATEFLOW_TOKEN?.trim() || undefined }), query, { json: values.json }, streams.stdout);
+      return runGraph(localGraphReader(await storeLocation(env)), query, { json: values.json }, streams.stdout);
     }
     case 'eval': {
       const { flow } = readFlow(args[0]!);
-      return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), process.stdout);
+      return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), streams.stdout);
     }
     case 'validate': {
       const path = resolveFlowPath(args[0]!);
-      return runValidate(readText(path), path, Boolean(values.json), process.stdout);
+      return runValidate(readText(path), path, Boolean(values.json), streams.stdout);
     }
     case 'viz':
-      return runViz(args[0]!, values.format ?? 'mermaid', values.level ?? 'outline', process.stdout);
+      return runViz(args[0]!, values.format ?? 'mermaid', values.level ?? 'outline', streams.stdout);
     case 'test': {
       const min = parseMin(text('min'));
       const { flow } = readFlow(args[0]!);
-      const code = await runTestFlow(flow, { json: values.json, out: text('out'), min, progress: process.stderr.isTTY ? process.stderr : undefined }, process.stdout);
+      const code = await runTestFlow(flow, { json: values.json, out: text('out'), min, progress: streams.stderr.isTTY ? streams.stderr : undefined }, streams.stdout);
       if (values.conversations === undefined) return code;
       // Saved conversations run after the generated paths, offline (the example actors, no model): a test must not depend on one.
       const conversations = await runConversationTests(flowWorkflow(flow), values.conversations, { actors: EXAMPLE_ACTORS });
-      process.stdout.write(`${values.json ? JSON.stringify({ conversations: conversations.results }) : conversations.lines.join('\n')}\n`);
+      streams.stdout.write(`${values.json ? JSON.stringify({ conversations: conversations.results }) : conversations.lines.join('\n')}\n`);
       return code === 0 && conversations.ok ? 0 : 1;
     }
     case 'sessions': {
       const source = await sessionsSource(values, env);
       try {
-        return await runSessions(source, sessionsQuery(values), { json: values.json }, process.stdout);
+        return await runSessions(source, sessionsQuery(values), { json: values.json }, streams.stdout);
       } finally {
         await source.close();
       }
@@ -247,7 +257,7 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
     case 'save-test': {
       const source = await sessionsSource(values, env);
       try {
-        return await runSaveTest(source, args[0]!, { out: values.out }, process.stdout);
+        return await runSaveTest(source, args[0]!, { out: values.out }, streams.stdout);
       } finally {
         await source.close();
       }
@@ -259,13 +269,13 @@ async function run(argv: string[], env: Record<string, string | undefined>): Pro
       const source = await sessionsSource(values.store ? { server: undefined, store: true } : values, env);
       try {
         const limit = values.limit === undefined ? undefined : wholeNumber('replay', 'limit', values.limit, 10_000);
-        return await runReplay(source, flowWorkflow(flow), { workflowId: values.workflow, json: values.json, ...(limit !== undefined && { limit }), actors: { extract, ...EXAMPLE_ACTORS } }, process.stdout);
+        return await runReplay(source, flowWorkflow(flow), { workflowId: values.workflow, json: values.json, ...(limit !== undefined && { limit }), actors: { extract, ...EXAMPLE_ACTORS } }, streams.stdout);
       } finally {
         await source.close();
       }
     }
     case 'schema':
-      process.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
+      streams.stdout.write(`${JSON.stringify(values['gate-config'] ? gateConfigJsonSchema() : flowDocumentJsonSchema(), null, 2)}\n`);
       return 0;
     default:
       throw new CliError(`unknown command "${command}"\n\n${USAGE}`, 2);

@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplySchema } from '../../src/index.js';
-import { cliArgs } from '../helpers/cli.js';
+import { cliArgs, runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 // No model in the environment: the CLI must work on the offline matcher alone.
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 const cli = cliArgs();
 
+/** A command in this process (what it prints and returns); the chats driven through pipes above and below run as processes. */
 function run(args: string[], input?: string) {
-  return spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input, encoding: 'utf8' });
+  return runCli(args, { input });
 }
 
 const jsonLines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
@@ -37,8 +38,8 @@ describe('gateflow chat --json', () => {
     expect(result.stderr).toMatch(/no model configured/);
   });
 
-  it('answers bad lines with an error object and keeps going, until the conversation is finished', () => {
-    const result = run(['chat', 'patient-intake', '--json'], 'not json\n{"txt":"yes"}\n{"button":"Maybe"}\n{"button":"No"}\n{"button":"Yes"}\n');
+  it('answers bad lines with an error object and keeps going, until the conversation is finished', async () => {
+    const result = await run(['chat', 'patient-intake', '--json'], 'not json\n{"txt":"yes"}\n{"button":"Maybe"}\n{"button":"No"}\n{"button":"Yes"}\n');
     const [, badJson, badTurn, unknownButton, stopped, ...after] = jsonLines(result.stdout) as Record<string, unknown>[];
     expect(badJson).toMatchObject({ error: { code: 'invalid_json' } });
     expect(badTurn).toMatchObject({ error: { code: 'invalid_turn' } });
@@ -71,8 +72,8 @@ describe('gateflow chat --json', () => {
 });
 
 describe('gateflow chat (terminal)', () => {
-  it('shows buttons as numbered choices, takes a number as a press, and shows the end clearly', () => {
-    const result = run(['chat', 'patient-intake'], '1\n3\n2\n1\ntext me please\n1\n');
+  it('shows buttons as numbered choices, takes a number as a press, and shows the end clearly', async () => {
+    const result = await run(['chat', 'patient-intake'], '1\n3\n2\n1\ntext me please\n1\n');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('  1) Yes\n  2) No');
     expect(result.stdout).toContain('  1) New patient\n  2) Follow-up');
@@ -84,18 +85,18 @@ describe('gateflow chat (terminal)', () => {
 });
 
 describe('bad flow documents from the CLI', () => {
-  it('exits non-zero and names the file, the path and the problem', () => {
+  it('exits non-zero and names the file, the path and the problem', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ id: 'bad', version: 1, gate_order: ['a', 'b'], gates: { a: { question: 'A?', expected_categories: ['Yes', 'No'], limiting_values: ['Maybe'] } } }, null, 2));
-    const chat = run(['chat', file, '--json'], '');
+    const chat = await run(['chat', file, '--json'], '');
     expect(chat.status).toBe(1);
     expect(chat.stdout).toBe('');
     expect(chat.stderr).toContain(`${file}: invalid flow document (2 problems)`);
     expect(chat.stderr).toContain(`${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`);
     expect(chat.stderr).toContain(`${file}:16:9 /gates/a/limiting_values/0: limiting value "Maybe" is not one of the categories (Yes, No)`);
     // validate reports on stdout, one line per problem, and exits 1.
-    const validate = run(['validate', file]);
+    const validate = await run(['validate', file]);
     expect(validate.status).toBe(1);
     expect(validate.stdout.split('\n')).toEqual([
       `error   ${file}:6:5 /gate_order/1: gate "b" is not defined in "gates"`,
@@ -105,7 +106,7 @@ describe('bad flow documents from the CLI', () => {
     ]);
   });
 
-  it('validate --json: errors and warnings with node ids and guard positions', () => {
+  it('validate --json: errors and warnings with node ids and guard positions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
     const file = join(dir, 'broken.json');
     writeFileSync(
@@ -130,7 +131,7 @@ describe('bad flow documents from the CLI', () => {
         2,
       ),
     );
-    const result = run(['validate', file, '--json']);
+    const result = await run(['validate', file, '--json']);
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ file, ok: false, flow: null });
@@ -144,57 +145,57 @@ describe('bad flow documents from the CLI', () => {
     expect(report.errors[0].line).toBeGreaterThan(1);
   });
 
-  it('says so when the flow cannot be found, and shows usage for unknown commands', () => {
-    const noFlow = run(['chat', 'no-such-flow']);
+  it('says so when the flow cannot be found, and shows usage for unknown commands', async () => {
+    const noFlow = await run(['chat', 'no-such-flow']);
     expect(noFlow.status).toBe(2);
     expect(noFlow.stderr).toMatch(/^unknown flow "no-such-flow"; available: clinic-callback, /);
-    const unknown = run(['frobnicate']);
+    const unknown = await run(['frobnicate']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "frobnicate"[\s\S]*usage: gateflow/);
   });
 
-  it('validates the example flows', () => {
-    const result = run(['validate', 'patient-intake']);
+  it('validates the example flows', async () => {
+    const result = await run(['validate', 'patient-intake']);
     expect(result.status).toBe(0);
     // Five gates, the summary, the handoff, the limiting-value stop, and the stop a question takes when it cannot read an answer.
     expect(result.stdout).toMatch(/ok \(flow patient-intake@1\.0\.0, 9 nodes, 5 questions; 0 errors, 0 warnings\)/);
     // Subflows count: the LED flow has 9 nodes of its own and 5 in its two subgraphs.
-    expect(run(['validate', 'led-sales']).stdout).toMatch(/ok \(flow led-sales@1\.0\.0, 18 nodes, 7 questions; 0 errors, 0 warnings\)/);
+    expect((await run(['validate', 'led-sales'])).stdout).toMatch(/ok \(flow led-sales@1\.0\.0, 18 nodes, 7 questions; 0 errors, 0 warnings\)/);
   });
 
-  it('viz draws the flow as written and the compiled machine with guards on its edges, in mermaid, dot, json and svg', () => {
-    const mermaid = run(['viz', 'led-sales']);
+  it('viz draws the flow as written and the compiled machine with guards on its edges, in mermaid, dot, json and svg', async () => {
+    const mermaid = await run(['viz', 'led-sales']);
     expect(mermaid.status).toBe(0);
     expect(mermaid.stdout.startsWith('stateDiagram-v2\n')).toBe(true);
     expect(mermaid.stdout).toContain('led_sales_intent_answered --> led_sales_led : always [cel#58; answers.intention == \'buy_led\']');
     expect(mermaid.stdout).toContain('state "contact" as led_sales_led_contact {');
-    const dot = run(['viz', 'led-sales', '--format', 'dot']);
+    const dot = await run(['viz', 'led-sales', '--format', 'dot']);
     expect(dot.stdout).toMatch(/^digraph /);
     expect(dot.stdout).toContain('cluster_');
-    const json = JSON.parse(run(['viz', 'led-sales', '--format', 'json']).stdout);
+    const json = JSON.parse((await run(['viz', 'led-sales', '--format', 'json'])).stdout);
     expect(json).toMatchObject({ format: 'gateflow.drawing/1', id: 'led-sales', kind: 'workflow', version: '1.0.0' });
     const intent = json.machine.states.find((s: { id: string }) => s.id === 'led-sales.intent');
     expect(intent.meta).toMatchObject({ node: 'intent', kind: 'question', ui: { x: 0, y: 0, color: '#2563eb' } });
     expect(json.machine.transitions).toContainEqual(expect.objectContaining({ source: 'led-sales.order_size', guard: 'cel: answers.fixtures > 40.0 || answers.quote_total > 20000.0' }));
     expect(json.outline.nodes).toContainEqual(expect.objectContaining({ id: 'intent', state: 'led-sales.intent', ui: { x: 0, y: 0, color: '#2563eb' } }));
     // The same drawing as SVG, without a browser: a box per node as written, or per state with --level machine.
-    const svg = run(['viz', 'led-sales', '--format', 'svg']).stdout;
+    const svg = (await run(['viz', 'led-sales', '--format', 'svg'])).stdout;
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(svg.match(/class="gf-node[^"]*"/g)).toHaveLength(json.outline.nodes.length);
-    const machineSvg = run(['viz', 'led-sales', '--format', 'svg', '--level', 'machine']).stdout;
+    const machineSvg = (await run(['viz', 'led-sales', '--format', 'svg', '--level', 'machine'])).stdout;
     expect(machineSvg.match(/class="gf-node[^"]*"/g)).toHaveLength(json.machine.states.length);
     // Agents and hand-written machines by name.
-    expect(JSON.parse(run(['viz', 'task-agent', '--format', 'json']).stdout)).toMatchObject({ id: 'task-agent', kind: 'workflow', outline: null });
-    expect(JSON.parse(run(['viz', 'pathSelection', '--format', 'json']).stdout)).toMatchObject({ id: 'pathSelection', kind: 'machine', version: null });
-    const png = run(['viz', 'led-sales', '--format', 'png']);
+    expect(JSON.parse((await run(['viz', 'task-agent', '--format', 'json'])).stdout)).toMatchObject({ id: 'task-agent', kind: 'workflow', outline: null });
+    expect(JSON.parse((await run(['viz', 'pathSelection', '--format', 'json'])).stdout)).toMatchObject({ id: 'pathSelection', kind: 'machine', version: null });
+    const png = await run(['viz', 'led-sales', '--format', 'png']);
     expect(png.status).toBe(2);
     expect(png.stderr).toContain('--format must be mermaid, dot, json, svg, not "png"');
-    expect(run(['viz', 'led-sales', '--format', 'svg', '--level', 'deep']).status).toBe(2);
+    expect((await run(['viz', 'led-sales', '--format', 'svg', '--level', 'deep'])).status).toBe(2);
   });
 
-  it('chat --trace writes the flow\'s events as JSON lines on stderr, replies stay on stdout', () => {
+  it('chat --trace writes the flow\'s events as JSON lines on stderr, replies stay on stdout', async () => {
     const turns = ['{"text":"I want to buy LED lights"}', '{"text":"a tennis court"}', '{"text":"600"}', '{"text":"9000"}', '{"text":"300"}', '{"text":"me@example.com"}'].join('\n');
-    const result = run(['chat', 'led-sales', '--json', '--trace'], turns);
+    const result = await run(['chat', 'led-sales', '--json', '--trace'], turns);
     expect(result.status).toBe(0);
     const replies = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(replies.at(-1).state).toEqual({ review: 'reviewing' });

@@ -21,7 +21,7 @@ import { templateDataDir } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
-import { cliArgs } from '../helpers/cli.js';
+import { cliArgs, runCli, type CliRun } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'a-test-secret-of-at-least-32-bytes-for-the-graph';
@@ -91,21 +91,24 @@ const copyOf = (dir: string) => {
   return copy;
 };
 
-/** One `gateflow ...` run (not spawnSync: a server in this process's children must keep answering). */
-async function gateflow(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** One `gateflow ...` command, in this process (against a store or a server of another process). */
+function gateflow(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return runCli(args, { env });
+}
+
+/** As a process of its own, where which process holds the directory is what is checked (not spawnSync: a server in this process's children must keep answering). */
+async function gateflowProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
   const child = spawn(process.execPath, cliArgs(...args), { cwd: ROOT, env: cleanEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  clearTimeout(timer);
-  return { status, stdout, stderr };
+  return { status: status ?? -1, stdout, stderr };
 }
 
-const ok = (run: { status: number | null; stdout: string; stderr: string }) => {
+const ok = (run: CliRun) => {
   expect(run.status, run.stderr).toBe(0);
   return run.stdout;
 };
@@ -189,7 +192,7 @@ describe('gateflow graph through a server', () => {
         nodes: [{ ...john, properties: { name: 'John Doe' } }],
         edges: SHARED.edges,
       });
-      const held = await gateflow(['graph'], { GATEFLOW_DB_DIR: dataDir });
+      const held = await gateflowProcess(['graph'], { GATEFLOW_DB_DIR: dataDir });
       expect(held.status).toBe(1);
       expect(held.stderr).toMatch(/a server holds this store: ask it instead with --server URL/);
     },

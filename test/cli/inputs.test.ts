@@ -19,7 +19,7 @@ import { templateDataDir } from '../helpers/pglite-template.js';
 import { FLOWS_DIR } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
-import { cliArgs } from '../helpers/cli.js';
+import { cliArgs, runCli, type CliRun } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APPROVED_MESSAGE = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
@@ -73,20 +73,24 @@ async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signal
 }
 
 /**
- * One `gateflow ...` run. Not spawnSync: blocking this process's event loop
- * would leave fetch's kept-alive sockets to the server unread, and the next
- * request would go out on one the server has closed meanwhile.
+ * One `gateflow ...` command, in this process (what it prints and returns,
+ * against a store or a server of another process). `gateflowProcess` runs it
+ * as a process of its own where the process is what is checked: which
+ * process holds the directory.
  */
-async function gateflow(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function gateflow(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return runCli(args, { env });
+}
+
+/** Not spawnSync: blocking this process's event loop would leave fetch's kept-alive sockets to the server unread. */
+async function gateflowProcess(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, cliArgs(...args), { cwd: ROOT, env: cleanEnv(env) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  clearTimeout(timer);
   return { status, stdout, stderr };
 }
 
@@ -256,7 +260,7 @@ describe('gateflow inputs / gateflow input', () => {
       const b = await driveToWait(server.url);
 
       for (const args of [['inputs'], ['input', a.approved.gateId, 'yes']]) {
-        const held = await gateflow(args, { GATEFLOW_DB_DIR: dir });
+        const held = await gateflowProcess(args, { GATEFLOW_DB_DIR: dir });
         expect(held.status).toBe(1);
         expect(held.stdout).toBe('');
         expect(held.stderr).toContain(`PGlite directory ${dir} is in use by process ${server.child.pid}`);
@@ -362,7 +366,7 @@ describe('gateflow inputs / gateflow input', () => {
     locker.stdin.write(`${JSON.stringify({ op: 'acquire', dir })}\n`);
     expect(JSON.parse(await won)).toEqual({ result: 'won' });
 
-    const result = await gateflow(['inputs'], { GATEFLOW_DB_DIR: dir });
+    const result = await gateflowProcess(['inputs'], { GATEFLOW_DB_DIR: dir });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`is in use by process ${locker.pid}`);
     expect(result.stderr).toContain('gateflow: another gateflow command holds this store: try again once it has finished');

@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PATIENCE_MS } from '../helpers/patience.js';
-import { cliArgs } from '../helpers/cli.js';
+import { cliArgs, runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const cli = cliArgs();
-// A timeout: a mistake that was not caught must not leave a server or a chat running.
-const run = (...args: string[]) => spawnSync(process.execPath, [...cli, ...args], { cwd: root, env, input: '', encoding: 'utf8', timeout: PATIENCE_MS });
+/** The command line in this process (what it prints and returns); the process itself is checked once, at the end. */
+const run = (...args: string[]) => runCli(args);
 
 const examples = readdirSync(join(root, 'machines/flows'))
   .filter((f) => f.endsWith('.json'))
@@ -24,62 +22,62 @@ const examples = readdirSync(join(root, 'machines/flows'))
   .sort();
 
 describe('an unknown flow', () => {
-  it('lists the available ones, exit 2', () => {
+  it('lists the available ones, exit 2', async () => {
     expect(examples).toContain('clinic-callback');
-    const result = run('chat', 'nope');
+    const result = await run('chat', 'nope');
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`unknown flow "nope"; available: ${examples.join(', ')}\n`);
   });
 
-  it('names the one probably meant, for every command that takes a flow', () => {
+  it('names the one probably meant, for every command that takes a flow', async () => {
     for (const command of ['chat', 'validate', 'viz']) {
-      const result = run(command, 'patient-intak');
+      const result = await run(command, 'patient-intak');
       expect(result.status).toBe(2);
       expect(result.stderr).toBe(`unknown flow "patient-intak"; did you mean patient-intake? available: ${examples.join(', ')}\n`);
     }
   });
 
-  it('a path that is not a file says so', () => {
-    const result = run('validate', './no/such.json');
+  it('a path that is not a file says so', async () => {
+    const result = await run('validate', './no/such.json');
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^no such file "\.\/no\/such\.json"; .*available: clinic-callback/);
   });
 });
 
 describe('an unknown option', () => {
-  it('suggests the right one and does not start the command', () => {
-    const chat = run('chat', 'patient-intake', '--jsn');
+  it('suggests the right one and does not start the command', async () => {
+    const chat = await run('chat', 'patient-intake', '--jsn');
     expect(chat.status).toBe(2);
     expect(chat.stdout).toBe('');
     expect(chat.stderr).toContain('gateflow chat: unknown option --jsn; did you mean --json?');
     expect(chat.stderr).toContain('gateflow chat --help');
-    const serve = run('serve', '--prot', '0');
+    const serve = await run('serve', '--prot', '0');
     expect(serve.status).toBe(2);
     expect(serve.stderr).toContain('unknown option --prot; did you mean --port?');
-    expect(run('viz', 'led-sales', '--fromat', 'dot').stderr).toContain('unknown option --fromat; did you mean --format?');
-    expect(run('schema', '--gate-confg').stderr).toContain('unknown option --gate-confg; did you mean --gate-config?');
+    expect((await run('viz', 'led-sales', '--fromat', 'dot')).stderr).toContain('unknown option --fromat; did you mean --format?');
+    expect((await run('schema', '--gate-confg')).stderr).toContain('unknown option --gate-confg; did you mean --gate-config?');
   });
 
-  it('without a close match, or of another command, is refused without a guess', () => {
-    const far = run('viz', 'led-sales', '--colour');
+  it('without a close match, or of another command, is refused without a guess', async () => {
+    const far = await run('viz', 'led-sales', '--colour');
     expect(far.status).toBe(2);
     expect(far.stderr).toMatch(/^gateflow viz: unknown option --colour\n/);
     // --port is serve's, not chat's.
-    const other = run('chat', 'patient-intake', '--port', '3000');
+    const other = await run('chat', 'patient-intake', '--port', '3000');
     expect(other.status).toBe(2);
     expect(other.stderr).toMatch(/^gateflow chat: unknown option --port\n/);
-    expect(run('chat', 'patient-intake', '-x').stderr).toMatch(/^gateflow chat: unknown option -x\n/);
+    expect((await run('chat', 'patient-intake', '-x')).stderr).toMatch(/^gateflow chat: unknown option -x\n/);
   });
 });
 
 describe('help', () => {
   const commands = { chat: ['--json', '--trace'], eval: ['--json'], serve: ['--port N', '--flows DIR'], validate: ['--json'], viz: ['--format mermaid|dot|json|svg', '--level outline|machine'], schema: ['--gate-config'] };
 
-  it('gateflow <command> --help prints that command\'s help, exit 0, for every command', () => {
+  it('gateflow <command> --help prints that command\'s help, exit 0, for every command', async () => {
     const helps: string[] = [];
     for (const [command, options] of Object.entries(commands)) {
-      const help = run(command, '--help');
+      const help = await run(command, '--help');
       expect(help.status, command).toBe(0);
       expect(help.stderr).toBe('');
       expect(help.stdout, command).toMatch(new RegExp(`^usage: gateflow ${command}[ \\n]`));
@@ -89,16 +87,16 @@ describe('help', () => {
     // The commands differ: each help is its own.
     expect(new Set(helps).size).toBe(6);
     // The same help from -h and from `gateflow help <command>`, and with the command's arguments.
-    expect(run('viz', '-h').stdout).toBe(helps[4]);
-    expect(run('help', 'eval').stdout).toBe(helps[1]);
-    expect(run('chat', 'patient-intake', '--json', '--help').stdout).toBe(helps[0]);
+    expect((await run('viz', '-h')).stdout).toBe(helps[4]);
+    expect((await run('help', 'eval')).stdout).toBe(helps[1]);
+    expect((await run('chat', 'patient-intake', '--json', '--help')).stdout).toBe(helps[0]);
   });
 
-  it('gateflow --help lists every command; gateflow alone is a usage error', () => {
-    const help = run('--help');
+  it('gateflow --help lists every command; gateflow alone is a usage error', async () => {
+    const help = await run('--help');
     expect(help.status).toBe(0);
     for (const command of Object.keys(commands)) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
-    const bare = run();
+    const bare = await run();
     expect(bare.status).toBe(2);
     expect(bare.stdout).toBe('');
     expect(bare.stderr).toContain('usage: gateflow <command>');
@@ -106,27 +104,46 @@ describe('help', () => {
 });
 
 describe('exit codes', () => {
-  it('2 for usage errors', () => {
-    const unknown = run('caht', 'patient-intake');
+  it('2 for usage errors', async () => {
+    const unknown = await run('caht', 'patient-intake');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^unknown command "caht"; did you mean chat\?\n/);
-    const missing = run('chat');
+    const missing = await run('chat');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^gateflow chat: expected 1 argument \(<flow>\), got none\n/);
-    expect(run('validate', 'patient-intake', 'led-sales').status).toBe(2);
-    expect(run('schema', 'extra').status).toBe(2);
-    expect(run('viz', 'led-sales', '--format').status).toBe(2);
-    expect(run('viz', 'led-sales', '--format', 'png').status).toBe(2);
-    expect(run('serve', '--port', 'abc').status).toBe(2);
-    expect(run('help', 'frobnicate').status).toBe(2);
+    expect((await run('validate', 'patient-intake', 'led-sales')).status).toBe(2);
+    expect((await run('schema', 'extra')).status).toBe(2);
+    expect((await run('viz', 'led-sales', '--format')).status).toBe(2);
+    expect((await run('viz', 'led-sales', '--format', 'png')).status).toBe(2);
+    expect((await run('serve', '--port', 'abc')).status).toBe(2);
+    expect((await run('help', 'frobnicate')).status).toBe(2);
   });
 
-  it('1 for failures at run time', () => {
+  it('1 for failures at run time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-cli-'));
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"id": "bad", "version": 1, "nodes": []');
-    expect(run('chat', bad).status).toBe(1);
-    expect(run('validate', bad).status).toBe(1);
-    expect(run('eval', 'patient-intake', join(dir, 'missing.jsonl')).status).toBe(1);
+    expect((await run('chat', bad)).status).toBe(1);
+    expect((await run('validate', bad)).status).toBe(1);
+    expect((await run('eval', 'patient-intake', join(dir, 'missing.jsonl'))).status).toBe(1);
+  });
+});
+
+describe('the process', () => {
+  // A timeout: a mistake that was not caught must not leave a server or a chat running.
+  const spawnCli = (...args: string[]) => spawnSync(process.execPath, cliArgs(...args), { cwd: root, input: '', encoding: 'utf8', timeout: PATIENCE_MS });
+
+  it('exits with the code main returns: 0 for help, 2 for a usage error, 1 for a failure at run time', () => {
+    const help = spawnCli('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: gateflow <command>/);
+    const usage = spawnCli('chat', 'nope');
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/^unknown flow "nope"; available: /);
+    const bad = join(mkdtempSync(join(tmpdir(), 'gateflow-cli-')), 'bad.json');
+    writeFileSync(bad, '{"id": "bad", "version": 1, "nodes": []');
+    const failure = spawnCli('validate', bad);
+    expect(failure.status).toBe(1);
+    expect(failure.stdout).toContain('JSON syntax error');
   });
 });

@@ -6,13 +6,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PATIENCE_MS } from './patience.js';
-import { cliArgs } from './cli.js';
+import { DEVELOPER_ENV, cliArgs } from './cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** A fresh PGlite directory takes several seconds to initialize; a used one about two. */
 const START_TIMEOUT = PATIENCE_MS;
-/** What of the developer's environment would change where a server keeps its sessions, or what it calls. */
-const DEVELOPER_ENV = ['DATABASE_URL', 'GATEFLOW_DB_DIR', 'GATEFLOW_SERVER', 'GATEFLOW_TOKEN', 'GATEFLOW_JWT_SECRET', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'GATEFLOW_MODEL', 'GATEFLOW_MODEL_TIMEOUT_MS', 'PORT'];
 
 export interface ServeProcess {
   child: ChildProcessWithoutNullStreams;
