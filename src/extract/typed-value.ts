@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The zod schema of a typed value: the single source of what a typed answer
@@ -29,28 +29,32 @@ export const booleanLabels = (spec: { trueLabel?: string | undefined; falseLabel
   falseLabel: spec.falseLabel ?? 'No',
 });
 
-/** The zod schema of a typed value: bounds, lengths, patterns and formats, each refusal worded for a person. */
-export function typedValueSchema(spec: TypedSpec, today: Date = new Date()): z.ZodType<TypedSchemaValue> {
+/**
+ * The zod schema of a typed value: bounds, lengths, patterns and formats, each refusal worded for a person.
+ * Built with `zod/mini` (the same schemas, functions instead of methods): this is the one schema the chat widget
+ * runs in the browser, and classic zod's methods cannot be tree-shaken (it would double the widget's bundle).
+ * Check a value with `z.safeParse(schema, value)` (from `zod` or `zod/mini`).
+ */
+export function typedValueSchema(spec: TypedSpec, today: Date = new Date()): z.ZodMiniType<TypedSchemaValue> {
   switch (spec.type) {
     case 'category':
       return z.enum(spec.categories as [string, ...string[]], { error: `Please choose one of: ${spec.categories.join(', ')}.` });
-    case 'string': {
-      let s = z
-        .string()
-        .trim()
-        .min(Math.max(1, spec.minLength ?? 1), { error: spec.minLength ? `Please write at least ${spec.minLength} characters.` : 'Please write an answer.' })
-        .max(spec.maxLength ?? DEFAULT_MAX_LENGTH, { error: `Please keep your answer under ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters.` });
-      if (spec.pattern !== undefined)
-        s = s.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'), { error: spec.patternMessage ?? 'That does not look like the expected format.' });
-      return s;
-    }
+    case 'string':
+      return z.string().check(
+        z.trim(),
+        z.minLength(Math.max(1, spec.minLength ?? 1), { error: spec.minLength ? `Please write at least ${spec.minLength} characters.` : 'Please write an answer.' }),
+        z.maxLength(spec.maxLength ?? DEFAULT_MAX_LENGTH, { error: `Please keep your answer under ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters.` }),
+        ...(spec.pattern !== undefined
+          ? [z.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'), { error: spec.patternMessage ?? 'That does not look like the expected format.' })]
+          : []),
+      );
     case 'number': {
-      let n = z.number({ error: 'Please answer with a number.' }).finite();
-      if (spec.integer) n = n.int({ error: 'Please answer with a whole number.' });
       const unit = spec.unit ? ` ${spec.unit}` : '';
-      if (spec.min !== undefined) n = n.min(spec.min, { error: `The number must be at least ${spec.min}${unit}.` });
-      if (spec.max !== undefined) n = n.max(spec.max, { error: `The number must be at most ${spec.max}${unit}.` });
-      return n;
+      return z.number({ error: 'Please answer with a number.' }).check(
+        ...(spec.integer ? [z.int({ error: 'Please answer with a whole number.' })] : []),
+        ...(spec.min !== undefined ? [z.minimum(spec.min, { error: `The number must be at least ${spec.min}${unit}.` })] : []),
+        ...(spec.max !== undefined ? [z.maximum(spec.max, { error: `The number must be at most ${spec.max}${unit}.` })] : []),
+      );
     }
     case 'boolean': {
       const { trueLabel, falseLabel } = booleanLabels(spec);
@@ -58,15 +62,15 @@ export function typedValueSchema(spec: TypedSpec, today: Date = new Date()): z.Z
     }
     case 'date': {
       const bound = (b: string) => (b === 'today' ? isoDay(today) : b);
-      let d: z.ZodType<string> = z.iso.date({ error: 'Please give a date such as 2026-12-01.' });
       const { min, max } = spec;
-      if (min !== undefined) d = d.refine((v) => v >= bound(min), { error: `The date must be on or after ${bound(min)}.` });
-      if (max !== undefined) d = d.refine((v) => v <= bound(max), { error: `The date must be on or before ${bound(max)}.` });
-      return d;
+      return z.iso.date({ error: 'Please give a date such as 2026-12-01.' }).check(
+        ...(min !== undefined ? [z.refine<string>((v) => v >= bound(min), { error: `The date must be on or after ${bound(min)}.` })] : []),
+        ...(max !== undefined ? [z.refine<string>((v) => v <= bound(max), { error: `The date must be on or before ${bound(max)}.` })] : []),
+      );
     }
     case 'email':
       return z.email({ error: 'Please give an email address such as name@example.com.' });
     case 'phone':
-      return z.string().regex(/^\+?\d{7,15}$/, { error: 'Please give a phone number of 7 to 15 digits.' });
+      return z.string().check(z.regex(/^\+?\d{7,15}$/, { error: 'Please give a phone number of 7 to 15 digits.' }));
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { readTypedValue } from '../extract/read-typed.js';
 import type { AnswerValue } from './context.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
@@ -29,8 +29,11 @@ export const SKIP_VALUE = 'skip';
 export const KEEP_VALUE = 'keep';
 const SKIP_TEXT = /^\s*(skip|skip it|pass|next|none|n\/a|rather not say|prefer not to say|i'?d rather not say)\s*[.!]?\s*$/i;
 
-/** The zod schema of an answer type: the single source of what a value may be (shared with input gates). */
-export function answerSchema(spec: AnswerSpec, today: Date = new Date()): z.ZodType<AnswerValue> {
+/**
+ * The zod schema of an answer type: the single source of what a value may be (shared with input gates).
+ * A `zod/mini` schema (the browser runs it): `.parse` and `.safeParse` as in zod, checks by `.check(...)`.
+ */
+export function answerSchema(spec: AnswerSpec, today: Date = new Date()): ZodMiniType<AnswerValue> {
   return typedValueSchema(spec, today);
 }
 

@@ -1,127 +1,33 @@
 import { z } from 'zod';
-import { readTypedValue } from '../extract/read-typed.js';
-import { typedValueSchema, type TypedSpec } from '../extract/typed-value.js';
-import { inputOptions, type InputSpec } from './spec.js';
+import { coerceInputValue, type CoercedInput, type InputValue, type JsonSchemaCheck } from './coerce-value.js';
+import type { InputSpec } from './spec.js';
+
+export { expectedValue, MAX_INPUT_TEXT, type CoercedInput, type InputValue } from './coerce-value.js';
 
 /**
- * An input gate's value read and checked before it is accepted (the seed's
- * Pitfall 4): "yes" → true, "42" → 42, "2026-12-01" or "1 December 2026" →
- * "2026-12-01", JSON text → the object. Text is read by the flow's offline
- * parser and every value checked by the flow's typed-value schema, so a gate
- * and a question accept the same things.
+ * Reads `raw` (a JSON value from an API, or text a person typed) as a value of `spec`, or says why not
+ * (see ./coerce-value.ts); a JSON input's value is checked against its JSON Schema.
  */
-
-/** A JSON value (what a gate's value is once accepted). */
-export type InputValue = z.infer<ReturnType<typeof z.json>>;
-
-export type CoercedInput = { ok: true; value: InputValue } | { ok: false; expected: string; message: string };
-
-/** Text longer than this is refused before it is read. */
-export const MAX_INPUT_TEXT = 10_000;
-
-/** What a value of this input must be, in words (the first half of every refusal). */
-export function expectedValue(spec: InputSpec): string {
-  const range = (min: number | string | undefined, max: number | string | undefined) =>
-    min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : '';
-  switch (spec.type) {
-    case 'boolean': {
-      const [yes, no] = inputOptions(spec)!;
-      return `${yes!.label.toLowerCase()} or ${no!.label.toLowerCase()} (true or false)`;
-    }
-    case 'number':
-      return `a number${range(spec.min, spec.max)}`;
-    case 'integer':
-      return `a whole number${range(spec.min, spec.max)}`;
-    case 'string':
-      return spec.maxLength !== undefined ? `text of at most ${spec.maxLength} characters` : 'text';
-    case 'enum':
-      return `one of ${inputOptions(spec)!.map((o) => JSON.stringify(o.value)).join(', ')}`;
-    case 'date':
-      return `a date (YYYY-MM-DD)${range(spec.min, spec.max)}`;
-    case 'email':
-      return 'an email address';
-    case 'json':
-      return 'JSON matching the input\'s schema';
-  }
-}
-
-/** The typed-value spec an input maps onto (json has its own schema). */
-function typedSpec(spec: Exclude<InputSpec, { type: 'json' | 'enum' }>): Exclude<TypedSpec, { type: 'category' }> {
-  switch (spec.type) {
-    case 'integer':
-      return { type: 'number', integer: true, min: spec.min, max: spec.max };
-    case 'number':
-      return { type: 'number', min: spec.min, max: spec.max, unit: spec.unit };
-    default:
-      return spec;
-  }
-}
-
-/** Reads `raw` (a JSON value from an API, or text a person typed) as a value of `spec`, or says why not. */
 export function coerceInput(spec: InputSpec, raw: unknown, today: Date = new Date()): CoercedInput {
-  const expected = expectedValue(spec);
-  // "<what was given> is not accepted: <why>. Expected <what the gate takes>." (the why may be a sentence for a person).
-  const refuse = (reason: string, given = true): CoercedInput => {
-    const why = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-    return { ok: false, expected, message: `${given ? `${shown(raw)} is not accepted: ` : ''}${why} Expected ${expected}.` };
-  };
-  if (raw === undefined || raw === null) return refuse('no value was given', false);
-  if (typeof raw === 'string' && raw.length > MAX_INPUT_TEXT) return refuse(`the text is longer than ${MAX_INPUT_TEXT} characters`, false);
-
-  if (spec.type === 'json') return coerceJson(spec.schema, raw, refuse);
-  if (spec.type === 'enum') {
-    const said = typeof raw === 'string' ? raw.trim().toLowerCase() : null;
-    const option = said === null ? undefined : inputOptions(spec)!.find((o) => String(o.value).toLowerCase() === said || o.label.toLowerCase() === said);
-    return option ? { ok: true, value: option.value } : refuse('it is not one of the options');
-  }
-
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    // Text is read by the same code as a flow question's answer (negative words, cents, the schema's reasons).
-    const parsed = readTypedValue(
-      typedSpec(spec),
-      raw,
-      { exact: true, ...(spec.type === 'boolean' && { trueLabel: spec.trueLabel ?? 'Yes', falseLabel: spec.falseLabel ?? 'No' }) },
-      today,
-    );
-    if (!parsed.ok) return refuse(parsed.message);
-    value = parsed.value;
-  } else if (typeof raw === 'object') {
-    return refuse(`it is ${Array.isArray(raw) ? 'an array' : 'an object'}`);
-  }
-  const checked = typedValueSchema(typedSpec(spec), today).safeParse(value);
-  if (!checked.success) return refuse(checked.error.issues[0]?.message ?? 'not allowed');
-  return { ok: true, value: checked.data };
+  return coerceInputValue(spec, raw, today, checkJsonSchema);
 }
 
-function coerceJson(schema: Record<string, unknown>, raw: unknown, refuse: (reason: string, given?: boolean) => CoercedInput): CoercedInput {
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      return refuse(`the text is not JSON (${(error as Error).message})`);
-    }
-  }
+const checkJsonSchema: JsonSchemaCheck = (schema, value) => {
   let validator: z.ZodType;
   try {
     validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {
-    return refuse(`the input's JSON Schema cannot be used (${(error as Error).message})`, false);
+    return { ok: false, reason: `the input's JSON Schema cannot be used (${(error as Error).message})`, given: false };
   }
   const checked = validator.safeParse(value);
   if (!checked.success)
-    return refuse(
-      checked.error.issues
+    return {
+      ok: false,
+      reason: checked.error.issues
         .slice(0, 3)
         .map((i) => `${i.path.length ? i.path.join('.') : 'the value'}: ${i.message}`)
         .join('; '),
-    );
+      given: true,
+    };
   return { ok: true, value: checked.data as InputValue };
-}
-
-/** A value as a refusal quotes it: short, one line. */
-function shown(raw: unknown): string {
-  const text = typeof raw === 'string' ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
+};

@@ -115,13 +115,4 @@ export type InputSpec = z.infer<typeof InputSpecSchema>;
 export type InputType = InputSpec['type'];
 export type InputOption = z.infer<typeof InputOptionSchema>;
 
-/** An enum's options as { label, value }; a boolean's two words; null for other types. */
-export function inputOptions(spec: InputSpec): { label: string; value: string | boolean }[] | null {
-  if (spec.type === 'enum') return spec.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : o));
-  if (spec.type === 'boolean')
-    return [
-      { label: spec.trueLabel ?? 'Yes', value: true },
-      { label: spec.falseLabel ?? 'No', value: false },
-    ];
-  return null;
-}
+export { inputOptions } from './options.js';

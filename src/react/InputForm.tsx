@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { answerLabel } from '../../machines/chat-session.js';
-import { coerceInput, expectedValue } from '../inputs/coerce.js';
-import type { InputValue } from '../inputs/coerce.js';
+import { coerceInputValue, expectedValue, type InputValue } from '../inputs/coerce-value.js';
 import type { OpenInput } from '../inputs/gate.js';
 
 export interface InputFormProps {
@@ -227,9 +226,11 @@ function nothingToSend(input: OpenInput, draft: string, unreadable: boolean): st
  * its id for logs and scripts; the same reading done here (the one the
  * server does) says only what was wrong with the value. Where the two
  * disagree (a date bound read on another day), the server's words stand.
+ * A JSON value is only read as JSON here: its schema is checked by the
+ * server, whose words stand (checking it here would load classic zod).
  */
 export function refusalInWords(input: OpenInput, value: InputValue, serverMessage: string): string {
-  const read = coerceInput(input.spec, value);
+  const read = coerceInputValue(input.spec, value, new Date());
   return read.ok ? serverMessage : read.message;
 }
 

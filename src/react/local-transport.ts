@@ -3,28 +3,23 @@ import { GateflowError } from '../error/gateflow-error.js';
 import { createRuntime, MAX_HISTORY_PAGE_SIZE, type Runtime } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { Workflow } from '../workflow/types.js';
-import type { FlowDocument } from '../flow/schema.js';
-import { flowWorkflow } from '../flow/workflow.js';
 import { eventMatches, readWholeSession, TransportError, type Transport } from './transport.js';
 
 /**
- * The runtime in the page: the in-memory store (and for flows the offline
- * matcher), no server. For stories, demos and tests; sessions live as long as
- * the page. Flows are served as `flowWorkflow(doc)`. Pass a `runtime` to
- * share one between several transports (a customer's widget and a manager's
- * inbox on one page) or to drive it from outside (deadlines in stories).
+ * The runtime in the page: the in-memory store, no server. For stories, demos
+ * and tests; sessions live as long as the page. It runs workflows, as the
+ * runtime does: a flow document is one once compiled, so
+ * `createLocalTransport({ workflows: [flowWorkflow(doc)] })` (flowWorkflow
+ * from `gateflow`; flows read free text with the offline matcher). Pass a
+ * `runtime` to share one between several transports (a customer's widget and
+ * a manager's inbox on one page) or to drive it from outside (deadlines in
+ * stories).
  */
-export function createLocalTransport(
-  options: { flows?: FlowDocument[]; workflows?: Workflow[]; actors?: Record<string, AnyActorLogic> } | { runtime: Runtime },
-): Transport {
+export function createLocalTransport(options: { workflows: Workflow[]; actors?: Record<string, AnyActorLogic> } | { runtime: Runtime }): Transport {
   const runtime =
     'runtime' in options
       ? options.runtime
-      : createRuntime({
-          workflows: [...(options.flows ?? []).map((doc) => flowWorkflow(doc) as Workflow), ...(options.workflows ?? [])],
-          store: createMemoryStore(),
-          ...(options.actors && { actors: options.actors }),
-        });
+      : createRuntime({ workflows: options.workflows, store: createMemoryStore(), ...(options.actors && { actors: options.actors }) });
   const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();

@@ -1,5 +1,6 @@
 import { APICallError, type JSONSchema7, type LanguageModel } from 'ai';
-import { sampleSchema, seededRandom, wordsOf, type Random } from './schema-sample.js';
+import { seededRandom, type Random } from './random.js';
+import { sampleSchema, wordsOf } from './schema-sample.js';
 
 /**
  * A language model for the AI SDK (specification v4, as `MockLanguageModelV4`

@@ -53,7 +53,8 @@ export {
   type ChaosModelOptions,
   type ChaosOutcome,
 } from './chaos-model.js';
-export { sampleSchema, seededRandom, wordsOf, type Random, type SampleOptions } from './schema-sample.js';
+export { seededRandom, type Random } from './random.js';
+export { sampleSchema, wordsOf, type SampleOptions } from './schema-sample.js';
 export { SessionInvariants, violationsText, type InvariantOptions, type InvariantViolation } from './invariants.js';
 export {
   CONVERSATION_FORMAT,

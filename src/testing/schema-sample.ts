@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from 'ai';
+import type { Random } from './random.js';
 
 /**
  * Random values that fit a JSON Schema (draft 7, the subset zod's
@@ -9,20 +10,6 @@ import type { JSONSchema7 } from 'ai';
  * Strings are often words taken from the request (`words`), as a model echoes
  * its prompt, so that generated calls name things that exist.
  */
-
-export type Random = () => number;
-
-/** mulberry32: a seeded generator of numbers in [0, 1). */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SampleOptions {
   random: Random;

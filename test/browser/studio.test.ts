@@ -22,16 +22,7 @@ const TO_APPROVAL = [{ text: 'CD5678' }, { text: '250' }, { button: 'wrong_item'
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, time travel, fork, save as test', () => {
   const served = useServedBrowser({ name: 'studio', template: pgliteTemplate, serves: 'document agent: document-agent', screenshots: SHOTS });
 
-  async function api<T>(path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${served.server.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(WAIT),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  }
+  const api = <T>(path: string, body?: unknown) => served.api<T>(path, body);
 
   it('finds a session in the list, steps back, saves it as a test and forks it; the fork finishes differently', { timeout: 180_000 }, async () => {
     const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});

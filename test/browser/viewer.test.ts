@@ -27,16 +27,7 @@ const WAIT = PATIENCE_MS;
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, details, live sessions, coverage', () => {
   const served = useServedBrowser({ name: 'viewer', template: graphTemplate, serves: 'task agent: task-agent', screenshots: SHOTS });
 
-  async function api<T>(path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${served.server.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(WAIT),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  }
+  const api = <T>(path: string, body?: unknown) => served.api<T>(path, body);
 
   /** A page of its own, collecting console errors and uncaught exceptions. */
   async function open(width = 1400, height = 900): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {

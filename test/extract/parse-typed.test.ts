@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../helpers/random.js';
+import { seededRandom } from '../../src/testing/random.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from '../../src/extract/parse-typed.js';
 
 /** A Saturday. */

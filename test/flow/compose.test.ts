@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../helpers/random.js';
+import { seededRandom } from '../../src/testing/random.js';
 import { createActor } from 'xstate';
 import { compileFlow } from '../../src/flow/compile.js';
 import {

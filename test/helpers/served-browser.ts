@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureDemoBuilt, freshDataDir, spawnServe, type ChildServer } from './browser-server.js';
 import { launchChromium } from './chromium.js';
+import { PATIENCE_MS } from './patience.js';
 
 export interface ServedBrowserOptions {
   /** Names the temporary directory (`gateflow-<name>-browser-`). */
@@ -25,6 +26,8 @@ export interface ServedBrowserOptions {
 export interface ServedBrowser {
   readonly browser: Browser;
   readonly server: ChildServer;
+  /** A JSON call to the server's API: GET without a body, POST with one; anything but 2xx throws with the status and body. */
+  api<T>(path: string, body?: unknown): Promise<T>;
 }
 
 export function useServedBrowser(options: ServedBrowserOptions): ServedBrowser {
@@ -55,6 +58,17 @@ export function useServedBrowser(options: ServedBrowserOptions): ServedBrowser {
     get server() {
       if (!server) throw new Error('the server is not started: use it inside a test');
       return server;
+    },
+    async api<T>(path: string, body?: unknown): Promise<T> {
+      if (!server) throw new Error('the server is not started: use it inside a test');
+      const response = await fetch(`${server.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(PATIENCE_MS),
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
     },
   };
 }

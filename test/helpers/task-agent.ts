@@ -5,6 +5,7 @@
  * (GoalSpec, StepPlan, Diagnosis, Answer) and records what it was sent.
  */
 import { MockLanguageModelV4 } from 'ai/test';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { LanguageModel } from 'ai';
 import { ensureGraphSupport, graphSnapshot, openAgeGraph, type GraphSnapshot, type NewNode } from '../../src/graph/index.js';
 import { createGraphToolRegistry } from '../../src/graph/tools/graph-tools.js';
@@ -121,6 +122,22 @@ export const goalSpec = (over: Partial<GoalSpec> = {}): GoalSpec =>
     step: null,
     ...over,
   });
+
+/**
+ * A test file's one graph store: opened before its cases (from the template, with AGE), closed after,
+ * its graph emptied before each case. `set` receives the store (`let store: Store; useGraphStore((s) => (store = s));`).
+ */
+export function useGraphStore(set: (store: Store) => void): void {
+  let store: Store | undefined;
+  beforeAll(async () => {
+    store = await openGraphStore();
+    set(store);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+  beforeEach(() => emptyGraph(store!));
+}
 
 /** Empties the shared graph (a file's cases share one database). */
 export async function emptyGraph(store: Store): Promise<void> {

@@ -6,25 +6,19 @@
  * the person never answering; and the graph's changes committing with the
  * session's snapshot or not at all.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/graph/tools/tool.js';
 import { StoreUnavailableError, type SqlDatabase, type Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime } from '../helpers/task-agent.js';
+import { goalSpec, scriptedModel, startGoal, taskAgentRuntime, useGraphStore } from '../helpers/task-agent.js';
 
 type Steps = { tool: string; ok: boolean; error?: { code: string } }[];
 const stepsOf = (reply: ReplyEnvelope): Steps => (reply.artifacts.find((a) => a.type === 'TASK_STEPS')?.steps as Steps | undefined) ?? [];
 const outcomes = (reply: ReplyEnvelope) => stepsOf(reply).map((s) => (s.ok ? `${s.tool}:ok` : `${s.tool}:${s.error?.code}`));
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-});
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((s) => (store = s));
 
 const goal = startGoal;
 

@@ -3,19 +3,13 @@
  * calls, prompt bytes, a step's wall time) ends the goal `done` with an honest
  * answer (what was done, what was not); the work already done is kept.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime, type Scripted } from '../helpers/task-agent.js';
+import { emptyGraph, goalSpec, scriptedModel, startGoal, taskAgentRuntime, type Scripted, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((s) => (store = s));
 
 /** A planner that never stops: every plan adds one more node and is never the last. */
 const endless = (n: number): Scripted[] =>

@@ -4,20 +4,14 @@
  * (and "stop" ends it): two failing deletes in a row, the weather question
  * then a delete of a node with edges, two unreadable model answers in a row.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAgeGraph } from '../../src/graph/index.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
-import { emptyGraph, openGraphStore, scriptedModel, startGoal, taskAgentRuntime, type TaskAgentHarness } from '../helpers/task-agent.js';
+import { scriptedModel, startGoal, taskAgentRuntime, type TaskAgentHarness, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((s) => (store = s));
 
 /** Waiting with exactly one open gate, which the runtime lists too. */
 async function expectAsking(agent: TaskAgentHarness, sessionId: string, reply: ReplyEnvelope) {

@@ -5,19 +5,13 @@
  * the answer prompt (capped, with the count); a tool name the model made up
  * is re-planned, not asked about; invalid arguments are described in words.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime } from '../helpers/task-agent.js';
+import { goalSpec, scriptedModel, startGoal, taskAgentRuntime, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((s) => (store = s));
 
 const stepsArtifact = (reply: ReplyEnvelope) => reply.artifacts.find((a) => a.type === 'TASK_STEPS') as unknown as { outcome?: string; steps: { tool: string; ok: boolean; text: string }[] };
 

@@ -4,10 +4,10 @@
  * model, once with the offline reader off and every step scripted on
  * `MockLanguageModelV4`. The graph is asserted after each.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import type { Store } from '../../src/store/types.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime } from '../helpers/task-agent.js';
+import { goalSpec, scriptedModel, startGoal, taskAgentRuntime, useGraphStore } from '../helpers/task-agent.js';
 import { runScript, SCRIPTS, toolsOf as scriptTools } from './scripts.js';
 
 export const UC = {
@@ -30,14 +30,8 @@ const stepsOf = (reply: ReplyEnvelope): Steps => (reply.artifacts.find((a) => a.
 const toolsOf = (reply: ReplyEnvelope) => stepsOf(reply).map((s) => `${s.tool}:${s.ok ? 'ok' : 'failed'}`);
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-});
-afterAll(async () => {
-  await store?.close();
-});
 // One database for the file: each case starts from an empty graph.
-beforeEach(() => emptyGraph(store));
+useGraphStore((s) => (store = s));
 
 const goal = startGoal;
 

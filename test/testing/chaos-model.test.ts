@@ -2,7 +2,8 @@ import { generateText, Output } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { chaosModel, CHAOS_OUTCOMES, ChaosModelError } from '../../src/testing/chaos-model.js';
-import { sampleSchema, seededRandom } from '../../src/testing/schema-sample.js';
+import { seededRandom } from '../../src/testing/random.js';
+import { sampleSchema } from '../../src/testing/schema-sample.js';
 import { GoalSpecSchema, StepPlanSchema } from '../../src/task-agent/schemas.js';
 import { AgentDecisionSchema } from '../../src/document-agent/schemas.js';
 

@@ -116,7 +116,7 @@ describe('a hand-written workflow', () => {
 
   it('a module that exports no workflow is refused with one line', () => {
     const root = new URL('../../', import.meta.url).pathname;
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'test/helpers/random.ts', '--json'], {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'chat', 'test/helpers/patience.ts', '--json'], {
       cwd: root,
       env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
       input: '',

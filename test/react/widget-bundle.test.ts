@@ -1,0 +1,52 @@
+/**
+ * What the chat widget costs a browser app (issue 28 §1): the app of
+ * test/fixtures/widget-host built with Vite as a consumer's build would. The
+ * widget's schemas are `zod/mini` (src/extract/typed-value.ts, src/inputs/
+ * coerce-value.ts): classic zod's methods cannot be tree-shaken and were half
+ * of what the widget added (the bundle was 150.6 KB gzip with them, 116.7 KB
+ * without; React alone is 68 KB). Nothing of the server, the stores or Node
+ * may be in it either. Sizes are of the output, not of time.
+ */
+import react from '@vitejs/plugin-react';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build, type Rolldown } from 'vite';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/widget-host/', import.meta.url));
+
+describe("the widget's browser bundle", () => {
+  let chunks: Rolldown.OutputChunk[];
+
+  beforeAll(async () => {
+    // Production React, as an app's build has it (vitest sets NODE_ENV=test).
+    const out = await build({
+      root: FIXTURE,
+      configFile: false,
+      logLevel: 'error',
+      mode: 'production',
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      plugins: [react()],
+      build: { write: false },
+    });
+    const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[];
+    chunks = outputs.flatMap((o) => o.output.filter((f): f is Rolldown.OutputChunk => f.type === 'chunk'));
+  }, 120_000);
+
+  it('holds zod/mini and none of classic zod', () => {
+    const modules = chunks.flatMap((c) => c.moduleIds);
+    expect(modules.some((m) => m.includes('/zod/v4/mini/'))).toBe(true);
+    expect(modules.filter((m) => m.includes('/zod/v4/classic/'))).toEqual([]);
+  });
+
+  it('holds no server, store, runtime engine or node: module', () => {
+    const modules = chunks.flatMap((c) => c.moduleIds);
+    expect(modules.filter((m) => /\/src\/(server|store|runtime\/steps|flow)\/|^node:|@electric-sql|\/pg\//.test(m))).toEqual([]);
+  });
+
+  it('is under 125 KB gzip with React (150.6 KB with classic zod)', () => {
+    const gzip = chunks.reduce((n, c) => n + gzipSync(c.code).length, 0);
+    console.log(`widget app bundle: ${chunks.length} chunk(s), ${(gzip / 1000).toFixed(1)} KB gzip`);
+    expect(gzip).toBeLessThan(125_000);
+  });
+});
