@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
 import type { FlowDocumentInput } from '../../src/flow/schema.js';
-import { flow } from './helpers.js';
+import { example, flow } from './helpers.js';
 
 const SMOKING: FlowDocumentInput = {
   id: 'smoking-check',
@@ -131,5 +131,21 @@ describe('"Is this correct?" at the summary takes yes and no in words', () => {
   it.each(['nein', 'non', 'não', 'нет'])('"%s" does not confirm', async (said) => {
     const c = await atSummary();
     expect((await c.send({ text: said })).completion.isComplete).toBe(false);
+  });
+});
+
+describe('"That sounds like X. Is that right?" at a path node takes yes in words', () => {
+  it.each(['yes', 'sí', 'ja, genau', 'oui'])('"%s" after a vote goes on as the button would', async (said) => {
+    const c = startConversation(example('lighting-consult'));
+    const asked = await c.send({ text: 'it is for our tennis court' });
+    expect(asked.message).toMatch(/^That sounds like Sports lighting\. Is that right\?/);
+    expect(asked.state).toEqual({ project: 'waiting' });
+    const next = await c.send({ text: said });
+    expect(next.state).toEqual({ area: 'asking' });
+  });
+
+  it('"yes" before anything was understood is not a choice', async () => {
+    const c = startConversation(example('lighting-consult'));
+    expect((await c.send({ text: 'yes' })).state).toEqual({ project: 'waiting' });
   });
 });
