@@ -154,9 +154,9 @@ export const SummaryAwaitingConfirmation: Story = {
   },
 };
 
-/** A limiting value (an emergency, said in words) ends the intake with the flow's stop message. */
+/** A limiting value (an emergency, said in words, then confirmed at its check) ends the intake with the flow's stop message. */
 export const StoppedByLimitingValue: Story = {
-  ...state([{ button: 'Yes' }, { button: 'No' }, { text: 'He has chest pain right now' }], 'finished'),
+  ...state([{ button: 'Yes' }, { button: 'No' }, { text: 'He has chest pain right now' }, { text: 'yes' }], 'finished'),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByText(/This sounds like an emergency/)).toBeVisible();

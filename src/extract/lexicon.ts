@@ -4,6 +4,17 @@
  * category through `synonyms`.
  */
 
+import { EMPLOYMENT } from './knowledge/occupations.js';
+import { FREQUENCY } from './knowledge/frequency.js';
+import { LOCALE_YES_NO } from './knowledge/locales.generated.js';
+import { TIMING } from './knowledge/timing.js';
+
+/** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
+const LOCALE_WORDS = {
+  yes: [...new Set(Object.values(LOCALE_YES_NO).map((e) => e.yes))],
+  no: [...new Set(Object.values(LOCALE_YES_NO).map((e) => e.no))],
+};
+
 /** Phrases for common category names, used when a question has a category of that name. */
 export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   yes: [
@@ -15,6 +26,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     // Other major languages (issue 26).
     'si', 'claro', 'ja', 'jawohl', 'genau', 'oui', 'ouais', 'da', 'sim', 'tak', 'evet', 'hai', 'はい', 'ええ', 'да', 'так',
     'ναι', 'igen', 'ano', 'kyllä', 'kylla', 'sì', 'certo', '是', '是的', '对', '네', '예', 'نعم', 'כן', 'हाँ', 'haan',
+    ...LOCALE_WORDS.yes,
   ],
   no: [
     'no', 'nope', 'nah', 'noo', 'n', 'none', 'negative', 'never', 'not at all', 'no way', 'not really', 'not yet',
@@ -25,91 +37,22 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     // Other major languages (issue 26).
     'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'nie', 'нет', 'ні', 'いいえ', 'hayir', 'όχι', 'ochi', 'nem', 'ne', 'ei',
     '不', '不是', '没有', '아니요', '아니', 'لا', 'לא', 'नहीं', 'nahin', 'niet', 'nope nope',
+    ...LOCALE_WORDS.no,
   ],
   partial: [
     'partial', 'partially', 'partly', 'in part', 'some', 'somewhat', 'sort of', 'kind of', 'a bit',
     'a little', 'mixed', 'some of it', 'some of them', 'here and there', 'on and off', 'off and on',
     'sometimes', 'occasionally', 'a few',
   ],
-  // General knowledge (issue 26): the words people use for common categories, in the major languages.
-  // A flow's own synonyms win over these; none of them ever answers a question not being asked.
-  never: [
-    'never', 'no', 'nope', 'nah', 'none', 'not at all', 'nobody', 'no one', 'noone', 'nobody smokes', 'no one smokes',
-    'non smoker', 'non smokers', 'non smoking', 'nonsmoker', 'smoke free', 'smoke free household', 'we do not smoke',
-    'i do not smoke', 'do not smoke', 'does not smoke', 'nobody does', 'never have', 'never did', 'not ever', 'nunca', 'jamais',
-    'niemals', 'nie', 'mai', 'nooit', 'aldrig', 'quit', 'i quit', 'quit smoking', 'stopped smoking', 'gave up smoking',
-    'not anymore', 'not any more', 'no longer',
-  ],
-  rarely: ['rarely', 'seldom', 'hardly ever', 'almost never', 'once in a blue moon', 'rarement', 'selten', 'raramente'],
-  occasionally: [
-    'occasionally', 'sometimes', 'now and then', 'now and again', 'every now and then', 'every so often', 'once in a while',
-    'from time to time', 'socially', 'at parties', 'on weekends', 'at the weekend', 'a few times a week', 'once a week',
-    'twice a week', 'a couple times a week', 'a couple of times a week', 'the odd cigarette', 'a cigarette now and then',
-    'manchmal', 'ab und zu', 'a veces', 'de vez en cuando', 'parfois', 'de temps en temps', 'soms', 'qualche volta', 'as vezes',
-  ],
-  often: ['often', 'frequently', 'a lot', 'regularly', 'most days', 'oft', 'souvent', 'a menudo'],
-  daily: [
-    'daily', 'every day', 'everyday', 'each day', 'all day', 'a pack a day', 'pack a day', 'half a pack a day',
-    'a pack every day', 'packs a day', 'chain smoker', 'chain smoke', 'heavy smoker', 'every morning', 'every evening',
-    'every night', 'all the time', 'constantly', 'taglich', 'jeden tag', 'todos los dias', 'diario', 'tous les jours',
-    'quotidiennement', 'ogni giorno', 'codziennie', 'dagelijks',
-  ],
-  immediately: [
-    'immediately', 'asap', 'a s a p', 'as soon as possible', 'now', 'right now', 'right away', 'straight away', 'straightaway',
-    'at once', 'today', 'tomorrow', 'this week', 'ready now', 'sofort', 'ab sofort', 'inmediatamente', 'ya', 'de inmediato',
-    'tout de suite', 'immediatement', 'subito', 'meteen', 'the sooner the better', 'whenever it is free', 'yesterday',
-  ],
-  'within a month': [
-    'within a month', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
-    'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
-    'within 30 days', 'within four weeks', 'end of the month', 'by the end of the month', 'start of next month',
-    'beginning of next month', 'first of next month', 'in 10 days', 'in ten days',
-  ],
-  later: [
-    'later', 'next year', 'next spring', 'next summer', 'next autumn', 'next fall', 'next winter', 'in spring', 'in the summer',
-    'in a few months', 'in a couple of months', 'in a couple months', 'in two months', 'in 2 months', 'in three months',
-    'in 3 months', 'in six months', 'in 6 months', 'no rush', 'no hurry', 'not before summer', 'sometime next year',
-    'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
-  ],
-  employed: [
-    'employed', 'full time', 'fulltime', 'part time', 'parttime', 'i work at', 'i work for', 'i work in', 'work full time',
-    'work part time', 'working full time', 'working part time', 'employee', 'salaried', 'on payroll', 'permanent contract',
-    'fixed contract', 'have a job', 'i have a job', 'employed full time', 'employed part time', 'angestellt', 'empleado',
-    'empleada', 'salarie', 'salariee', 'dipendente',
-    'accountant at', 'accountant for', 'administrator at', 'administrator for', 'analyst at', 'analyst for', 'architect at', 'architect for', 'assistant at', 'assistant for', 'baker at', 'baker for', 'banker at', 'banker for', 'barista at', 'barista for', 'bartender at', 'bartender for', 'builder at', 'builder for', 'butcher at', 'butcher for', 'carpenter at', 'carpenter for', 'cashier at', 'cashier for', 'chef at', 'chef for', 'civil servant at', 'civil servant for', 'cleaner at', 'cleaner for', 'clerk at', 'clerk for', 'consultant at', 'cook at', 'cook for', 'designer at', 'designer for', 'developer at', 'developer for', 'doctor at', 'doctor for', 'driver at', 'driver for', 'electrician at', 'electrician for', 'engineer at', 'engineer for', 'firefighter at', 'firefighter for', 'lawyer at', 'lawyer for', 'lecturer at', 'lecturer for', 'manager at', 'manager for', 'mechanic at', 'mechanic for', 'nurse at', 'nurse for', 'officer at', 'officer for', 'paramedic at', 'paramedic for', 'pharmacist at', 'pharmacist for', 'pilot at', 'pilot for', 'plumber at', 'plumber for', 'police officer at', 'police officer for', 'professor at', 'professor for', 'programmer at', 'programmer for', 'receptionist at', 'receptionist for', 'researcher at', 'researcher for', 'sales assistant at', 'sales assistant for', 'salesman at', 'salesman for', 'saleswoman at', 'saleswoman for', 'scientist at', 'scientist for', 'secretary at', 'secretary for', 'software engineer at', 'software engineer for', 'soldier at', 'soldier for', 'teacher at', 'teacher for', 'technician at', 'technician for', 'waiter at', 'waiter for', 'waitress at', 'waitress for',
-  ],
-  'self employed': [
-    'self employed', 'selfemployed', 'freelance', 'freelancer', 'freelancing', 'contractor', 'independent contractor',
-    'my own business', 'own business', 'run my own', 'i run a', 'business owner', 'own boss', 'my own boss', 'sole trader',
-    'sole proprietor', 'i invoice', 'invoice my own clients', 'self employment', 'entrepreneur', 'founder', 'work for myself',
-    'i work for myself', 'selbststandig', 'selbstandig', 'freiberufler', 'freiberuflich', 'autonomo', 'autonoma',
-    'independant', 'auto entrepreneur', 'libero professionista', 'zzp',
-  ],
-  student: [
-    'student', 'students', 'studying', 'i study', 'at university', 'at uni', 'uni student', 'university student',
-    'college student', 'in college', 'phd', 'phd student', 'doing my masters', 'masters student', 'my masters',
-    'doing my phd', 'bachelor student', 'grad student', 'graduate student', 'undergrad', 'estudiante', 'etudiant',
-    'etudiante', 'studentin', 'studente', 'studentessa', 'in school', 'at school',
-  ],
-  today: [
-    'today', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
-    'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
-  ],
-  'this week': [
-    'this week', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
-    'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
-    'cette semaine', 'questa settimana', 'deze week',
-  ],
+  // General knowledge (issue 26): the words people use for common categories, in the major languages, kept
+  // with their sources in knowledge/. A flow's own synonyms win over these; none of them ever answers a
+  // question not being asked.
+  ...FREQUENCY,
+  ...TIMING,
+  ...EMPLOYMENT,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],
-  retired: ['retired', 'retiree', 'pensioner', 'on a pension', 'on pension', 'jubilado', 'jubilada', 'retraite', 'retraitee', 'rentner', 'rentnerin', 'in rente', 'pensionado', 'pensionato', 'gepensioneerd'],
-  unemployed: [
-    'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',
-    'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
-    'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',
-    'disoccupato', 'werkloos',
-  ],
   unknown: ['unknown', 'not sure', 'unsure', 'do not know', 'no idea', 'no clue', 'not certain', 'can not say'],
   'not sure': ['not sure', 'unsure', 'do not know', 'no idea', 'no clue', 'not certain', 'can not say', 'unknown'],
 };

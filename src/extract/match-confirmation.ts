@@ -1,5 +1,6 @@
 import { CONFIRM_PHRASES, EDIT_PHRASES } from './lexicon.js';
 import { BREAK, normalize, tokenize } from './normalize.js';
+import { readYesNo } from './knowledge/yes-no.js';
 
 const words = (phrase: string) => tokenize(phrase).filter((t) => t !== BREAK);
 const CONFIRM = CONFIRM_PHRASES.map(words);
@@ -19,6 +20,9 @@ export function classifyConfirmation(
   if (whole === normalize(labels.confirmLabel)) return 'confirm';
   if (/\?\s*$/.test(text)) return 'edit';
   const tokens = tokenize(text);
+  // A plain yes or no in words, in any major language ("sí", "nein, stimmt nicht").
+  const said = readYesNo(text, tokens);
+  if (said !== undefined) return said === 'yes' ? 'confirm' : 'edit';
   const has = (phrase: string[]) =>
     tokens.some((_, i) => phrase.length > 0 && phrase.every((t, k) => tokens[i + k] === t));
   if (EDIT.some(has) || has(words(labels.editLabel))) return 'edit';

@@ -76,6 +76,12 @@ export const FlowContextSchema = z.object({
    * Absent in snapshots from before it was kept: read as none.
    */
   noted: z.array(z.string()).optional(),
+  /**
+   * A limiting value read from free text (not a button), held until the person confirms it
+   * (issue 26 §2): the state id of the question it answers, its answer key and the answer.
+   * Committed on "yes", dropped on "no" (the question is asked again). Absent in older snapshots.
+   */
+  pendingStop: z.object({ place: z.string(), key: z.string(), answer: AnswerSchema }).nullable().optional(),
 });
 
 /** A person's turn, as the machine receives it. */

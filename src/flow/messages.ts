@@ -32,6 +32,15 @@ export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been passed
 export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. That is everything we needed.';
 export const DEFAULT_WORKING_MESSAGE = 'One moment…';
 export const SKIP_LABEL = 'Skip';
+
+/** The buttons of the check before a limiting value read from free text stops the flow (issue 26 §2). */
+export const STOP_CHECK_YES_LABEL = 'Yes';
+export const STOP_CHECK_NO_LABEL = "No, that's wrong";
+/** "Just to check: ..." before a limiting value read from free text ends the conversation. */
+export function stopCheckMessage(question: QuestionNode, answer: Answer): string {
+  const asked = (question.label ?? question.prompt).replace(/[\s:]+$/, '');
+  return `Just to check: your answer to "${asked}" is **${escapeMarkdown(formatValue(question, answer.value))}**? Then we cannot continue.`;
+}
 /** At the summary, a message that is neither a confirmation nor a correction that can be read. */
 export function notUnderstoodAtSummary(editLabel: string): string {
   return `I'm not sure what to change. Please confirm, or tell me which answer to change and its new value (for example "make it 14"), or press ${editLabel}.`;

@@ -189,8 +189,9 @@ const valueOf = (v: AnswerValue) => JSON.stringify(v);
  * What the search tells apart, what guards read: the state; which questions
  * have answers, and the value of those some CEL text reads; failed attempts
  * (up to the budget); where the last refusal sent the flow (`invalid.node`);
- * the locked path. Anything else (unread values, notices, messages) would
- * only multiply equal states.
+ * the locked path, the path the last message sounded like, the question whose
+ * limiting value is held for its check. Anything else (unread values,
+ * notices, messages) would only multiply equal states.
  */
 export function flowSearchKey(graph: FlowGraph, snapshot: TestSnapshot, options: FlowTestOptions = {}): string {
   return searchKey(factsOf(graph, options), snapshot);
@@ -208,7 +209,11 @@ function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
   // A correction from the summary: which answer is being changed, and which previous answers it may keep.
   const { correction, previousAnswers } = snapshot.context;
   const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).sort()] : null;
-  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting]);
+  // What guards read besides: the path the last message sounded like ("Is that right?" answered yes),
+  // and the question whose limiting value is held for its check.
+  const sounded = path?.last?.outcome === 'voted' ? (path.last.path ?? null) : null;
+  const held = snapshot.context.pendingStop?.place ?? null;
+  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting, sounded, held]);
 }
 
 /** One step of a path, as people read it: `text "yes"`, `button "No"`, `extracted {"size":650}`. */

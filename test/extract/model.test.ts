@@ -438,7 +438,12 @@ describe('model extraction through a conversation', () => {
     await conversation.send({ button: 'Yes' });
     const text = 'Coverage is fine but he is having crushing pain in his chest right now';
 
-    const reply = await conversation.send({ text });
+    // Read out of free text, the limiting value is checked before the intake stops (issue 26 §2).
+    const check = await conversation.send({ text });
+    expect(check.completion.reason).toBe('awaiting_user_confirmation');
+    expect(check.message).toContain('Emergency');
+    expect(check.answers[G3]).toBeUndefined();
+    const reply = await conversation.send({ text: 'yes' });
 
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(reply.completion).toEqual({ isComplete: true, reason: 'stopped_limiting_value', readyForHandoff: false });

@@ -537,8 +537,8 @@ describe('golden traces: patient-intake (gate config)', () => {
     await golden(trace);
   });
 
-  it('an emergency is a limiting value: the intake stops at once', async () => {
-    const trace = await runScript(flow, 'emergency-stop', [text('yes, all on file'), button('No'), text('chest pain, this is an emergency')]);
+  it('an emergency is a limiting value: read out of free text, it is checked once, then the intake stops', async () => {
+    const trace = await runScript(flow, 'emergency-stop', [text('yes, all on file'), button('No'), text('chest pain, this is an emergency'), text('yes')]);
     wellFormed(trace);
     expect(committed(trace)['3_visit_type']).toBe('Emergency');
     expect(entered(trace).at(-1)).toBe('stopped');

@@ -143,6 +143,9 @@ describe('a later limiting value read by extraction', () => {
       const llm = (value: string) => ({ value, confidence: 0.9, source: 'llm' });
       settle!({ values: { topic: llm('Sales'), severity: llm('High') } });
       await new Promise((r) => setTimeout(r, 0));
+      // A limiting value read out of free text is checked before it stops the flow (issue 26 §2): confirmed.
+      expect(actor.getSnapshot().hasTag('confirming-stop')).toBe(true);
+      actor.send({ type: 'user.button', value: 'confirm' });
     }
     return actor.getSnapshot().value;
   };

@@ -220,7 +220,8 @@ describe('the compiled seed machine', () => {
   it('gives gates 2+ the substates asking, buttonsOnly and extracting (busy, invoking "extract" by name); gate 1 only asking and buttonsOnly', () => {
     // The seed's rule: gate 1 never calls a model, so its state has nothing to invoke.
     // `entering` (transient): a correction from the summary passes a question whose answer it keeps.
-    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['entering', 'asking', 'buttonsOnly']);
+    // `confirmingStop`: a limiting value read out of free text is checked before the intake stops (issue 26 §2).
+    expect(Object.keys(stateNode(machine, GATE_1).states)).toEqual(['entering', 'asking', 'buttonsOnly', 'confirmingStop']);
     expect(Object.keys(stateNode(machine, GATE_2).states)).toEqual(['entering', 'asking', 'buttonsOnly', 'extracting']);
     const extracting = stateNode(machine, GATE_2, 'extracting');
     expect([...extracting.tags]).toContain('busy');
@@ -232,7 +233,9 @@ describe('the compiled seed machine', () => {
     const keep = (place: string, next: string) => ({ guard: { type: 'keepsPrevious', params: { place } }, target: [`seed-gates.${next}`] });
     expect(transitions(stateNode(machine, GATE_1, 'asking'), 'user.text')).toEqual([
       keep(GATE_1, GATE_2),
-      { guard: { type: 'textIsLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
+      // The limiting category typed as it is stops as its button does; read out of other words, it is checked first.
+      { guard: { type: 'textIsStatedLimiting', params: { place: GATE_1 } }, target: ['seed-gates.stopped'] },
+      { guard: { type: 'textIsLimiting', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_1}.confirmingStop`] },
       { guard: { type: 'textMatches', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_2}`] },
       // The failed answer that uses up the budget offers the buttons alone; earlier ones ask again.
       { guard: { type: 'isLastAttempt', params: { place: GATE_1 } }, target: [`seed-gates.${GATE_1}.buttonsOnly`] },
@@ -471,7 +474,10 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     async (text) => {
       const replies = await seedRun([{ text }]);
       expect(replies[1]!.answers[GATE_1]?.value).not.toBe('Yes');
-      expect([JSON.stringify({ [GATE_1]: 'asking' }), JSON.stringify('stopped')]).toContain(JSON.stringify(replies[1]!.state));
+      // Asked again, or the limiting "No" read and checked before the intake stops (issue 26 §2).
+      expect([JSON.stringify({ [GATE_1]: 'asking' }), JSON.stringify({ [GATE_1]: 'confirmingStop' }), JSON.stringify('stopped')]).toContain(
+        JSON.stringify(replies[1]!.state),
+      );
     },
   );
 
@@ -594,9 +600,12 @@ describe('Step 2: Determine Pass/Fail Status', () => {
         answering({ [GATE_2]: { value: 'Yes', confidence: 0.9 }, '3_visit_type': { value: 'Emergency', confidence: 0.95 } }),
       );
       const flow = patientIntakeFlow();
-      const replies = await runScript(flow, [{ button: 'Yes' }, { text }], { sessionId: SESSION, extract: () => llmExtract(model) });
+      // The limiting value read out of free text is checked first (issue 26 §2): "yes" stops.
+      const replies = await runScript(flow, [{ button: 'Yes' }, { text }, { text: 'yes' }], { sessionId: SESSION, extract: () => llmExtract(model) });
+      expect(replies[2]!.state).toEqual({ [GATE_2]: 'confirmingStop' });
+      expect(replies[2]!.answers['3_visit_type']).toBeUndefined();
       const gate3 = flow.nodes.find((n) => n.id === '3_visit_type');
-      expect(replies[2]).toEqual(
+      expect(replies[3]).toEqual(
         stoppedBy(
           { [GATE_1]: byButton('Yes'), [GATE_2]: byLlm('Yes', 0.9, text), '3_visit_type': byLlm('Emergency', 0.95, text) },
           gate3?.kind === 'question' ? gate3.stopMessage : 'missing',
@@ -608,22 +617,24 @@ describe('Step 2: Determine Pass/Fail Status', () => {
     it('2.3 a limiting value on another gate stops even when the current gate is left unknown', async () => {
       const text = 'he is collapsing in the lobby';
       const model = countingModel(answering({ '3_visit_type': { value: 'Emergency', confidence: 0.95 } }));
-      const replies = await runScript(patientIntakeFlow(), [{ button: 'Yes' }, { text }], {
+      const replies = await runScript(patientIntakeFlow(), [{ button: 'Yes' }, { text }, { button: 'confirm' }], {
         sessionId: SESSION,
         extract: () => llmExtract(model),
       });
-      expect(replies[2]).toMatchObject({ state: 'stopped', completion: STOPPED });
-      expect(replies[2]!.answers['3_visit_type']).toEqual(byLlm('Emergency', 0.95, text));
+      expect(replies[2]!.buttonContext).toBe('gate_confirmation');
+      expect(replies[3]).toMatchObject({ state: 'stopped', completion: STOPPED });
+      expect(replies[3]!.answers['3_visit_type']).toEqual(byLlm('Emergency', 0.95, text));
     });
 
     it('2.3 a limiting value on the current gate (text) stops with that gate\'s message', async () => {
       const flow = seedFlow(seedConfigWithGate2({ limiting_values: ['Yes'], stop_message: 'Please resolve the coverage first.' }));
       const model = countingModel(answering({ [GATE_2]: { value: 'Yes', confidence: 0.8 } }));
-      const replies = await runScript(flow, [{ button: 'Yes' }, { text: UNSURE_TEXT }], {
+      const replies = await runScript(flow, [{ button: 'Yes' }, { text: UNSURE_TEXT }, { text: 'yes' }], {
         sessionId: SESSION,
         extract: () => llmExtract(model),
       });
-      expect(replies[2]).toEqual(
+      expect(replies[2]!.completion.reason).toBe('awaiting_user_confirmation');
+      expect(replies[3]).toEqual(
         stoppedBy({ [GATE_1]: byButton('Yes'), [GATE_2]: byLlm('Yes', 0.8, UNSURE_TEXT) }, 'Please resolve the coverage first.'),
       );
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { nodeFields, text } from '../fields.js';
 import type { FlowPathState } from '../context.js';
 import type { NodeKind } from './kind.js';
+import { readYesNo } from '../../extract/knowledge/yes-no.js';
 import { AWAITING_ANSWER, PATHS_ACTOR_ID, checkGivingUp, flowAssign, flowSendTo } from './shared.js';
 import { UNCLEAR_TEXT, UNKNOWN_BUTTON, button, text as textEvent, vote, type FlowTestEvent } from './test-events.js';
 
@@ -84,6 +85,9 @@ export const path: NodeKind<typeof PathNodeSchema> = {
       const value = pressed(event);
       return value !== null && (doc.paths?.options ?? []).some((p) => p.id === value || p.label === value);
     },
+    /** "That sounds like X. Is that right?" answered yes in words ("yes", "sí", "genau"): as pressing X. */
+    textConfirmsPath: ({ context, event }) =>
+      event.type === 'user.text' && context.path?.last?.outcome === 'voted' && context.path.last.path !== null && readYesNo(event.text) === 'yes',
   }),
 
   actions: ({ doc, lookups: { pressed } }) => ({
@@ -93,6 +97,14 @@ export const path: NodeKind<typeof PathNodeSchema> = {
       // A button is the person's own choice: it locks the path at once (hysteresis is for votes read from text).
       return { type: 'vote' as const, path: option?.id ?? null, confidence: 1, rationale: `button "${value}"`, explicit: true };
     }),
+    /** The path the last message sounded like, confirmed in words: the person's own choice, as its button. */
+    votePathConfirmed: flowSendTo(PATHS_ACTOR_ID, ({ context, event }) => ({
+      type: 'vote' as const,
+      path: context.path?.last?.path ?? null,
+      confidence: 1,
+      rationale: `confirmed "${event.type === 'user.text' ? event.text : ''}"`,
+      explicit: true,
+    })),
     countAttempt: flowAssign(({ context }, params: { place: string }) => ({
       attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 },
     })),
@@ -109,7 +121,10 @@ export const path: NodeKind<typeof PathNodeSchema> = {
       states: {
         waiting: {
           on: {
-            'user.text': { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
+            'user.text': [
+              { guard: { type: 'textConfirmsPath' }, actions: [{ type: 'votePathConfirmed' }] },
+              { actions: [{ type: 'votePath' }, { type: 'countAttempt', params }] },
+            ],
             // The message's vote comes back from path selection: only a vote that
             // locks nothing can use up the last attempt (the budget: see attempts.ts).
             'path.changed': [
@@ -139,7 +154,8 @@ export const path: NodeKind<typeof PathNodeSchema> = {
 
   /**
    * A vote that locks each path and one that does not (sent as path selection
-   * would report them), a text (a vote, and a counted attempt), each path as a
+   * would report them), a text (a vote, and a counted attempt), "yes" (after a
+   * vote, it confirms the path the message sounded like), each path as a
    * button and an unknown button.
    */
   testEvents(_node, { graph }) {
@@ -150,6 +166,8 @@ export const path: NodeKind<typeof PathNodeSchema> = {
       ...options.map((o): FlowTestEvent => ({ type: 'path.changed', vote: vote(o.id, o.id, { [o.id]: threshold }) })),
       { type: 'path.changed', vote: vote(first, null, first === null ? {} : { [first]: 1 }) },
       textEvent(UNCLEAR_TEXT),
+      // "Is that right?" answered in words.
+      textEvent('yes'),
       ...options.map((o) => button(o.id)),
       button(UNKNOWN_BUTTON),
     ];

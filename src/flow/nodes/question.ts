@@ -19,8 +19,10 @@ import {
 } from '../fields.js';
 import type { IssuePath } from '../check.js';
 import { didYouMean } from '../../extract/suggest.js';
+import { readYesNo } from '../../extract/knowledge/yes-no.js';
+import { BREAK, tokenize } from '../../extract/normalize.js';
 import type { Place } from '../places.js';
-import type { CompileContext, Enqueue, FlowActions, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
+import type { CompileContext, Enqueue, FlowActions, FlowMachineEvent, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
 import { AWAITING_ANSWER, BUSY_TAG, EXTRACT_ACTOR_ID, checkGivingUp, flowAssign, flowEnqueue, isAtOrInside, summariesOf } from './shared.js';
 import {
   DONE_EXTRACT,
@@ -178,6 +180,25 @@ function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
 /** Words that keep a previous answer when a question is asked again. */
 const KEEP_WORDS = /^\s*(keep( it| that| the same| as is)?|same( as before)?|no change|unchanged|leave it)\s*[.!]?\s*$/i;
 
+/**
+ * The child state where a limiting value read from free text waits to be
+ * confirmed before the flow stops (issue 26 §2); tagged so tests and replies find it.
+ */
+export const CONFIRMING_STOP_STATE = 'confirmingStop';
+export const CONFIRMING_STOP_TAG = 'confirming-stop';
+/** The buttons of that check: the values every confirmation uses. */
+const STOP_CONFIRM = 'confirm';
+const STOP_DENY = 'edit';
+
+/** A text's words, normalized (case, accents, punctuation), to compare with a category. */
+const words = (text: string) => tokenize(text).filter((t) => t !== BREAK).join(' ');
+
+/** Yes or no to the check of a held limiting value: the button, or saying so in words (in any major language). */
+function stopAnswer(event: FlowMachineEvent): 'yes' | 'no' | undefined {
+  if (event.type === 'user.button') return event.value === STOP_CONFIRM ? 'yes' : event.value === STOP_DENY ? 'no' : undefined;
+  return event.type === 'user.text' ? readYesNo(event.text) : undefined;
+}
+
 function questionGuards({ lookups }: CompileContext): FlowGuards {
   const { cel, scopeOf, keyOf, question, pressed, matched, accepted, typed, isLastAttempt } = lookups;
   return {
@@ -213,12 +234,30 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const found = matched(event, params.place);
       return found !== undefined && isLimitingValue(question(params.place), String(found.value));
     },
+    /**
+     * ... typed as the category itself ("No", "daily."), as its button says it:
+     * nothing was interpreted, so it is taken as the button is, without a check.
+     */
+    textIsStatedLimiting: ({ event }, params: { place: string }) => {
+      const found = matched(event, params.place);
+      if (found === undefined || event.type !== 'user.text') return false;
+      const q = question(params.place);
+      const value = String(found.value);
+      if (!isLimitingValue(q, value) || q.answer.type !== 'category') return false;
+      const said = words(event.text);
+      return said === words(value) || said === words(categoryLabel(q.answer, value));
+    },
     /** The extractor could not ask its model (an error, a timeout, output outside the schema): the program failed, not the person. */
     extractorDown: ({ event }) => {
       const failure = (event as { output?: { failure?: { reason?: string }; values?: object } }).output;
       const reason = failure?.failure?.reason;
       return (reason === 'model_error' || reason === 'invalid_output') && Object.keys(failure?.values ?? {}).length === 0;
     },
+    /** The person confirms the limiting value held for `limitingPlace`. */
+    stopConfirmed: ({ context, event }, params: { limitingPlace: string }) =>
+      context.pendingStop?.place === params.limitingPlace && stopAnswer(event) === 'yes',
+    /** The person says the held limiting value is wrong. */
+    stopDenied: ({ event }) => stopAnswer(event) === 'no',
     /** Extraction produced no value the flow allows. */
     extractedNothing: ({ context, event }, params: { place: string }) => Object.keys(accepted(context, params.place, event)).length === 0,
     /** Extraction gave `limitingPlace` one of its limiting values. */
@@ -341,6 +380,50 @@ function questionActions(c: CompileContext): FlowActions {
         enqueue.emit({ type: 'answer.committed', node: params.place, key, value: found.value, source: found.source });
     }),
     recordStop: flowAssign((_, params: { place: string }) => ({ stoppedBy: keyOf(params.place) })),
+    /** A limiting value the offline matcher read in free text: held, to be confirmed before the flow stops. */
+    holdMatchedStop: flowAssign(({ event }, params: { place: string }) => {
+      const found = matched(event, params.place);
+      if (!found || event.type !== 'user.text') return {};
+      return { pendingStop: { place: params.place, key: keyOf(params.place), answer: { ...found, raw: event.text } }, notice: null, invalid: null, noted: [] };
+    }),
+    /**
+     * A limiting value the model read (for this question or a later one): the
+     * other values are committed as usual (and said back), the limiting one is held.
+     */
+    holdExtractedStop: flowEnqueue(({ context, event, enqueue }, params: { place: string; limitingPlace: string }) => {
+      const raw = context.pendingText ?? '';
+      const held = keyOf(params.limitingPlace);
+      const values = accepted(context, params.place, event);
+      const found = values[held];
+      if (!found) return;
+      const answers = { ...context.answers };
+      const others = Object.entries(values).filter(([key]) => key !== held);
+      for (const [key, value] of others) answers[key] = { ...value, raw };
+      const noted = others.map(([key]) => key).filter((key) => key !== keyOf(params.place));
+      enqueue.assign({
+        answers,
+        notice: null,
+        invalid: null,
+        noted,
+        pendingText: null,
+        pendingStop: { place: params.limitingPlace, key: held, answer: { ...found, raw } },
+      });
+      for (const [key, value] of others) enqueue.emit({ type: 'answer.committed', node: params.place, key, value: value.value, source: value.source });
+    }),
+    /** The held limiting value, confirmed: committed. */
+    commitHeldStop: flowEnqueue(({ context, enqueue }, params: { place: string }) => {
+      const held = context.pendingStop;
+      if (!held) return;
+      enqueue.assign({ answers: { ...context.answers, [held.key]: held.answer }, pendingStop: null, notice: null, invalid: null, noted: [] });
+      enqueue.emit({ type: 'answer.committed', node: params.place, key: held.key, value: held.answer.value, source: held.answer.source });
+    }),
+    /** The held limiting value is dropped ("No, that's wrong", or another answer instead). */
+    dropStop: flowAssign(() => ({ pendingStop: null, noted: [] })),
+    /** Neither yes nor no to the check: the turn is read again as an answer to the question. */
+    readAgain: flowEnqueue(({ event, enqueue }) => {
+      if (event.type === 'user.text') enqueue.raise({ type: 'user.text', text: event.text });
+      else if (event.type === 'user.button') enqueue.raise({ type: 'user.button', value: event.value });
+    }),
     /** The text answered `key`, another member of the question's exclusive group (see `answersSibling`). */
     commitSibling: flowEnqueue(({ context, event, enqueue }, params: { place: string; key: string }) => {
       const read = typed(context, event, params.key);
@@ -463,10 +546,22 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   let asking: StateConfig;
   let buttonsOnly: StateConfig | undefined;
   let extracting: StateConfig | undefined;
+  let confirmingStop: StateConfig | undefined;
   if (q.answer.type === 'category') {
     const modelAllowed = !(p.path.length === 0 && q.id === graph.start.id);
     const direct = (isLimiting: string, matches: string, commitAction: string): Transition[] => [
-      ...(limited ? [go(p, 'limiting', { type: isLimiting, params }, [{ type: commitAction, params }, { type: 'recordStop', params }])] : []),
+      ...(limited
+        ? [
+            ...(isLimiting === 'textIsLimiting'
+              ? [
+                  // The category typed as it is: as its button.
+                  go(p, 'limiting', { type: 'textIsStatedLimiting', params }, [{ type: commitAction, params }, { type: 'recordStop', params }]),
+                  // Read out of free text: held and confirmed before the flow stops.
+                  { guard: { type: isLimiting, params }, target: CONFIRMING_STOP_STATE, actions: [{ type: 'holdMatchedStop', params }] },
+                ]
+              : [go(p, 'limiting', { type: isLimiting, params }, [{ type: commitAction, params }, { type: 'recordStop', params }])]),
+          ]
+        : []),
       go(p, 'answered', { type: matches, params }, [{ type: commitAction, params }]),
       ...(!isRequired(q) ? [go(p, 'answered', { type: 'skipRequested' }, skip('optional'))] : []),
     ];
@@ -490,6 +585,9 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
       },
     };
     if (modelAllowed) extracting = extractingState(p, c, lastFailure);
+    // The limiting values free text may give here: this question's, and (through the model) later ones'.
+    const stops = (modelAllowed ? c.laterPlaces(p) : [p]).filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0);
+    if (stops.length > 0) confirmingStop = confirmingStopState(p, c, stops);
   } else {
     const answer = (fail: Transition[], text = false): Transition[] => [
       go(p, 'answered', { type: 'answerValid', params }, [{ type: 'commitTyped', params }]),
@@ -514,6 +612,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
       asking,
       ...(buttonsOnly && { [BUTTONS_ONLY_STATE]: buttonsOnly }),
       ...(extracting && { extracting }),
+      ...(confirmingStop && { [CONFIRMING_STOP_STATE]: confirmingStop }),
       ...c.routingChildren(p, ['answered', ...(limited ? (['limiting'] as const) : []), 'invalid']),
     },
   };
@@ -521,20 +620,16 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
 
 /** Where the matcher abstained: the `extract` actor (a model) reads the text, for this and later questions. */
 function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unknown, notUnderstood: boolean) => Transition): StateConfig {
-  const { go, leave, ref } = c;
+  const { go } = c;
   const params = { place: p.id };
   const reachable = c.laterPlaces(p);
+  // A limiting value the model read is held and confirmed first (confirmingStopState), as one read offline.
   const limitingTransitions = reachable
     .filter((g) => ((g.node as QuestionNode).limitingValues ?? []).length > 0)
     .map((g) => ({
       guard: { type: 'extractedLimiting', params: { place: p.id, limitingPlace: g.id } },
-      // A limiting value leaves through that question's own limiting edges (a later
-      // question's guarded group through its transient child, entering it).
-      ...(() => {
-        const to = leave(g, 'limiting');
-        const target = to.child && g !== p ? `${ref(g.path, g.node.id)}.limiting` : to.target;
-        return { target, actions: [{ type: 'commitExtracted', params }, { type: 'recordStop', params: { place: g.id } }, ...to.actions] };
-      })(),
+      target: CONFIRMING_STOP_STATE,
+      actions: [{ type: 'holdExtractedStop', params: { place: p.id, limitingPlace: g.id } }],
     }));
   const nothing = { type: 'extractedNothing', params };
   return {
@@ -560,18 +655,47 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
   };
 }
 
+/**
+ * A limiting value read from free text, held: "Just to check: ...? Then we
+ * cannot continue." Yes (the button or in words) commits it and the flow stops
+ * through that question's limiting edges (a later question's through its
+ * transient child); no asks the question again; anything else is read again
+ * as an answer to the question.
+ */
+function confirmingStopState(p: Place, c: CompileContext, stops: Place[]): StateConfig {
+  const { leave, ref } = c;
+  const params = { place: p.id };
+  const confirmed = stops.map((g): Transition => {
+    const to = leave(g, 'limiting');
+    const target = to.child && g !== p ? `${ref(g.path, g.node.id)}.limiting` : to.target;
+    return {
+      guard: { type: 'stopConfirmed', params: { limitingPlace: g.id } },
+      target,
+      actions: [{ type: 'commitHeldStop', params }, { type: 'recordStop', params: { place: g.id } }, ...to.actions],
+    };
+  });
+  const turn: Transition[] = [
+    ...confirmed,
+    { guard: { type: 'stopDenied' }, target: 'asking', actions: [{ type: 'dropStop' }] },
+    { target: 'asking', actions: [{ type: 'dropStop' }, { type: 'readAgain' }] },
+  ];
+  return { tags: [CONFIRMING_STOP_TAG], on: { 'user.button': turn, 'user.text': turn } };
+}
+
 // ---------------------------------------------------------------- test events
 
 const skipEvents = (q: QuestionNode): FlowTestEvent[] => (isRequired(q) ? [] : [button(SKIP_VALUE), textEvent(SKIP_VALUE)]);
 
 /**
- * Every category as a button and as text (the offline matcher reads it), an
- * unknown button and an unclear text (a model is asked, except on the first
+ * Every category as a button and as text (the offline matcher reads it), each
+ * limiting value in other words (checked before the flow stops), an unknown button and an unclear text (a model is asked, except on the first
  * question), and "skip" when the question is optional.
  */
 function categoryQuestionEvents(q: QuestionNode): FlowTestEvent[] {
   const categories = categoriesOf(q);
-  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(textEvent), textEvent(UNCLEAR_TEXT), ...skipEvents(q)];
+  // A limiting value in other words than its own: read, then checked before the flow stops.
+  const reworded = (q.limitingValues ?? []).map((value) => textEvent(`my answer is ${value}`));
+  return [...categories.map(button), button(UNKNOWN_BUTTON), ...categories.map(textEvent), ...reworded, textEvent(UNCLEAR_TEXT), ...skipEvents(q)];
 }
 
 /**
@@ -724,7 +848,21 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
   actions: questionActions,
   state: questionState,
 
-  reply(node, { context, place, phase, notUnderstood, because, messages }) {
+  reply(node, { graph, context, place, phase, notUnderstood, because, messages }) {
+    const held = context.pendingStop;
+    if (phase === CONFIRMING_STOP_STATE && held) {
+      const asked = graph.question(held.key) ?? node;
+      return {
+        message: messages.stopCheckMessage(asked, held.answer),
+        buttons: [
+          { label: messages.STOP_CHECK_YES_LABEL, value: STOP_CONFIRM },
+          { label: messages.STOP_CHECK_NO_LABEL, value: STOP_DENY },
+        ],
+        buttonContext: 'gate_confirmation',
+        artifacts: [],
+        completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
+      };
+    }
     const previous = context.previousAnswers[answerKey(node)];
     // An answer that read two ways ("next friday"): what it may have meant, as buttons (pressing one answers).
     const choices = phase === 'asking' && context.invalid?.node === place ? (context.invalid.choices ?? []) : [];
@@ -755,6 +893,9 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
   resume: (node) => ({ [node.id]: 'asking' }),
 
   testEvents(node, t) {
+    // A held limiting value: yes and no as buttons and in words, and another answer instead.
+    if (t.snapshot.hasTag(CONFIRMING_STOP_TAG))
+      return [button(STOP_CONFIRM), button(STOP_DENY), textEvent('yes'), textEvent('nein'), textEvent(UNCLEAR_TEXT), ...categoriesOf(node).slice(0, 1).map(button)];
     // Asked again in a correction: "Keep", as the button and in words.
     const keep = t.snapshot.context.previousAnswers[answerKey(node)] && !t.snapshot.hasTag(BUSY_TAG) ? [button(KEEP_VALUE), textEvent('keep it')] : [];
     if (node.answer.type !== 'category') return [...keep, ...typedQuestionEvents(node, t)];

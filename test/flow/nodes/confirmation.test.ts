@@ -127,7 +127,10 @@ describe('corrections at the summary', () => {
 
   it('a corrected value is checked like an answer: a limiting value stops the flow', async () => {
     const c = await atSummary();
-    const reply = await c.send({ text: 'the visit is an emergency' });
+    // Read out of free text, it is checked first (issue 26 §2).
+    const check = await c.send({ text: 'the visit is an emergency' });
+    expect(check.completion.reason).toBe('awaiting_user_confirmation');
+    const reply = await c.send({ button: 'confirm' });
     expect(reply).toMatchObject({ state: 'stop', message: 'Please call 911.' });
     expect(values(reply).visit).toBe('Emergency');
   });

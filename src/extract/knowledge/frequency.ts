@@ -1,0 +1,46 @@
+/**
+ * How often: never, rarely, sometimes, often, daily (issue 26: general
+ * knowledge beyond a flow author's synonyms). The English adverbs are the
+ * members of WordNet's synsets (`wordnet.generated.ts`); the phrases people
+ * type and the other languages' words are kept by hand. Keys are category
+ * names as normalized: a question with a category of that name gets them.
+ */
+import { WORDNET_ADVERBS } from './wordnet.generated.js';
+
+/** WordNet members left out: archaic spellings. */
+const fromWordNet = (kind: string, except: readonly string[] = []) => (WORDNET_ADVERBS[kind] ?? []).filter((w) => !except.includes(w) && !w.includes("'"));
+
+const NEVER = [
+  ...fromWordNet('never'),
+  'no', 'nope', 'nah', 'none', 'not at all', 'nobody', 'no one', 'noone', 'nobody smokes', 'no one smokes',
+  'non smoker', 'non smokers', 'non smoking', 'nonsmoker', 'smoke free', 'smoke free household', 'we do not smoke',
+  'i do not smoke', 'do not smoke', 'does not smoke', 'nobody does', 'never have', 'never did', 'not ever', 'nunca', 'jamais',
+  'niemals', 'nie', 'mai', 'nooit', 'aldrig', 'quit', 'i quit', 'quit smoking', 'stopped smoking', 'gave up smoking',
+  'not anymore', 'not any more', 'no longer',
+];
+const RARELY = [...fromWordNet('rarely'), 'hardly ever', 'almost never', 'once in a blue moon', 'rarement', 'selten', 'raramente'];
+const SOMETIMES = [
+  ...fromWordNet('sometimes'),
+  'every now and then', 'every so often', 'socially', 'at parties', 'on weekends', 'at the weekend', 'a few times a week', 'once a week',
+  'twice a week', 'a couple times a week', 'a couple of times a week', 'the odd cigarette', 'a cigarette now and then',
+  'manchmal', 'ab und zu', 'a veces', 'de vez en cuando', 'parfois', 'de temps en temps', 'soms', 'qualche volta', 'as vezes',
+];
+const OFTEN = [...fromWordNet('often'), 'a lot', 'most days', 'souvent', 'a menudo'];
+const DAILY = [
+  ...fromWordNet('daily'),
+  'every day', 'everyday', 'each day', 'all day', 'a pack a day', 'pack a day', 'half a pack a day',
+  'a pack every day', 'packs a day', 'chain smoker', 'chain smoke', 'heavy smoker', 'every morning', 'every evening',
+  'every night', 'all the time', 'constantly', 'taglich', 'jeden tag', 'todos los dias', 'diario', 'tous les jours',
+  'quotidiennement', 'ogni giorno', 'codziennie', 'dagelijks',
+];
+
+/** Frequency words by the category names they answer. */
+export const FREQUENCY: Readonly<Record<string, readonly string[]>> = {
+  never: NEVER,
+  rarely: RARELY,
+  occasionally: SOMETIMES,
+  sometimes: SOMETIMES,
+  often: OFTEN,
+  frequently: OFTEN,
+  daily: DAILY,
+};

@@ -1,0 +1,48 @@
+/**
+ * When: now, within a month, later, today, this week (issue 26: general
+ * knowledge beyond a flow author's synonyms). The English adverbs are the
+ * members of WordNet's synsets (`wordnet.generated.ts`) less those that read
+ * two ways; the phrases people type and the other languages' words are kept
+ * by hand. Keys are category names as normalized.
+ */
+import { WORDNET_ADVERBS } from './wordnet.generated.js';
+
+/**
+ * WordNet members left out: "soon", "shortly", "before long", "presently"
+ * fit "within a month" as well as "immediately"; "directly" also means
+ * "straight from"; "after" needs an object.
+ */
+const AMBIGUOUS = ['soon', 'shortly', 'before long', 'presently', 'directly', 'after'];
+const fromWordNet = (kind: string) => (WORDNET_ADVERBS[kind] ?? []).filter((w) => !AMBIGUOUS.includes(w));
+
+/** Timing words by the category names they answer. */
+export const TIMING: Readonly<Record<string, readonly string[]>> = {
+  immediately: [
+    ...fromWordNet('immediately'),
+    'asap', 'a s a p', 'as soon as possible', 'right now', 'straight away', 'ready now',
+    'today', 'tomorrow', 'this week', 'sofort', 'ab sofort', 'inmediatamente', 'ya', 'de inmediato',
+    'tout de suite', 'immediatement', 'subito', 'meteen', 'the sooner the better', 'whenever it is free', 'yesterday',
+  ],
+  'within a month': [
+    'within a month', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
+    'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
+    'within 30 days', 'within four weeks', 'end of the month', 'by the end of the month', 'start of next month',
+    'beginning of next month', 'first of next month', 'in 10 days', 'in ten days',
+  ],
+  later: [
+    ...fromWordNet('later'),
+    'next year', 'next spring', 'next summer', 'next autumn', 'next fall', 'next winter', 'in spring', 'in the summer',
+    'in a few months', 'in a couple of months', 'in a couple months', 'in two months', 'in 2 months', 'in three months',
+    'in 3 months', 'in six months', 'in 6 months', 'no rush', 'no hurry', 'not before summer', 'sometime next year',
+    'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
+  ],
+  today: [
+    'today', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
+    'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
+  ],
+  'this week': [
+    'this week', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
+    'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
+    'cette semaine', 'questa settimana', 'deze week',
+  ],
+};

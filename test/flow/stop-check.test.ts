@@ -1,0 +1,151 @@
+/**
+ * Issue 26 §2: a limiting value read from free text is confirmed with one
+ * question before the flow stops; "No, that's wrong" asks the question again;
+ * the check and the summary's "Is this correct?" take yes/no in words, in the
+ * major languages, not only the buttons.
+ */
+import { describe, expect, it } from 'vitest';
+import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
+import type { FlowDocumentInput } from '../../src/flow/schema.js';
+import { example, flow } from './helpers.js';
+
+const SMOKING: FlowDocumentInput = {
+  id: 'smoking-check',
+  version: 1,
+  nodes: [
+    { kind: 'question', id: 'smoking', prompt: 'Does anyone in the flat smoke?', answer: { type: 'category', categories: ['Never', 'Occasionally', 'Daily'] }, limitingValues: ['Daily'], stopMessage: 'This is a non-smoking building, so we cannot go on.' },
+    { kind: 'question', id: 'pets', prompt: 'Any pets?', answer: { type: 'category', categories: ['Yes', 'No'] } },
+    { kind: 'confirmation', id: 'review' },
+    { kind: 'terminal', id: 'done', outcome: 'completed' },
+    { kind: 'terminal', id: 'no', outcome: 'stopped' },
+  ],
+  edges: [
+    { from: 'smoking', to: 'pets' },
+    { from: 'smoking', to: 'no', on: 'limiting' },
+    { from: 'pets', to: 'review' },
+    { from: 'review', to: 'done', on: 'confirmed' },
+    { from: 'review', to: 'smoking', on: 'edit' },
+  ],
+};
+
+const CHECK_BUTTONS = [
+  { label: 'Yes', value: 'confirm' },
+  { label: "No, that's wrong", value: 'edit' },
+];
+
+describe('a limiting value read from free text is checked before the flow stops', () => {
+  it('asks once, with Yes / No buttons, and commits nothing until confirmed', async () => {
+    const c = startConversation(flow(SMOKING));
+    const check = await c.send({ text: 'I smoke a pack a day, every day' });
+    expect(check.message).toBe('Just to check: your answer to "Does anyone in the flat smoke?" is **Daily**? Then we cannot continue.');
+    expect(check.buttons).toEqual(CHECK_BUTTONS);
+    expect(check.buttonContext).toBe('gate_confirmation');
+    expect(check.completion.reason).toBe('awaiting_user_confirmation');
+    expect(check.answers).toEqual({});
+    const stop = await c.send({ button: 'confirm' });
+    expect(stop.completion.reason).toBe('stopped_limiting_value');
+    expect(stop.message).toContain('non-smoking building');
+    expect(stop.answers.smoking).toMatchObject({ value: 'Daily', source: 'match', raw: 'I smoke a pack a day, every day' });
+  });
+
+  it('"No, that\'s wrong" asks the question again, and the next answer is read', async () => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const again = await c.send({ text: "No, that's wrong" });
+    expect(again.completion.reason).toBe('awaiting_answer');
+    expect(again.message).toBe('Does anyone in the flat smoke?');
+    expect(again.answers).toEqual({});
+    const next = await c.send({ text: 'never' });
+    expect(next.message).toBe('Any pets?');
+    expect(next.answers.smoking?.value).toBe('Never');
+  });
+
+  it('the No button asks again too', async () => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const again = await c.send({ button: 'edit' });
+    expect(again.message).toBe('Does anyone in the flat smoke?');
+    expect(again.answers).toEqual({});
+  });
+
+  it.each([
+    ['sí', 'stopped_limiting_value'],
+    ['ja', 'stopped_limiting_value'],
+    ['oui', 'stopped_limiting_value'],
+    ['yes, that is right', 'stopped_limiting_value'],
+    ['nein', 'awaiting_answer'],
+    ['não', 'awaiting_answer'],
+    ['нет', 'awaiting_answer'],
+  ])('takes "%s" in words at the check', async (said, reason) => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const reply = await c.send({ text: said });
+    expect(reply.completion.reason).toBe(reason);
+    expect(reply.answers.smoking?.value).toBe(reason === 'stopped_limiting_value' ? 'Daily' : undefined);
+  });
+
+  it('another answer instead of yes or no is read as the answer to the question', async () => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const next = await c.send({ text: 'sorry, I meant never' });
+    expect(next.message).toBe('Any pets?');
+    expect(next.answers.smoking?.value).toBe('Never');
+  });
+
+  it('a limiting button is the person\'s own choice: it stops at once', async () => {
+    const c = startConversation(flow(SMOKING));
+    const stop = await c.send({ button: 'Daily' });
+    expect(stop.completion.reason).toBe('stopped_limiting_value');
+  });
+
+  it('the category typed as it is ("Daily.") is taken as its button: nothing was interpreted', async () => {
+    const c = startConversation(flow(SMOKING));
+    const stop = await c.send({ text: 'Daily.' });
+    expect(stop.completion.reason).toBe('stopped_limiting_value');
+    expect(stop.answers.smoking?.value).toBe('Daily');
+  });
+
+  it('the check survives a restore', async () => {
+    const doc = flow(SMOKING);
+    const c = startConversation(doc);
+    await c.send({ text: 'every day' });
+    const restored = restoreConversation(doc, JSON.parse(JSON.stringify(c.persist())));
+    expect(restored.reply().buttons).toEqual(CHECK_BUTTONS);
+    const stop = await restored.send({ text: 'yes' });
+    expect(stop.completion.reason).toBe('stopped_limiting_value');
+  });
+});
+
+describe('"Is this correct?" at the summary takes yes and no in words', () => {
+  const atSummary = async () => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ button: 'Never' });
+    const summary = await c.send({ button: 'No' });
+    expect(summary.completion.reason).toBe('awaiting_user_confirmation');
+    return c;
+  };
+  it.each(['sí', 'ja', 'oui', 'sim', 'はい', 'да'])('"%s" confirms', async (said) => {
+    const c = await atSummary();
+    expect((await c.send({ text: said })).completion.isComplete).toBe(true);
+  });
+  it.each(['nein', 'non', 'não', 'нет'])('"%s" does not confirm', async (said) => {
+    const c = await atSummary();
+    expect((await c.send({ text: said })).completion.isComplete).toBe(false);
+  });
+});
+
+describe('"That sounds like X. Is that right?" at a path node takes yes in words', () => {
+  it.each(['yes', 'sí', 'ja, genau', 'oui'])('"%s" after a vote goes on as the button would', async (said) => {
+    const c = startConversation(example('lighting-consult'));
+    const asked = await c.send({ text: 'it is for our tennis court' });
+    expect(asked.message).toMatch(/^That sounds like Sports lighting\. Is that right\?/);
+    expect(asked.state).toEqual({ project: 'waiting' });
+    const next = await c.send({ text: said });
+    expect(next.state).toEqual({ area: 'asking' });
+  });
+
+  it('"yes" before anything was understood is not a choice', async () => {
+    const c = startConversation(example('lighting-consult'));
+    expect((await c.send({ text: 'yes' })).state).toEqual({ project: 'waiting' });
+  });
+});
