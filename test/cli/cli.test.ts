@@ -62,7 +62,10 @@ describe('gateflow chat --json', () => {
     expect((await next()).state).toEqual({ '2_insurance_history': 'asking' });
     child.stdin.write('{"button":"Partial"}\n');
     expect((await next()).state).toEqual({ '3_visit_type': 'asking' });
+    // A limiting value read from free text is checked before the flow stops; "yes" confirms it.
     child.stdin.write('{"text":"it is an emergency, chest pain"}\n');
+    expect((await next()).message).toMatch(/^Just to check: .*Emergency/);
+    child.stdin.write('{"text":"yes"}\n');
     const stopped = await next();
     expect(stopped.state).toBe('stopped');
     expect(stopped.message).toMatch(/call 911/);
