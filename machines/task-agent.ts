@@ -64,9 +64,16 @@ export interface GoalLimits {
   maxPromptBytes: number;
   /** Wall time of one step of the goal (from the person's message to the answer or a question; their waiting is not counted). */
   maxStepMs: number;
+  /** Wall time of the whole goal: its steps' times added up (the person's waiting between them is not counted). */
+  maxGoalMs: number;
 }
 
-export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000 };
+/**
+ * The limits checked as the goal moves from one actor to the next: a limit of
+ * time may be passed by the one model or tool call under way (each bounded by
+ * its own timeout), never by another.
+ */
+export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000, maxGoalMs: 180_000 };
 
 /** What a goal has spent, besides its steps and model calls. */
 export interface GoalUsage {
@@ -75,6 +82,8 @@ export interface GoalUsage {
   /** When the present step's first actor finished, and the last one (ms since the epoch, as the actors report it). */
   startedAt: number | null;
   lastAt: number | null;
+  /** The time the goal's earlier steps took, added up (absent in snapshots saved before it was kept). */
+  workedMs?: number;
 }
 
 /** A goal's usage (zero for a snapshot saved before usage was kept). */
@@ -94,7 +103,9 @@ export function limitReached(context: Pick<TaskAgentContext, 'steps' | 'modelCal
   if (context.modelCalls >= l.maxModelCalls) return `the limit of ${l.maxModelCalls} model calls per goal`;
   if (u && u.toolCalls >= l.maxToolCalls) return `the limit of ${l.maxToolCalls} tool calls per goal`;
   if (u && u.promptBytes >= l.maxPromptBytes) return `the limit of ${l.maxPromptBytes} bytes of prompts per goal`;
-  if (u?.startedAt != null && u.lastAt != null && u.lastAt - u.startedAt >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
+  const stepMs = u?.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
+  if (u?.startedAt != null && stepMs >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
+  if (u && (u.workedMs ?? 0) + stepMs >= l.maxGoalMs) return `the time limit of ${Math.round(l.maxGoalMs / 1000)} s per goal`;
   return null;
 }
 
@@ -420,7 +431,15 @@ export const taskAgentMachine = setup({
   },
   actions: {
     /** An event from outside begins a new step: the writes before it are saved. */
-    beginStep: assign({ stepStart: ({ context }) => context.steps.length, usage: ({ context }) => ({ ...usageOf(context), startedAt: null, lastAt: null }) }),
+    beginStep: assign({
+      stepStart: ({ context }) => context.steps.length,
+      // The step that ended adds its time to the goal's; the person's waiting since is not counted.
+      usage: ({ context }) => {
+        const u = usageOf(context);
+        const stepMs = u.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
+        return { ...u, workedMs: (u.workedMs ?? 0) + stepMs, startedAt: null, lastAt: null };
+      },
+    }),
     /** What an actor reported it spent: prompt bytes, and the time it finished (the step's clock). */
     countSpent: assign({ usage: ({ context, event }) => spend(context, (event as unknown as { output?: Spent }).output ?? {}) }),
     countToolCall: assign({ usage: ({ context }) => ({ ...usageOf(context), toolCalls: usageOf(context).toolCalls + 1 }) }),
