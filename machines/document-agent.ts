@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { BUSY_TAG } from './tags.js';
 import type { InputSpec } from '../src/inputs/spec.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../src/inputs/events.js';
+import { isCancelWord } from './cancel-words.js';
 import type { AgentDecision, DocumentBrief, EditOperation, HistoryMessage, ProjectBrief } from '../src/document-agent/schemas.js';
 import {
   WEB_SEARCH_UNAVAILABLE,
@@ -343,6 +344,8 @@ export const documentAgentMachine = setup({
     converse: refuse('converse') as unknown as ReturnType<typeof fromPromise<ConverseOutput, ConverseInput>>,
   },
   guards: {
+    /** Typed words that end what waits ("stop", "never mind"): a cancel, not a new request. */
+    cancelWord: ({ event }) => event.type === 'user.text' && isCancelWord(event.text),
     needsClarification: ({ context }) => context.decision?.needs_clarification === true,
     needsConfirmation: ({ context }) => context.decision?.pending_confirmation === true && !context.confirmed,
     needsSearch: ({ context }) => context.decision?.needs_web_search === true && !!context.decision.search_query?.trim() && context.search === null,
@@ -375,6 +378,12 @@ export const documentAgentMachine = setup({
     /** A model call that failed was made all the same (the error says how many: DocumentAgentModelError). */
     countFailedCalls: assign({ modelCalls: ({ context, event }) => context.modelCalls + ((event as unknown as { error: { modelCalls?: unknown } }).error?.modelCalls === 1 ? 1 : 0) }),
     /** A new request while one waited: the waiting one is dropped, and said so. */
+    /** The pending action cancelled by the person's words. */
+    cancelPending: assign(({ context, event }) => ({
+      ...beginMessage(event.type === 'user.text' ? event.text : 'Cancel')({ context }),
+      outcome: { kind: 'cancelled' as const, intent: pendingIntent(context.pending) },
+      pending: null,
+    })),
     dropPending: assign(({ context }) => ({ dropped: pendingIntent(context.pending), pending: null })),
   },
 }).createMachine({
@@ -477,7 +486,10 @@ export const documentAgentMachine = setup({
           },
           { target: 'format', actions: assign(({ context }) => ({ ...beginMessage('Cancel')({ context }), outcome: { kind: 'cancelled' as const, intent: pendingIntent(context.pending) }, pending: null })) },
         ],
-        'user.text': { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.text)({ context }), message: event.text })), 'dropPending'] },
+        'user.text': [
+          { guard: 'cancelWord', target: 'format', actions: 'cancelPending' },
+          { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.text)({ context }), message: event.text })), 'dropPending'] },
+        ],
         'user.button': { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.value)({ context }), message: event.value })), 'dropPending'] },
         'input.timedOut': { target: 'format', actions: assign(({ context }) => ({ ...beginMessage('')({ context }), outcome: { kind: 'timed_out' as const, intent: pendingIntent(context.pending) }, pending: null })) },
       },
@@ -589,7 +601,10 @@ export const documentAgentMachine = setup({
             }),
           },
         ],
-        'user.text': { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.text)({ context }), message: event.text })), 'dropPending'] },
+        'user.text': [
+          { guard: 'cancelWord', target: 'format', actions: 'cancelPending' },
+          { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.text)({ context }), message: event.text })), 'dropPending'] },
+        ],
         'user.button': { target: 'load_context', actions: [assign(({ context, event }) => ({ ...beginMessage(event.value)({ context }), message: event.value })), 'dropPending'] },
         'input.timedOut': { target: 'format', actions: assign(({ context }) => ({ ...beginMessage('')({ context }), outcome: { kind: 'timed_out' as const, intent: pendingIntent(context.pending) }, pending: null })) },
       },

@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { BUSY_TAG } from './tags.js';
 import type { InputSpec } from '../src/inputs/spec.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../src/inputs/events.js';
+import { isCancelWord } from './cancel-words.js';
 import type { Contradiction, Diagnosis, GoalSpec, StepPlan, ToolSignature } from '../src/task-agent/schemas.js';
 
 /**
@@ -63,9 +64,16 @@ export interface GoalLimits {
   maxPromptBytes: number;
   /** Wall time of one step of the goal (from the person's message to the answer or a question; their waiting is not counted). */
   maxStepMs: number;
+  /** Wall time of the whole goal: its steps' times added up (the person's waiting between them is not counted). */
+  maxGoalMs: number;
 }
 
-export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000 };
+/**
+ * The limits checked as the goal moves from one actor to the next: a limit of
+ * time may be passed by the one model or tool call under way (each bounded by
+ * its own timeout), never by another.
+ */
+export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000, maxGoalMs: 180_000 };
 
 /** What a goal has spent, besides its steps and model calls. */
 export interface GoalUsage {
@@ -74,6 +82,8 @@ export interface GoalUsage {
   /** When the present step's first actor finished, and the last one (ms since the epoch, as the actors report it). */
   startedAt: number | null;
   lastAt: number | null;
+  /** The time the goal's earlier steps took, added up (absent in snapshots saved before it was kept). */
+  workedMs?: number;
 }
 
 /** A goal's usage (zero for a snapshot saved before usage was kept). */
@@ -93,7 +103,9 @@ export function limitReached(context: Pick<TaskAgentContext, 'steps' | 'modelCal
   if (context.modelCalls >= l.maxModelCalls) return `the limit of ${l.maxModelCalls} model calls per goal`;
   if (u && u.toolCalls >= l.maxToolCalls) return `the limit of ${l.maxToolCalls} tool calls per goal`;
   if (u && u.promptBytes >= l.maxPromptBytes) return `the limit of ${l.maxPromptBytes} bytes of prompts per goal`;
-  if (u?.startedAt != null && u.lastAt != null && u.lastAt - u.startedAt >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
+  const stepMs = u?.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
+  if (u?.startedAt != null && stepMs >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
+  if (u && (u.workedMs ?? 0) + stepMs >= l.maxGoalMs) return `the time limit of ${Math.round(l.maxGoalMs / 1000)} s per goal`;
   return null;
 }
 
@@ -202,6 +214,14 @@ export const DEFAULT_RETRY_BUDGET = 3;
 export const DEFAULT_ANSWER_WITHIN = 'PT1H';
 /** The value of the escalation's choice that ends the run. */
 export const STOP_VALUE = 'stop';
+/** Its value when "stop" is itself one of the contradicting values (a cancel word too). */
+export const DO_NOTHING_VALUE = 'do nothing';
+
+/** The value of the "Do nothing" button beside the contradicting values (null: every cancel word is taken). */
+function doNothingValue(values: readonly string[]): string | null {
+  const taken = new Set(values.map((v) => v.toLowerCase()));
+  return [STOP_VALUE, DO_NOTHING_VALUE].find((v) => !taken.has(v)) ?? null;
+}
 
 /** Below this, a parsed goal is too unsure to act on: the person is asked. */
 export const MIN_CONFIDENCE = 0.5;
@@ -306,19 +326,20 @@ export function escalationInputs(context: TaskAgentContext): InputSpec[] {
   const e = context.escalation;
   if (!e?.asks) return [];
   const description = e.message.slice(0, 500);
-  if (e.contradiction)
+  if (e.contradiction) {
+    const stop = doNothingValue(e.contradiction.values);
     return [
       {
         name: 'choice',
         type: 'enum',
         description,
-        options: [
-          ...e.contradiction.values.map((v) => ({ label: v, value: v })),
-          ...(e.contradiction.values.includes(STOP_VALUE) ? [] : [{ label: 'Do nothing', value: STOP_VALUE }]),
-        ],
+        options: [...e.contradiction.values.map((v) => ({ label: v, value: v })), ...(stop ? [{ label: 'Do nothing', value: stop }] : [])],
+        // Other words reach the machine: a cancel word ends the goal, anything else is read as the clarified goal.
+        passOtherText: true,
         deadline: context.answerWithin,
       },
     ];
+  }
   return [{ name: 'clarification', type: 'string', minLength: 1, maxLength: 2000, description, deadline: context.answerWithin }];
 }
 
@@ -395,22 +416,46 @@ export const taskAgentMachine = setup({
     limitReached: ({ context }) => limitReached(context) !== null,
     /** The escalation only informs: nothing to wait for. */
     nothingToAsk: ({ context }) => !context.escalation?.asks,
-    /** The person chose to end the run (unless "stop" is one of the contradicting values they choose between). */
-    stopAsked: ({ context, event }) =>
-      event.type === 'input.answered' &&
-      String(event.value).trim().toLowerCase() === STOP_VALUE &&
-      !(context.escalation?.contradiction?.values.includes(String(event.value)) ?? false),
+    /**
+     * The person chose to end the run: a cancel word typed ("stop", "cancel", "never mind") always;
+     * picked, unless it is one of the contradicting values the buttons offer.
+     */
+    stopAsked: ({ context, event }) => {
+      if (event.type === 'user.text') return isCancelWord(event.text);
+      if (event.type !== 'input.answered' || !isCancelWord(String(event.value))) return false;
+      const value = String(event.value).toLowerCase();
+      return event.typed === true || !(context.escalation?.contradiction?.values.some((v) => v.toLowerCase() === value) ?? false);
+    },
     /** The person chose one of the contradicting values. */
     contradictionSettled: ({ context, event }) => event.type === 'input.answered' && context.escalation?.contradiction != null,
   },
   actions: {
     /** An event from outside begins a new step: the writes before it are saved. */
-    beginStep: assign({ stepStart: ({ context }) => context.steps.length, usage: ({ context }) => ({ ...usageOf(context), startedAt: null, lastAt: null }) }),
+    beginStep: assign({
+      stepStart: ({ context }) => context.steps.length,
+      // The step that ended adds its time to the goal's; the person's waiting since is not counted.
+      usage: ({ context }) => {
+        const u = usageOf(context);
+        const stepMs = u.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
+        return { ...u, workedMs: (u.workedMs ?? 0) + stepMs, startedAt: null, lastAt: null };
+      },
+    }),
     /** What an actor reported it spent: prompt bytes, and the time it finished (the step's clock). */
     countSpent: assign({ usage: ({ context, event }) => spend(context, (event as unknown as { output?: Spent }).output ?? {}) }),
     countToolCall: assign({ usage: ({ context }) => ({ ...usageOf(context), toolCalls: usageOf(context).toolCalls + 1 }) }),
     endByLimit: assign({ ending: 'limit' as const, limitHit: ({ context }) => limitReached(context) }),
     takeGoal: assign(({ event }) => (event.type === 'user.text' ? { goal: event.text.trim() } : {})),
+    /** The person's words (typed, or a clarification's answer) are the clarified goal, read again from the start. */
+    clarify: assign(({ context, event }) => ({
+      earlier: context.goal ? [...context.earlier, context.goal] : context.earlier,
+      goal: (event.type === 'user.text' ? event.text : event.type === 'input.answered' ? String(event.value) : '').trim(),
+      spec: null,
+      planned: [],
+      current: null,
+      escalation: null,
+      failure: null,
+      diagnosis: null,
+    })),
     countModelCalls: assign(({ context, event }) => {
       const output = (event as unknown as { output?: { modelCalls?: number } & Spent }).output ?? {};
       return { modelCalls: context.modelCalls + (output.modelCalls ?? 0), usage: spend(context, output) };
@@ -640,23 +685,13 @@ export const taskAgentMachine = setup({
             target: 'plan_step',
             actions: ['beginStep', assign(({ context, event }) => ({ ...settleContradiction(context, String(event.value)), escalation: null, failure: null, diagnosis: null }))],
           },
-          {
-            // The person's words are the clarified goal, read again from the start.
-            target: 'parse_goal',
-            actions: [
-              'beginStep',
-              assign(({ context, event }) => ({
-                earlier: context.goal ? [...context.earlier, context.goal] : context.earlier,
-                goal: String(event.value).trim(),
-                spec: null,
-                planned: [],
-                current: null,
-                escalation: null,
-                failure: null,
-                diagnosis: null,
-              })),
-            ],
-          },
+          // The person's words are the clarified goal, read again from the start.
+          { target: 'parse_goal', actions: ['beginStep', 'clarify'] },
+        ],
+        // Words that are not one of the contradiction's buttons: a cancel word, or the clarified goal.
+        'user.text': [
+          { guard: 'stopAsked', target: 'answer', actions: ['beginStep', assign({ ending: 'stopped' as const })] },
+          { target: 'parse_goal', actions: ['beginStep', 'clarify'] },
         ],
         'input.timedOut': { target: 'answer', actions: ['beginStep', assign({ ending: 'timed_out' as const })] },
       },

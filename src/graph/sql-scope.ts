@@ -25,19 +25,31 @@ export async function inSavepoint<T>(sql: GraphSql, fn: () => Promise<T>): Promi
 
 /**
  * Runs `fn` read-only, in a savepoint that is always rolled back: `SET
- * TRANSACTION READ ONLY` and `statement_timeout` hold inside it only, and are
- * undone with it, so the caller's transaction may write again afterwards, and
- * a query that failed leaves it usable. READ ONLY stops AGE's writes too
- * (CREATE, SET, REMOVE, DELETE, MERGE fail with 25006, checked on AGE 1.7);
- * the rollback keeps nothing of a read in any case. Needs a transaction (a
- * savepoint outside one is an error: it fails closed).
+ * TRANSACTION READ ONLY`, `statement_timeout`, `work_mem` and (where the
+ * role may: a superuser, as on PGlite) `temp_file_limit` hold inside it only,
+ * and are undone with it, so the caller's transaction may write again
+ * afterwards, and a query that failed leaves it usable. READ ONLY stops AGE's
+ * writes too (CREATE, SET, REMOVE, DELETE, MERGE fail with 25006, checked on
+ * AGE 1.7); the rollback keeps nothing of a read in any case. Needs a
+ * transaction (a savepoint outside one is an error: it fails closed). `fn` is
+ * told whether the statement timeout can work: not on PGlite (one thread).
  */
-export async function readOnlyScope<T>(sql: GraphSql, options: { timeoutMs: number }, fn: () => Promise<T>): Promise<T> {
+export async function readOnlyScope<T>(
+  sql: GraphSql,
+  options: { timeoutMs: number; workMemKb?: number; tempFileLimitKb?: number },
+  fn: (scope: { timed: boolean }) => Promise<T>,
+): Promise<T> {
   await sql.query('SAVEPOINT gateflow_read');
   try {
     await sql.query('SET TRANSACTION READ ONLY');
-    await sql.query("SELECT set_config('statement_timeout', $1, true)", [`${Math.max(1, Math.round(options.timeoutMs))}ms`]);
-    return await fn();
+    const { rows } = await sql.query<{ timed: boolean }>(
+      `SELECT set_config('statement_timeout', $1, true) IS NOT NULL
+              AND ($2::int IS NULL OR set_config('work_mem', $2::int || 'kB', true) IS NOT NULL)
+              AND ($3::int IS NULL OR current_setting('is_superuser') <> 'on' OR set_config('temp_file_limit', $3::int || 'kB', true) IS NOT NULL)
+              AND version() NOT LIKE '%emscripten%' AS timed`,
+      [`${Math.max(1, Math.round(options.timeoutMs))}ms`, options.workMemKb ?? null, options.tempFileLimitKb ?? null],
+    );
+    return await fn({ timed: rows[0]?.timed === true });
   } finally {
     await sql.query('ROLLBACK TO SAVEPOINT gateflow_read');
     await sql.query('RELEASE SAVEPOINT gateflow_read');

@@ -15,6 +15,8 @@ export interface InputAnsweredEvent {
   value: InputValue;
   /** Who answered (a JWT subject), null without auth; `deadline` when the default was taken. */
   by: string | null;
+  /** The value was read from words the person typed (a text turn), not picked (a button, an answer by the gate's id). */
+  typed?: boolean;
   /** The names of this state's inputs still open after this one. */
   remaining: string[];
 }

@@ -43,6 +43,8 @@ export interface TaskAgentActorOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   cypherLimits?: Partial<CypherLimits>;
+  /** The clock the goal's time limits read, in ms since the epoch (default Date.now). */
+  now?: () => number;
 }
 
 /** A failure carried by a rejection, as the machine reads it (`thrown` in machines/task-agent.ts). */
@@ -69,6 +71,9 @@ const modelFailure = (stage: TaskFailure['stage'], f: ObjectCallFailure): TaskFa
  */
 export function taskAgentActors(options: TaskAgentActorOptions) {
   const { registry, model } = options;
+  const now = options.now ?? Date.now;
+  /** An outcome with the time it was reached: the clock the machine bounds a step and the goal by (GoalLimits.maxStepMs, maxGoalMs). */
+  const stamp = <T extends object>(outcome: T): T & { at: number } => ({ ...outcome, at: now() });
   // Built once per registry (and again only if tools are added to it).
   const schemas = () => taskAgentModelSchemas(registry);
   const ask = async <T>(request: ModelRequest, schema: ModelSchema<T>, name: string) => {
@@ -200,8 +205,6 @@ function oversizedCall(call: ToolSignature): string | null {
   return `the model planned ${call.tool.slice(0, 64)} with arguments of ${size}; at most ${MAX_CALL_ARGS_BYTES / 1024} KB (labels at most 63 characters, keys 200, values 10,000)`;
 }
 
-/** An outcome with the time it was reached: the step's clock the machine bounds (GoalLimits.maxStepMs). */
-const stamp = <T extends object>(outcome: T): T & { at: number } => ({ ...outcome, at: Date.now() });
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
 /** A lead sentence that claims the goal is done. */

@@ -5,12 +5,14 @@ import type { ToolOutcome, ToolRegistry } from '../graph/tools/registry.js';
 import type { SqlDatabase, SqlTransaction } from '../store/types.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { ToolSignature } from './schemas.js';
+import { writesToReplay } from './write-footprint.js';
 
 /**
  * How the task agent's graph changes commit with the session (seed 004, issue
  * 13): a tool call runs in a transaction that is always rolled back, after
- * the writes this step made before it are replayed there (so it sees the
- * graph as the step left it); the step's writes are applied for good only
+ * the writes this step made before it that it can depend on are replayed
+ * there (so it sees the graph as the step left it, as far as it can tell;
+ * see write-footprint.ts); the step's writes are applied for good only
  * in the transaction that saves the session's snapshot. A crash before that
  * leaves the graph as it was, and a replayed turn (same turnId) applies
  * nothing, because nothing of it was applied before the save.
@@ -84,7 +86,8 @@ export async function previewCall(
 ): Promise<{ outcome: ToolOutcome; write: boolean }> {
   const tool = options.registry.get(request.call.tool);
   const work = inRolledBack(options, request.owner, async (graph) => {
-    await replay(options.registry, graph, request.replay);
+    // Only the earlier writes this call can depend on: not every write again for each call.
+    await replay(options.registry, graph, writesToReplay(options.registry, request.call, request.replay));
     return options.registry.call(graph, request.call.tool, request.call.args);
   });
   work.catch(() => undefined); // settled after a timeout: nobody waits for it any more

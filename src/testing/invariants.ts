@@ -123,7 +123,7 @@ export class SessionInvariants {
     if (mine.length === 1) {
       const gate = mine[0]!;
       const read = coerceInput(gate.spec, text);
-      if (read.ok) event = { type: 'input.answered', gateId: gate.gateId, state: gate.state, name: gate.name, value: read.value, by: null, remaining: [] } satisfies InputAnsweredEvent;
+      if (read.ok) event = { type: 'input.answered', gateId: gate.gateId, state: gate.state, name: gate.name, value: read.value, by: null, remaining: [], typed: true } satisfies InputAnsweredEvent;
       else if (!gate.spec.passOtherText) return this.violate('stop_ignored', `"${text}" is refused by the gate "${gate.name}" (${read.message})`);
     }
     const [next] = transition(this.machine, snapshot, event);

@@ -176,7 +176,7 @@ describe('the document agent’s machine against the seed’s flow', () => {
       for (const i of values) if (i.from.startsWith('./')) visit(i.from.slice(2).replace(/\.js$/, '.ts'));
     };
     visit('document-agent.ts');
-    expect([...visited].sort()).toEqual(['document-agent-replies.ts', 'document-agent.ts', 'tags.ts']);
+    expect([...visited].sort()).toEqual(['cancel-words.ts', 'document-agent-replies.ts', 'document-agent.ts', 'tags.ts']);
     // …and it does use src/'s types (so the check above is looking at real imports).
     expect(importsOf(readFileSync(`${MACHINES}document-agent.ts`, 'utf8')).filter((i) => i.typeOnly && i.from.startsWith('../src/')).length).toBeGreaterThan(0);
     expect(importsOf("import { x } from '../src/a.js';\nimport type { Y } from '../src/y.js';")).toEqual([
@@ -240,6 +240,8 @@ describe('the drawing shows the seed’s flow diagram', () => {
     expect(edges.filter((e) => e.from === 'awaiting_confirmation').map((e) => [e.to, e.event])).toEqual([
       ['act', 'input.answered'],
       ['format', 'input.answered'],
+      // A cancel word typed cancels; other words are a new request.
+      ['format', 'user.text'],
       ['load_context', 'user.text'],
       ['load_context', 'user.button'],
       ['format', 'input.timedOut'],
@@ -248,6 +250,7 @@ describe('the drawing shows the seed’s flow diagram', () => {
       ['format', 'input.answered'],
       ['edit', 'input.answered'],
       ['create', 'input.answered'],
+      ['format', 'user.text'],
       ['load_context', 'user.text'],
       ['load_context', 'user.button'],
       ['format', 'input.timedOut'],

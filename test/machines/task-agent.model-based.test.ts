@@ -165,9 +165,15 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
         labelled('diagnose threw', errorEvent('diagnose', new Error('the diagnosis failed'))),
       ];
     case 'escalate':
-      return inputTestEvents(snapshot, (input) => (input.type === 'string' ? [STOP_VALUE, FREE_TEXT] : defaultAnswers(input))).map((e) =>
-        labelled(e.type === 'input.answered' ? `answered ${JSON.stringify(e.value)}` : 'timed out', e),
-      );
+      return [
+        ...inputTestEvents(snapshot, (input) => (input.type === 'string' ? [STOP_VALUE, FREE_TEXT] : defaultAnswers(input))).map((e) =>
+          labelled(e.type === 'input.answered' ? `answered ${JSON.stringify(e.value)}` : 'timed out', e),
+        ),
+        // The contradiction's choice passes other words on: a cancel word ends the goal, anything else is the clarified goal.
+        ...(c.escalation?.contradiction
+          ? [labelled('typed "cancel"', { type: 'user.text', text: 'cancel' }), labelled('typed other words', { type: 'user.text', text: FREE_TEXT })]
+          : []),
+      ];
     case 'answer':
       return [
         labelled('answered', doneEvent('answer', { message: AnswerSchema.parse({ message: 'Done.' }).message, modelCalls: 0 })),
@@ -254,7 +260,7 @@ describe('task agent: model-based paths', () => {
     expect(coverage.transitions.percent).toBe(100);
     // Every state of the seed (and START/END) and the three routing guards' every route, counted on the machine itself.
     expect(coverage.states.total).toBe(11);
-    expect(coverage.transitions.total).toBe(27);
+    expect(coverage.transitions.total).toBe(29); // 27, and the words typed at a contradiction: a cancel word, or the clarified goal
   });
 
   it('takes every outcome of every actor and every answer somewhere', () => {

@@ -5,8 +5,9 @@
  * or broken in one of the ways real models break). After every turn and at the
  * end of every run the invariants hold:
  * - no turn throws (over HTTP: no 500);
- * - not stuck: unfinished means an open gate, or idle for a goal; "stop" on an
- *   open gate ends the goal;
+ * - not stuck: unfinished means an open gate, or idle for a goal; a cancel word
+ *   ("stop", "cancel", "never mind") typed at an open gate ends the goal, even
+ *   when it is one of the values asked for;
  * - "completed" only when every step succeeded;
  * - the writes committed are exactly the run's successful write steps, in
  *   order, once each (a replayed turn commits nothing), and a run with none
@@ -40,6 +41,8 @@ const GOALS = [
   'Link every user to every ticket',
   'stop',
 ];
+/** The words that end the goal at the end of a run (by the run's seed). */
+const CANCEL_WORDS_TRIED = ['stop', 'cancel', 'never mind'];
 const ANSWERS = ['stop', 'open', 'closed', 'Create a Ticket node with key TICKET-2', 'yes', 'never mind', 'Delete the User node U-1'];
 /** A goal's model calls: parse, and per step a plan, a diagnosis, the answer; generous until per-goal limits are configurable. */
 const MAX_MODEL_CALLS_PER_TURN = 60;
@@ -128,13 +131,14 @@ describe('task agent under a chaos model', () => {
               check(reply, `answer ${i} ${JSON.stringify(text)}`);
               expect(model.calls.length - calls, `${where}: model calls for one turn`).toBeLessThanOrEqual(MAX_MODEL_CALLS_PER_TURN);
             }
-            // "stop" on an open gate always ends the goal, unless "stop" is itself one of the values the
-            // person is asked to choose between (a contradiction whose values the model took from the goal "stop").
-            const stopIsAChoice = (reply.inputs ?? []).some((g) => (g.options ?? []).some((o) => o.value === 'stop' && o.label.toLowerCase() === 'stop'));
-            if (stopIsAChoice) tally.add('stop was one of the values to choose');
-            if (!FINISHED.has(reply.status) && (reply.inputs ?? []).length > 0 && !stopIsAChoice) {
-              reply = await runtime.turn(sessionId, { text: 'stop', turnId: 'stop' });
-              expect(FINISHED.has(reply.status), `${where}: "stop" did not end the goal (${reply.status}, ${JSON.stringify(reply.state)})`).toBe(true);
+            // A cancel word typed at an open gate always ends the goal, even when it is one of the values
+            // the person is asked to choose between (a contradiction whose values the model took from the goal "stop").
+            const cancelWord = CANCEL_WORDS_TRIED[seed % CANCEL_WORDS_TRIED.length]!;
+            if ((reply.inputs ?? []).some((g) => (g.options ?? []).some((o) => String(o.value).toLowerCase() === cancelWord))) tally.add('the cancel word was one of the values to choose');
+            if (!FINISHED.has(reply.status) && (reply.inputs ?? []).length > 0) {
+              reply = await runtime.turn(sessionId, { text: cancelWord, turnId: 'stop' });
+              expect(FINISHED.has(reply.status), `${where}: "${cancelWord}" did not end the goal (${reply.status}, ${JSON.stringify(reply.state)})`).toBe(true);
+              expect(reply.completion.reason, `${where}: "${cancelWord}" ended the goal as ${reply.completion.reason}`).toBe('stopped');
             }
             tally.add(`ended:${reply.status}/${reply.completion.reason}`);
             tally.add('model calls', model.calls.length);

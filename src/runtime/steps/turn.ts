@@ -23,7 +23,7 @@ export const turnStep: StepKind<TurnStep> = {
       if (!read.ok && !gate.spec.passOtherText) throw new InvalidInputValueError(gate.gateId, gate.name, read.expected, read.message);
       if (read.ok) {
         prepared.closing = [{ gateId: gate.gateId, status: 'answered', value: read.value, answeredBy: callerOwner }];
-        prepared.events = [answered(gate, read.value, callerOwner, open, prepared.closing)];
+        prepared.events = [{ ...answered(gate, read.value, callerOwner, open, prepared.closing), typed: true }];
       }
     }
     return prepared;
