@@ -312,7 +312,8 @@ function inputState(p: Parameters<NodeKind<typeof InputNodeSchema>['state']>[0],
         on: {
           'input.answered': [
             c.go(p, 'done', and([here, { type: 'noInputsRemain' }] as never), [{ type: 'commitInput', params }]),
-            { guard: here, actions: [{ type: 'commitInput', params }] },
+            // Others still open: only a node with several inputs has this step (one input leaves on its answer).
+            ...(p.node.inputs.length > 1 ? [{ guard: here, actions: [{ type: 'commitInput', params }] }] : []),
           ],
           ...(timesOut && { 'input.timedOut': c.go(p, 'timeout', { type: 'inputTimedOutHere', params }, []) }),
         },
@@ -365,7 +366,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * Values to try for an input: its default; both yes and no; the lower bound
  * (else 0, within bounds) and values around each number a guard compares it
- * with; the first option and each option a guard names; a day within bounds
+ * with; every option; a day within bounds
  * and around each date a guard names; an address; a text (and each text a
  * guard names). Only those the input allows, read as the runtime reads them.
  */
@@ -384,7 +385,8 @@ function sampleValues(input: InputSpec, t: Pick<TestEventInput, 'literals' | 'to
     }
     case 'enum': {
       const values = inputOptions(input)!.map((o) => String(o.value));
-      candidates = [values[0], ...stringsOf(literals).filter((s) => values.includes(s))];
+      // Every option (an author wrote each, and a guard on one leaves the others to "else").
+      candidates = values;
       break;
     }
     case 'date': {
