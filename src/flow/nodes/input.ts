@@ -436,6 +436,7 @@ export const input: NodeKind<typeof InputNodeSchema> = {
       c.fail(c.at, `input "${node.id}" has a "timeout" edge but can never time out: no input has a deadline without a default`, { node: node.id });
   },
   answerKeys: (node) => node.inputs.map((i) => i.name),
+  answerTypes: (node) => Object.fromEntries(node.inputs.map((i) => [i.name, i])),
 
   guards: inputGuards,
   actions: inputActions,
