@@ -2,6 +2,7 @@ import { and } from 'xstate';
 import { z } from 'zod';
 import { coerceInput } from '../../inputs/coerce.js';
 import { waitsFor } from '../../inputs/declared.js';
+import { roleInWords } from '../../inputs/role-words.js';
 import type { InputAnsweredEvent } from '../../inputs/events.js';
 import {
   BooleanInputSchema,
@@ -325,17 +326,6 @@ function inputState(p: Parameters<NodeKind<typeof InputNodeSchema>['state']>[0],
 
 // ---------------------------------------------------------------- reply
 
-/** Roles named without an article: words for a group, not for one person ("Waiting for staff", not "a staff"). */
-const GROUP_WORDS = /(?:^|\s)(?:staff|personnel|support|management|security|admin|administration|finance|legal|hr|it|sales|billing|reception|team|crew)$/i;
-
-/** "a manager", "an auditor", "staff", "managers"; a role's "-" and "_" read as spaces. */
-const someone = (role: string) => {
-  const words = role.replace(/[-_]+/g, ' ');
-  // A group, or a plural ("managers", not "boss"): no article.
-  if (GROUP_WORDS.test(words) || /[^s]s$/i.test(words)) return words;
-  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
-};
-
 /** How an input is named to the person waiting: its description, or its name in words. */
 const shownName = (input: InputSpec) => input.description ?? input.name.replace(/_+/g, ' ');
 
@@ -351,7 +341,7 @@ export function waitingLines(inputs: readonly InputSpec[], answered: (name: stri
   return roles
     .map((role) => {
       const names = shown.filter((i) => (i.to ?? null) === role).map(shownName).join(', ');
-      return `Waiting for ${role === null ? 'your answer' : someone(role)}: ${names}${/[.?!]$/.test(names) ? '' : '.'}`;
+      return `Waiting for ${role === null ? 'your answer' : roleInWords(role)}: ${names}${/[.?!]$/.test(names) ? '' : '.'}`;
     })
     .join('\n');
 }
