@@ -85,6 +85,8 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
       line.before(hit);
     }
     setView(startView(box, frame.getBoundingClientRect()));
+    // For measuring in a browser: when a drawing is on the page (its time from the page's start).
+    performance.mark('gateflow:drawing-shown', { detail: { label } });
   }, [svg, label]);
 
   useLayoutEffect(() => {
