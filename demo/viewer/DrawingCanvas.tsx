@@ -84,7 +84,16 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
       hit.setAttribute('class', 'gv-hit');
       line.before(hit);
     }
-    setView(startView(box, frame.getBoundingClientRect()));
+    // Where the drawing starts: the flow's start dot, else the leftmost initial-state dot (drawings run left to right).
+    const dots = Array.from(element.querySelectorAll<SVGCircleElement>('.gf-start circle, .gf-initial circle'), (c) => ({
+      x: c.cx.baseVal.value,
+      y: c.cy.baseVal.value,
+      flow: c.parentElement?.classList.contains('gf-start') === true,
+    }));
+    const start = dots.find((d) => d.flow) ?? dots.reduce<(typeof dots)[number] | null>((left, d) => (left === null || d.x < left.x ? d : left), null);
+    setView(startView(box, frame.getBoundingClientRect(), start));
+    // For measuring in a browser: when a drawing is on the page (its time from the page's start).
+    performance.mark('gateflow:drawing-shown', { detail: { label } });
   }, [svg, label]);
 
   useLayoutEffect(() => {
@@ -266,15 +275,21 @@ function readViewBox(element: SVGSVGElement): ViewBox {
 
 /**
  * The first view: the whole drawing when it fits at a readable scale; else
- * its left part (where a flow starts) at that scale, centred where the
- * drawing is smaller than the frame.
+ * the part where it starts at that scale (its start dot near the left, a
+ * third of the way down; the drawing's left and top when it has none),
+ * centred where the drawing is smaller than the frame. A machine's first
+ * state can sit far down its compound box: opening at the box's top showed
+ * an empty frame.
  */
-function startView(full: ViewBox, frame: DOMRect): ViewBox {
+function startView(full: ViewBox, frame: DOMRect, start: { x: number; y: number } | null): ViewBox {
   if (frame.width <= 0 || frame.height <= 0) return full;
   if (Math.min(frame.width / full.w, frame.height / full.h) >= START_SCALE) return full;
   const w = frame.width / START_SCALE;
   const h = frame.height / START_SCALE;
-  return { x: full.w <= w ? full.x - (w - full.w) / 2 : full.x, y: full.h <= h ? full.y - (h - full.h) / 2 : full.y, w, h };
+  const within = (at: number, size: number, low: number, span: number) => Math.min(Math.max(at, low), low + span - size);
+  const x = full.w <= w ? full.x - (w - full.w) / 2 : start ? within(start.x - MARGIN * 2, w, full.x, full.w) : full.x;
+  const y = full.h <= h ? full.y - (h - full.h) / 2 : start ? within(start.y - h / 3, h, full.y, full.h) : full.y;
+  return { x, y, w, h };
 }
 
 /** The drawing's units per screen pixel at the current view. */

@@ -12,7 +12,8 @@ import { DrawingView } from './DrawingView.js';
 import type { Marks } from './DrawingCanvas.js';
 import { ErrorMessage } from './ErrorMessage.js';
 import { setParam, shownLevel, useDrawing, type Level } from './use-drawing.js';
-import { shortText, stateText, traceLine, turnText, valueText } from './words.js';
+import { StateCode, StatusTag, sessionHref, sessionsHref } from './session-parts.js';
+import { shortText, traceLine, turnText, valueText } from './words.js';
 
 /** The API's events stream and gate answers (same origin, no token: the demo runs without sign-in). */
 const transport = createHttpTransport();
@@ -90,7 +91,7 @@ export function SessionPage({ sessionId, initialLevel }: { sessionId: string; in
         <span className={`gv-live gv-live-${live}`} role="status">
           {live === 'live' ? 'live' : live === 'connecting' ? 'connecting…' : 'reconnecting…'}
         </span>{' '}
-        <a className="gv-title-link" href={`/viewer?sessions&workflowId=${encodeURIComponent(session.reply.flowId)}`}>
+        <a className="gv-title-link" href={sessionsHref(session.reply.flowId)}>
           all sessions of {session.reply.flowId}
         </a>
       </h1>
@@ -142,7 +143,7 @@ function StepBar({ sessionId, session, step, onStep }: { sessionId: string; sess
     setRefused(null);
     try {
       const { sessionId: forked } = await forkSession(sessionId, at);
-      location.href = `/viewer?session=${encodeURIComponent(forked)}`;
+      location.href = sessionHref(forked);
     } catch (e) {
       setRefused((e as Error).message);
       setForking(false);
@@ -284,16 +285,14 @@ function StatusPanel({ reply }: { reply: ViewerReply }) {
         <div>
           <dt>Status</dt>
           <dd>
-            <span className={`gv-tag gv-status-${reply.status}`} data-status={reply.status}>
-              {reply.status}
-            </span>{' '}
+            <StatusTag status={reply.status} />{' '}
             {reply.completion.reason.replace(/_/g, ' ')}
           </dd>
         </div>
         <div>
           <dt>State</dt>
           <dd>
-            <code className="gv-state">{stateText(reply.state)}</code>
+            <StateCode state={reply.state} />
           </dd>
         </div>
         <div>
@@ -395,7 +394,7 @@ function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq
             </p>
             <p className="gv-turn-reply">
               <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({entry.reply.status}, at </span>
-              <code className="gv-state">{stateText(entry.reply.state)}</code>
+              <StateCode state={entry.reply.state} />
               <span className="gv-muted">)</span>
             </p>
             {(entry.trace?.length ?? 0) > 0 && (

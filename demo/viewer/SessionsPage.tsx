@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { listDrawings, listSessions, type DrawingSummary, type SessionList } from './api.js';
 import { setParam } from './use-drawing.js';
-import { stateText } from './words.js';
+import { StateCode, StatusTag, sessionHref } from './session-parts.js';
 
 const STATUSES = ['active', 'waiting', 'done', 'cancelled', 'failed'] as const;
 
@@ -116,7 +116,7 @@ export function SessionsPage({ initialWorkflow, initialStatus }: { initialWorkfl
             {sessions.map((s) => (
               <tr key={s.sessionId} data-session={s.sessionId}>
                 <th scope="row">
-                  <a href={`/viewer?session=${encodeURIComponent(s.sessionId)}`}>
+                  <a href={sessionHref(s.sessionId)}>
                     <code>{s.sessionId}</code>
                   </a>
                 </th>
@@ -124,11 +124,11 @@ export function SessionsPage({ initialWorkflow, initialStatus }: { initialWorkfl
                   {title(s.workflowId)} <span className="gv-muted">v{String(s.flowVersion)}</span>
                 </td>
                 <td>
-                  <span className={`gv-tag gv-status-${s.status}`}>{s.status}</span>
+                  <StatusTag status={s.status} />
                 </td>
                 <td>{s.steps}</td>
                 <td>
-                  <code className="gv-state">{stateText(s.state)}</code>
+                  <StateCode state={s.state} />
                 </td>
                 <td>{new Date(s.updatedAt).toLocaleString()}</td>
               </tr>

@@ -5,6 +5,7 @@ import { CoveragePanel, useCoverage } from './Coverage.js';
 import { DrawingView } from './DrawingView.js';
 import type { Marks } from './DrawingCanvas.js';
 import { ErrorMessage } from './ErrorMessage.js';
+import { sessionsHref } from './session-parts.js';
 import { setParam, shownLevel, useDrawing, type Level } from './use-drawing.js';
 
 /** `?workflow=<id>`: one drawing, at the level in the address, with the coverage overlay on demand. */
@@ -29,7 +30,7 @@ function WorkflowDrawingView({ drawing, initialLevel }: { drawing: WorkflowDrawi
       <h1 className="gv-title">
         {name} <span className="gv-muted">({drawing.kind === 'workflow' ? `workflow ${drawing.id}, version ${String(drawing.version)}` : `machine ${drawing.id}`})</span>
         {drawing.kind === 'workflow' && (
-          <a className="gv-title-link" href={`/viewer?sessions&workflowId=${encodeURIComponent(drawing.id)}`}>
+          <a className="gv-title-link" href={sessionsHref(drawing.id)}>
             its sessions
           </a>
         )}

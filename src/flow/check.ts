@@ -1,7 +1,7 @@
 import { UNREADABLE_TERMINAL_ID } from './attempts.js';
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
-import { guardTypeProblems, type GuardVocabulary } from './guards/types.js';
+import { guardTypeProblems, type GuardAnswerType, type GuardVocabulary } from './guards/types.js';
 import { checkPlaceholders } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { EdgeCheckContext, NodeCheckContext, Silence } from './nodes/kind.js';
@@ -67,7 +67,7 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
   // Answer keys are flow-wide: guards read `answers.<key>` wherever the question is.
   const keys = new Map<string, Path>();
   // What guards may read, with its answer type when the flow knows it (an action's output it does not).
-  const answerTypes = new Map<string, AnswerSpec | undefined>();
+  const answerTypes = new Map<string, GuardAnswerType | undefined>();
   for (const [key, spec] of Object.entries(doc.inputs ?? {})) {
     keys.set(key, ['inputs', key]);
     answerTypes.set(key, spec);
@@ -85,7 +85,10 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
         answerTypes.set(key, node.answer);
       }
       // Actions set answers too (their `assign`), and any kind may.
-      if (node.kind !== 'question') for (const key of kindOf(node).answerKeys?.(node) ?? []) if (!answerTypes.has(key)) answerTypes.set(key, undefined);
+      if (node.kind !== 'question') {
+        const types = kindOf(node).answerTypes?.(node) ?? {};
+        for (const key of kindOf(node).answerKeys?.(node) ?? []) if (!answerTypes.has(key)) answerTypes.set(key, types[key]);
+      }
     });
 
   const vocabulary: GuardVocabulary = {

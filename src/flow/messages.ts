@@ -29,6 +29,10 @@ export const DEFAULT_CONFIRMATION_PROMPT = '**Please review the information abov
  */
 export const DEFAULT_STOP_MESSAGE = 'Thank you. We cannot go further based on that answer, so this conversation ends here.';
 export const DEFAULT_HANDOFF_MESSAGE = 'Thank you. Your answers have been passed on to a person, who will take it from here.';
+/** The handoff's default, agreeing with how many answers there are ("Your answer has", "Your answers have"). */
+export function defaultHandoffMessage(answerCount: number): string {
+  return answerCount === 1 ? 'Thank you. Your answer has been passed on to a person, who will take it from here.' : DEFAULT_HANDOFF_MESSAGE;
+}
 export const DEFAULT_COMPLETED_MESSAGE = 'Thank you. That is everything we needed.';
 export const DEFAULT_WORKING_MESSAGE = 'One moment…';
 export const SKIP_LABEL = 'Skip';

@@ -5,6 +5,7 @@ import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
 import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './convert.js';
 import { flowIssueWording } from './issue-wording.js';
+import { salvageFlow } from './salvage.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
 
 /** Schema problems say which field and what to write there (issue-wording.ts). */
@@ -53,7 +54,12 @@ export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocumen
   }
   // A flow document is checked once: its errors (which refuse it) first, then its warnings.
   const parsed = FlowDocumentSchema.safeParse(value, WORDING);
-  if (!parsed.success) return { flow: null, problems: zodIssues(parsed.error).map((i) => problemOf(i, locate)) };
+  if (!parsed.success) {
+    // Shape errors first; then what the checker finds in the rest (the refused pieces left out), so that one run shows all.
+    const salvaged = salvageFlow(value, parsed.error.issues);
+    const rest = salvaged ? checkFlow(salvaged.doc).flatMap((i) => salvaged.restore(i) ?? []) : [];
+    return { flow: null, problems: [...zodIssues(parsed.error), ...flowErrors(rest), ...rest.filter(isWarning)].map((i) => problemOf(i, locate)) };
+  }
   const issues = checkFlow(parsed.data);
   const errors = flowErrors(issues);
   return {

@@ -46,6 +46,8 @@ export type Notify = 'inline' | 'badge';
 
 /** The value of a summary's confirm button (`{ "button": "confirm" }`). */
 const CONFIRM_VALUE = 'confirm';
+/** The text box grows with the lines typed up to this many, then scrolls. */
+const MAX_TEXT_ROWS = 8;
 
 /** A chat widget for a gateflow conversation. Themable with `--gf-*` CSS variables. */
 export function ChatWidget(props: ChatWidgetProps) {
@@ -91,7 +93,7 @@ export function ChatView({
   /** The session is being cancelled; or why it could not be. */
   const [cancelling, setCancelling] = useState<{ error: string | null } | null>(null);
   const [listOpen, setListOpen] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
   const pendingInputs = useRef<HTMLDivElement>(null);
   const restartButton = useRef<HTMLButtonElement>(null);
   const keepGoing = useRef<HTMLButtonElement>(null);
@@ -359,12 +361,21 @@ export function ChatView({
           <label htmlFor={inputId} className="gf-visually-hidden">
             Your answer
           </label>
-          <input
+          {/* Several lines (Shift+Enter), so that Markdown (lists, paragraphs) reaches the agent as written; Enter sends. */}
+          <textarea
             ref={input}
             id={inputId}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              // Enter while an input method composes a word picks the word; it does not send.
+              if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }}
+            rows={Math.min(MAX_TEXT_ROWS, draft.split('\n').length)}
             placeholder={confirmation ? 'Or type what to change, then press Enter…' : 'Type your answer…'}
+            title="Enter sends; Shift+Enter starts a new line"
             autoComplete="off"
             enterKeyHint="send"
             maxLength={4000}

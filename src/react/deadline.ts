@@ -37,11 +37,7 @@ export function deadlineInWords(deadline: string, now: Date): string {
   return `due ${relativeTime(at, now)} (${clockTime(at)})`;
 }
 
-/** "a manager", "an auditor", "a finance team" (from `finance-team`): who a gate waits for. */
-export function roleInWords(role: string): string {
-  const words = role.replace(/[-_]+/g, ' ').trim();
-  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
-}
+export { roleInWords } from '../inputs/role-words.js';
 
 /** The time now, again every `everyMs` (relative times stay true while a page stays open). */
 export function useNow(everyMs = 30_000): Date {

@@ -240,7 +240,7 @@ const hasConfirmation = (flow: FlowDocument) => flow.nodes.some((n) => n.kind ==
 function focusedControl(page: Page): Promise<string> {
   return page.evaluate(() => {
     const el = document.activeElement;
-    if (el instanceof HTMLInputElement) return `textbox:${el.labels?.[0]?.textContent?.trim() ?? ''}`;
+    if (el instanceof HTMLTextAreaElement) return `textbox:${el.labels?.[0]?.textContent?.trim() ?? ''}`;
     if (el instanceof HTMLButtonElement) return `button:${el.textContent?.trim() ?? ''}`;
     return el ? el.tagName.toLowerCase() : 'none';
   });

@@ -946,7 +946,7 @@ function focused(page: Page) {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     const group = el?.closest('[role="group"]');
-    if (el instanceof HTMLInputElement) return { label: el.labels?.[0]?.textContent?.trim() } as { text?: string; label?: string; group?: string; first?: boolean };
+    if (el instanceof HTMLTextAreaElement) return { label: el.labels?.[0]?.textContent?.trim() } as { text?: string; label?: string; group?: string; first?: boolean };
     return {
       text: el?.textContent?.trim(),
       group: group?.getAttribute('aria-label') ?? undefined,

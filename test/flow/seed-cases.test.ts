@@ -357,11 +357,13 @@ describe('Step 1: Set Current Gate', () => {
       expect(replies[3]!.message).toMatch(/^I'm not sure what to change\./);
     });
 
-    it('1.2.2 after choosing an answer, it alone is asked again (its previous value as Keep) and the summary is shown again', async () => {
+    it('1.2.2 after choosing an answer, it alone is asked again (its own buttons, its previous value named) and the summary is shown again', async () => {
       const replies = await seedRun([...AT_SUMMARY, { text: 'change' }, { button: GATE_2 }, { button: 'Partial' }]);
       expect(replies[4]!.state).toEqual({ [GATE_2]: 'asking' });
       expect(replies[4]!.message.startsWith(GATE_2_QUESTION)).toBe(true);
-      expect(replies[4]!.buttons).toEqual([{ label: 'Keep: No', value: 'keep' }, ...GATE_2_BUTTONS]);
+      // "Build buttons for next gate" (Example 3): the gate's own; one of them is the previous answer, so no "Keep: No" beside "No".
+      expect(replies[4]!.buttons).toEqual(GATE_2_BUTTONS);
+      expect(replies[4]!.message).toContain('(Your previous answer: No)');
       expect(replies[4]!.answers).toEqual({ [GATE_1]: byButton('Yes') });
       expectConfirmation(replies[5]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS);
     });
@@ -859,7 +861,7 @@ describe('Complete Flow Examples', () => {
     expect(replies[3]!.state).toEqual({ confirmation: 'choosing' });
     expect(replies[4]!.state).toEqual({ [GATE_1]: 'asking' });
     expect(replies[4]!.answers).toEqual({});
-    expect(replies[4]!.buttons).toEqual([{ label: 'Keep: Yes', value: 'keep' }, ...GATE_1_BUTTONS]);
+    expect(replies[4]!.buttons).toEqual(GATE_1_BUTTONS);
     expectConfirmation(replies[5]!, { [GATE_1]: byMatch('Yes', 1, 'Yes'), [GATE_2]: byButton('No') }, SEED_QUESTIONS);
   });
 

@@ -63,3 +63,30 @@ describe('the summary', () => {
     expect(several.message).toContain('**Your Answers:**');
   });
 });
+
+describe('the default handoff message', () => {
+  const handoff = (questions: number) =>
+    flow({
+      id: `handoff-${questions}`,
+      version: 1,
+      start: 'q1',
+      nodes: [
+        ...Array.from({ length: questions }, (_, i) => ({ kind: 'question' as const, id: `q${i + 1}`, prompt: `Question ${i + 1}?`, answer: { type: 'string' as const } })),
+        { kind: 'terminal', id: 'end', outcome: 'handoff' },
+      ],
+      edges: Array.from({ length: questions }, (_, i) => ({ from: `q${i + 1}`, to: i + 1 < questions ? `q${i + 2}` : 'end' })),
+    });
+
+  it('says "your answer" for one answer and "your answers" for several', async () => {
+    const said = async (questions: number) => {
+      const runtime = createRuntime({ workflows: [flowWorkflow(handoff(questions))], store: createMemoryStore() });
+      const { sessionId } = await runtime.start(`handoff-${questions}`);
+      let reply;
+      for (let i = 0; i < questions; i++) reply = await runtime.turn(sessionId, { text: `answer ${i + 1}` });
+      runtime.close();
+      return reply!.message;
+    };
+    expect(await said(1)).toBe('Thank you. Your answer has been passed on to a person, who will take it from here.');
+    expect(await said(2)).toBe('Thank you. Your answers have been passed on to a person, who will take it from here.');
+  });
+});

@@ -1,4 +1,5 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
+import type { InputSpec } from '../../inputs/spec.js';
 import { booleanLabels, type AnswerSpec } from '../fields.js';
 import { didYouMean } from '../../extract/suggest.js';
 import { guardAst, type GuardKind, type GuardProblem } from './cel.js';
@@ -13,10 +14,13 @@ import { guardAst, type GuardKind, type GuardProblem } from './cel.js';
  * answers used as true/false that are not yes/no.
  */
 
+/** The type of an answer a guard reads: a question's answer, or an input node's input (a yes/no, an enum's options, ...). */
+export type GuardAnswerType = AnswerSpec | InputSpec;
+
 /** What the guards of one flow may read, with types. */
 export interface GuardVocabulary {
-  /** Every answer key something gives (a question, an action's `assign`, a declared input), with its answer type when known (an action's output has none). */
-  answers: ReadonlyMap<string, AnswerSpec | undefined>;
+  /** Every answer key something gives (a question, an action's `assign`, a declared input, an input node's input), with its answer type when known (an action's output has none). */
+  answers: ReadonlyMap<string, GuardAnswerType | undefined>;
   /** The flow's constraint names (`constraints.<name>`). */
   constraints: ReadonlySet<string>;
   /** The flow's path ids (`context.path.locked`, `.tentative`); undefined when the flow has no paths. */
@@ -200,11 +204,14 @@ function readType(node: ASTNode, kind: GuardKind, vocabulary: GuardVocabulary): 
   return undefined;
 }
 
-function typeOfSpec(spec: AnswerSpec, name: string): ValueType {
+function typeOfSpec(spec: GuardAnswerType, name: string): ValueType | undefined {
   switch (spec.type) {
     case 'category':
       return { name, base: 'string', only: { values: spec.categories, what: 'categories' } };
+    case 'enum':
+      return { name, base: 'string', only: { values: spec.options.map((o) => (typeof o === 'string' ? o : o.value)), what: 'options' } };
     case 'number':
+    case 'integer':
       return { name, base: 'number' };
     case 'boolean':
       return { name, base: 'boolean', labels: booleanLabels(spec) };
@@ -214,11 +221,13 @@ function typeOfSpec(spec: AnswerSpec, name: string): ValueType {
     case 'email':
     case 'phone':
       return { name, base: 'string' };
+    case 'json':
+      return undefined; // A flow refuses json inputs (checked at the input).
   }
 }
 
 function describeType(type: ValueType): string {
-  if (type.only) return type.only.what === 'paths' ? 'a path id' : 'a category';
+  if (type.only) return type.only.what === 'paths' ? 'a path id' : type.only.what === 'options' ? 'one of its options' : 'a category';
   return { string: 'text', number: 'a number', boolean: 'a yes/no', date: 'a date' }[type.base];
 }
 

@@ -258,6 +258,8 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
                   ? '+1 202 555 0188'
                   : undefined;
       if (other !== undefined) events.push(textEvent(`${named} ${other}`));
+      // A day is read only from a message that is the day alone ("2026-11-28"): it corrects the one date answer so.
+      if (a.type === 'date') events.push(textEvent(week));
     }
     return events;
   },

@@ -2,6 +2,7 @@ import { and } from 'xstate';
 import { z } from 'zod';
 import { coerceInput } from '../../inputs/coerce.js';
 import { waitsFor } from '../../inputs/declared.js';
+import { roleInWords } from '../../inputs/role-words.js';
 import type { InputAnsweredEvent } from '../../inputs/events.js';
 import {
   BooleanInputSchema,
@@ -312,7 +313,8 @@ function inputState(p: Parameters<NodeKind<typeof InputNodeSchema>['state']>[0],
         on: {
           'input.answered': [
             c.go(p, 'done', and([here, { type: 'noInputsRemain' }] as never), [{ type: 'commitInput', params }]),
-            { guard: here, actions: [{ type: 'commitInput', params }] },
+            // Others still open: only a node with several inputs has this step (one input leaves on its answer).
+            ...(p.node.inputs.length > 1 ? [{ guard: here, actions: [{ type: 'commitInput', params }] }] : []),
           ],
           ...(timesOut && { 'input.timedOut': c.go(p, 'timeout', { type: 'inputTimedOutHere', params }, []) }),
         },
@@ -323,17 +325,6 @@ function inputState(p: Parameters<NodeKind<typeof InputNodeSchema>['state']>[0],
 }
 
 // ---------------------------------------------------------------- reply
-
-/** Roles named without an article: words for a group, not for one person ("Waiting for staff", not "a staff"). */
-const GROUP_WORDS = /(?:^|\s)(?:staff|personnel|support|management|security|admin|administration|finance|legal|hr|it|sales|billing|reception|team|crew)$/i;
-
-/** "a manager", "an auditor", "staff", "managers"; a role's "-" and "_" read as spaces. */
-const someone = (role: string) => {
-  const words = role.replace(/[-_]+/g, ' ');
-  // A group, or a plural ("managers", not "boss"): no article.
-  if (GROUP_WORDS.test(words) || /[^s]s$/i.test(words)) return words;
-  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
-};
 
 /** How an input is named to the person waiting: its description, or its name in words. */
 const shownName = (input: InputSpec) => input.description ?? input.name.replace(/_+/g, ' ');
@@ -350,7 +341,7 @@ export function waitingLines(inputs: readonly InputSpec[], answered: (name: stri
   return roles
     .map((role) => {
       const names = shown.filter((i) => (i.to ?? null) === role).map(shownName).join(', ');
-      return `Waiting for ${role === null ? 'your answer' : someone(role)}: ${names}${/[.?!]$/.test(names) ? '' : '.'}`;
+      return `Waiting for ${role === null ? 'your answer' : roleInWords(role)}: ${names}${/[.?!]$/.test(names) ? '' : '.'}`;
     })
     .join('\n');
 }
@@ -365,7 +356,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * Values to try for an input: its default; both yes and no; the lower bound
  * (else 0, within bounds) and values around each number a guard compares it
- * with; the first option and each option a guard names; a day within bounds
+ * with; every option; a day within bounds
  * and around each date a guard names; an address; a text (and each text a
  * guard names). Only those the input allows, read as the runtime reads them.
  */
@@ -384,7 +375,8 @@ function sampleValues(input: InputSpec, t: Pick<TestEventInput, 'literals' | 'to
     }
     case 'enum': {
       const values = inputOptions(input)!.map((o) => String(o.value));
-      candidates = [values[0], ...stringsOf(literals).filter((s) => values.includes(s))];
+      // Every option (an author wrote each, and a guard on one leaves the others to "else").
+      candidates = values;
       break;
     }
     case 'date': {
@@ -434,6 +426,7 @@ export const input: NodeKind<typeof InputNodeSchema> = {
       c.fail(c.at, `input "${node.id}" has a "timeout" edge but can never time out: no input has a deadline without a default`, { node: node.id });
   },
   answerKeys: (node) => node.inputs.map((i) => i.name),
+  answerTypes: (node) => Object.fromEntries(node.inputs.map((i) => [i.name, i])),
 
   guards: inputGuards,
   actions: inputActions,

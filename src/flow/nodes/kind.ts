@@ -7,6 +7,7 @@ import type * as ReplyWording from '../../flow/messages.js';
 import type { Reply } from '../reply.js';
 import type { FlowIssue, IssuePath } from '../check.js';
 import type { FlowLookups } from '../compile-lookups.js';
+import type { GuardAnswerType } from '../guards/types.js';
 import type { FlowContext, FlowEvent } from '../context.js';
 import type { EdgeOutcome } from '../fields.js';
 import type { FlowGraph, ScopeGraph } from '../graph.js';
@@ -70,6 +71,8 @@ export interface NodeKind<S extends NodeSchema = NodeSchema> {
   silence?(node: NodeOf<S>, subgraphs: ReadonlyMap<string, Silence>): Silence;
   /** The answer keys it sets, which guards may read (`answers.<key>`). */
   answerKeys?(node: NodeOf<S>): string[];
+  /** The types of the answers it sets, for the guards that read them; keys absent here are read untyped. */
+  answerTypes?(node: NodeOf<S>): Record<string, GuardAnswerType>;
 
   // ---------------------------------------------------------------- the compiled machine (compile.ts)
 

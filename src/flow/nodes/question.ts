@@ -810,6 +810,13 @@ function typedQuestionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[
 // ---------------------------------------------------------------- the kind
 
 /** The buttons of a question: its categories, or its yes/no labels; "Skip" when it is optional. */
+/** Whether pressing the question's button `value` gives the answer `answer` (a category, or a yes/no by its label). */
+function buttonGives(q: QuestionNode, value: string, answer: unknown): boolean {
+  if (q.answer.type === 'category') return value === answer;
+  if (q.answer.type === 'boolean') return value === booleanLabels(q.answer)[answer === true ? 'trueLabel' : 'falseLabel'];
+  return false;
+}
+
 function questionButtons(q: QuestionNode, skipLabel: string) {
   const buttons =
     q.answer.type === 'category'
@@ -866,12 +873,11 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
     const previous = context.previousAnswers[answerKey(node)];
     // An answer that read two ways ("next friday"): what it may have meant, as buttons (pressing one answers).
     const choices = phase === 'asking' && context.invalid?.node === place ? (context.invalid.choices ?? []) : [];
-    // Asked again with what was answered before: "Keep" first.
-    const buttons = [
-      ...(previous ? [{ label: messages.keepLabel(node, previous), value: KEEP_VALUE }] : []),
-      ...choices,
-      ...questionButtons(node, messages.SKIP_LABEL),
-    ];
+    // Asked again with what was answered before: "Keep" first, unless one of its own buttons already gives that
+    // answer ("Keep: Yes" beside "Yes" would be two buttons for one thing; the message names the previous answer).
+    const own = questionButtons(node, messages.SKIP_LABEL);
+    const keep = previous && !own.some((b) => buttonGives(node, b.value, previous.value));
+    const buttons = [...(keep ? [{ label: messages.keepLabel(node, previous), value: KEEP_VALUE }] : []), ...choices, ...own];
     // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
     const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
     return {

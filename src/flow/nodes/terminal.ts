@@ -67,7 +67,7 @@ export const terminal: NodeKind<typeof TerminalNodeSchema> = {
     if (node.outcome === 'handoff')
       return {
         ...done,
-        message: node.message ?? messages.DEFAULT_HANDOFF_MESSAGE,
+        message: node.message ?? messages.defaultHandoffMessage(Object.keys(context.answers).length),
         artifacts: [
           {
             type: 'HANDOFF',

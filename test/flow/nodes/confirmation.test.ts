@@ -135,6 +135,18 @@ describe('corrections at the summary', () => {
     expect(values(reply).visit).toBe('Emergency');
   });
 
+  it('a category asked again offers its own buttons, not "Keep" beside the button of the same value; "keep it" still keeps', async () => {
+    const c = await atSummary();
+    const asked = await c.send({ text: 'the visit type is wrong' });
+    expect(asked.state).toEqual({ visit: 'asking' });
+    expect(asked.buttons?.some((b) => b.value === 'keep' || b.label.startsWith('Keep'))).toBe(false);
+    expect(asked.buttons?.filter((b) => b.value === 'Follow-up')).toHaveLength(1);
+    expect(asked.message).toContain('(Your previous answer: Follow-up)');
+    const kept = await c.send({ text: 'keep it' });
+    expect(kept.state).toEqual({ review: 'reviewing' });
+    expect(values(kept)).toEqual(AS_GIVEN);
+  });
+
   it('a named answer whose new value is not allowed is asked again, its previous value offered as Keep', async () => {
     const c = await atSummary();
     const reply = await c.send({ text: 'guests should be 500' });
@@ -160,7 +172,9 @@ describe('corrections at the summary', () => {
     ]);
     const asked = await c.send({ button: 'insurance' });
     expect(asked.state).toEqual({ insurance: 'asking' });
-    expect(asked.buttons?.[0]).toEqual({ label: 'Keep: Yes', value: 'keep' });
+    // Its own buttons, no "Keep: Yes" beside "Yes" (two buttons for one thing); the message names the previous answer.
+    expect(asked.buttons?.map((b) => b.label)).toEqual(['Yes', 'No', 'Partial']);
+    expect(asked.message).toContain('(Your previous answer: Yes)');
     const back = await c.send({ button: 'No' });
     expect(back.state).toEqual({ review: 'reviewing' });
     expect(values(back)).toEqual({ ...AS_GIVEN, insurance: 'No' });
