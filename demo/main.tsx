@@ -1,3 +1,5 @@
+// First, before any module that builds a zod schema: no `new Function` probe under the page's CSP.
+import { ZOD_JITLESS } from '../src/react/zod-jitless.js';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatWidget, createHttpTransport, InputsInbox } from '../src/react/index.js';
@@ -197,4 +199,6 @@ function Inbox() {
   );
 }
 
+// The page's CSP refuses eval: zod must not compile (a warning, not a failure: the page still works).
+if (!ZOD_JITLESS) console.warn('gateflow: zod JIT is on');
 createRoot(document.getElementById('root')!).render(<StrictMode>{inbox ? <Inbox /> : <Demo />}</StrictMode>);

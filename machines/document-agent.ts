@@ -130,7 +130,7 @@ export type MessageOutcome =
   | { kind: 'conversed'; text: string }
   | { kind: 'cancelled'; intent: string | null }
   | { kind: 'timed_out'; intent: string | null }
-  | { kind: 'failed'; stage: 'load' | 'decide' | 'create' | 'edit' | 'converse'; message: string };
+  | { kind: 'failed'; stage: 'load' | 'decide' | 'create' | 'edit' | 'converse'; message: string; code: string | null };
 
 /** A document change a message makes, committed with it. */
 export type DocumentWrite =
@@ -309,6 +309,11 @@ export function messageMetadata(context: DocumentAgentContext): Record<string, u
 export const writesNothing = (context: DocumentAgentContext): boolean => context.outcome?.kind === 'failed';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** The failure's stable code (a GateflowError's, e.g. \`document_too_large\`), for the API's status; null when it has none. */
+const codeOf = (error: unknown): string | null => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : null;
+};
 const namesOf = (context: DocumentAgentContext) => (context.loaded?.documents ?? []).map((d) => ({ id: d.id, name: d.name }));
 const refuse = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -426,7 +431,7 @@ export const documentAgentMachine = setup({
         src: 'loadContext',
         input: ({ context }) => ({ owner: context.owner, projectId: context.projectId, sessionId: context.sessionId }),
         onDone: { target: 'decide', actions: assign({ loaded: ({ event }) => event.output, decision: null, edit: null }) },
-        onError: { target: 'failed', actions: assign({ loaded: null, outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'load' as const, message: messageOf(event.error) }) }) },
+        onError: { target: 'failed', actions: assign({ loaded: null, outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'load' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
       },
     },
     /** 3b: the decision, read offline from an explicit command or by one model call. */
@@ -437,7 +442,7 @@ export const documentAgentMachine = setup({
         src: 'decide',
         input: ({ context }) => ({ message: context.message ?? '', context: context.loaded! }),
         onDone: { target: 'act', actions: ['countModelCalls', assign({ decision: ({ event }) => event.output.decision, edit: ({ event }) => event.output.edit })] },
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error) }) })] },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
       },
     },
     /** 3c: which action the decision asks for (a confirmation and a search first). */
@@ -545,7 +550,7 @@ export const documentAgentMachine = setup({
           },
           { target: 'format', actions: assign({ outcome: ({ event }) => ({ kind: 'create_failed' as const, reason: (event.output as Extract<CreateOutcome, { reason: 'invalid' }>).message }) }) },
         ],
-        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'create' as const, message: messageOf(event.error) }) }) },
+        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'create' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
       },
     },
     /** 4d's two choices: add to the existing document, or create under the proposed name. */
@@ -679,7 +684,7 @@ export const documentAgentMachine = setup({
             ],
           },
         ],
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error) }) })] },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
       },
     },
     /** 4f: the decision's own answer, or a second model call for one. */
@@ -690,7 +695,7 @@ export const documentAgentMachine = setup({
         src: 'converse',
         input: ({ context }) => ({ message: context.message ?? '', decision: context.decision!, context: context.loaded! }),
         onDone: { target: 'format', actions: ['countModelCalls', assign({ outcome: ({ event }) => ({ kind: 'conversed' as const, text: event.output.text }) })] },
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error) }) })] },
+        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
       },
     },
     /** A model, store or search failure: said plainly; nothing is written. */

@@ -24,15 +24,25 @@ export function turnText(turn: JournalTurn | null): string {
   return 'Unknown turn';
 }
 
-/** A message cut to about `max` characters, Markdown headings and emphasis marks removed. */
+/**
+ * A message cut to about `max` characters, as plain text: Markdown headings
+ * and emphasis marks removed, and the backslash escapes replies put before
+ * a person's or an author's marks (`\<b\>`, `\*`) read once, so that
+ * `<b>` shows as `<b>` (React escapes it for the page), not `\<b\>`.
+ */
 export function shortText(text: string, max = 160): string {
   const plain = text
     .replace(/^#{1,6}\s+/gm, '')
-    .replace(/\*\*|__/g, '')
+    // Bold marks, unless escaped (an escaped mark is the person's own character).
+    .replace(/(?<!\\)(?:\*\*|__)/g, '')
+    .replace(MARKDOWN_ESCAPE, '$1')
     .replace(/\s+/g, ' ')
     .trim();
   return plain.length <= max ? plain : `${plain.slice(0, max - 1).trimEnd()}…`;
 }
+
+/** A backslash before an ASCII punctuation mark is CommonMark's escape: the mark itself. */
+const MARKDOWN_ESCAPE = /\\([!-/:-@[-`{-~])/g;
 
 /** A machine's state value in one line: `a.b` or `{ a: b, c: d }`. */
 export function stateText(value: unknown): string {

@@ -2,6 +2,8 @@ import { trace, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { generateText, type LanguageModel } from 'ai';
 import { fromPromise, type AnyActorLogic } from 'xstate';
 import { documentRepository } from '../documents/repository.js';
+import { checkContent, documentLimits, DocumentTooLargeError, TextTooLongError, utf8Bytes, type DocumentLimits, type DocumentLimitsInput } from '../documents/limits.js';
+import { publicModelFailure } from '../extract/public-failure.js';
 import { DocumentNotFoundError, InvalidDocumentInputError } from '../documents/errors.js';
 import { NewDocumentSchema } from '../documents/schemas.js';
 import { isWellFormed } from '../workflow/untrusted-string.js';
@@ -25,7 +27,7 @@ import type {
   SearchOutcome,
 } from '../../machines/document-agent.js';
 import { documentNameFor, proposeName } from './document-name.js';
-import { DocumentAgentModelError } from './errors.js';
+import { DocumentAgentModelError, publicStepError, type DocumentAgentStep } from './errors.js';
 import { loadContext } from './load-context.js';
 import { appendText, removeSection, sectionsOf } from './markdown.js';
 import { readOffline } from './offline-reader.js';
@@ -44,6 +46,13 @@ export interface DocumentAgentActorOptions {
   modelTimeoutMs?: number;
   /** The seed's temperature for the decision (0.5). */
   temperature?: number;
+  /** The caps on what is written (a document's size, a name's length), the model's output included; `DocumentLimits`' defaults when absent. */
+  limits?: DocumentLimitsInput;
+  /**
+   * Told of every failure of a step with its own text (a provider's, a
+   * driver's), which the person never sees: the server's log. Traces record it too.
+   */
+  onError?: (error: unknown, step: DocumentAgentStep) => void;
 }
 
 /** What the agent says it needs when a message is not an explicit command and there is no model. */
@@ -55,19 +64,37 @@ const tracer = trace.getTracer('gateflow.document-agent');
 /** Text PostgreSQL keeps as it is: no NUL, no lone surrogate. */
 const isStorable = (s: string) => !s.includes('\u0000') && isWellFormed(s);
 
-/** One step's span: `document_agent.<step>`, ended with its outcome (the seed's telemetry). */
-async function step<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> {
+/** One span: `document_agent.<name>`, ended with its outcome (the seed's telemetry); a failure's own text stays in the span. */
+async function span<T>(name: string, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(`document_agent.${name}`, { attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      if (error instanceof DocumentAgentModelError) span.setAttribute('gateflow.error.internal', error.internal);
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/**
+ * The decision's texts, each within the caps: a model that answers with a
+ * document of megabytes, or a "name" of pages, is refused here, before the
+ * decision is kept in the session (its snapshot and journal) or echoed.
+ */
+function checkDecision(decision: AgentDecision, limits: DocumentLimits): void {
+  if (decision.document_content !== null) checkContent(limits, decision.document_content, "the new document's content");
+  // A name over the cap but of a name's size gets the seed's answer (4d) at the create step; one of a text's size is refused now.
+  if (decision.document_name !== null && decision.document_name.length > limits.maxTextLength)
+    throw new TextTooLongError('document name', [...decision.document_name].length, limits.maxNameLength, 'maxNameLength');
+  for (const [field, value] of Object.entries(decision)) {
+    if (field === 'document_content' || typeof value !== 'string') continue;
+    if (value.length * 3 > limits.maxContentBytes && utf8Bytes(value) > limits.maxContentBytes)
+      throw new DocumentTooLargeError(`the decision's ${field.replace(/_/g, ' ')}`, utf8Bytes(value), limits.maxContentBytes);
+  }
 }
 
 /**
@@ -79,7 +106,16 @@ async function step<T>(name: string, attributes: Record<string, string | number 
 export function documentAgentActors(options: DocumentAgentActorOptions): Record<string, AnyActorLogic> {
   const { database, model, webSearch = null } = options;
   const timeoutMs = options.modelTimeoutMs ?? 30_000;
-  const repo = documentRepository(database);
+  const limits = documentLimits(options.limits);
+  const repo = documentRepository(database, limits);
+
+  /** A step as a span; a failure whose text is not for people becomes the step's plain sentence (the original: the span and `onError`). */
+  const step = <T>(name: DocumentAgentStep, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> =>
+    span(name, attributes, fn).catch((error: unknown) => {
+      const said = publicStepError(name, error);
+      if (said !== error || error instanceof DocumentAgentModelError) options.onError?.(error, name);
+      throw said;
+    });
 
   /**
    * A model call as a span, within the deadline even if the provider ignores
@@ -87,7 +123,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
    * DocumentAgentModelError that says which.
    */
   const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', call: (signal: AbortSignal) => Promise<T>): Promise<T> =>
-    step('model_call', { 'gateflow.model.purpose': purpose }, async () => {
+    span('model_call', { 'gateflow.model.purpose': purpose }, async () => {
       const deadline = deadlineSignal(timeoutMs, undefined);
       const timedOut = () => new DocumentAgentModelError(purpose, 'model_error', `no answer within ${timeoutMs} ms`);
       const expired = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(timedOut()), { once: true }));
@@ -97,7 +133,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
         // An abort surfaces as whatever the SDK was doing ("Delay was aborted"): the deadline is the cause.
         if (deadline.signal.aborted) throw timedOut();
         if (error instanceof DocumentAgentModelError) throw error;
-        throw new DocumentAgentModelError(purpose, 'model_error', error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : String(error));
+        // The provider's text (AI_RetryError, ECONNREFUSED and its host, a stack) is for the log: the person gets the kind of failure.
+        throw new DocumentAgentModelError(purpose, 'model_error', publicModelFailure(error, 'model_error'), {
+          internal: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 2000) : String(error).slice(0, 2000),
+        });
       } finally {
         deadline.clear();
       }
@@ -115,9 +154,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
         { ...request, schema: AgentDecisionSchema, name: 'agent_decision' },
         { model, timeoutMs, abortSignal, temperature: options.temperature ?? 0.5, providerOptions: { openai: { strictJsonSchema: false } } },
       );
-      if (!result.ok) throw new DocumentAgentModelError('decide', result.failure.reason, result.failure.message);
+      if (!result.ok) throw new DocumentAgentModelError('decide', result.failure.reason, result.failure.message, { internal: result.failure.detail });
       return result.output;
     });
+    checkDecision(decision, limits);
     return { decision, edit: null, modelCalls: 1 };
   };
 
@@ -138,14 +178,18 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
   };
 
   /** A text answer (the rewrite's Markdown, a conversational reply). */
-  const text = async (purpose: 'rewrite' | 'converse', request: { instructions: string; prompt: string }): Promise<string> =>
-    modelCall(purpose, async (abortSignal) => {
+  const text = async (purpose: 'rewrite' | 'converse', request: { instructions: string; prompt: string }): Promise<string> => {
+    const out = await modelCall(purpose, async (abortSignal) => {
       const result = await generateText({ model: model!, instructions: request.instructions, prompt: request.prompt, maxRetries: 1, abortSignal });
       const out = result.text.trim();
       if (!out) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with no text');
       if (!isStorable(out)) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with a NUL character or a lone surrogate');
       return out;
     });
+    // Over the cap, the output is dropped here: the refusal says its size, never its text.
+    checkContent(limits, out, purpose === 'rewrite' ? 'the rewritten document' : 'the answer');
+    return out;
+  };
 
   const create = async (input: CreateInput): Promise<CreateOutcome> => {
     const { decision } = input;
@@ -153,6 +197,13 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     const content = [decision.document_content ?? '', input.searchResults ?? ''].filter((s) => s.trim()).join('\n\n');
     const checked = NewDocumentSchema.safeParse({ name, content, standingInstruction: decision.standing_instruction ?? '' });
     if (!checked.success) return { ok: false, reason: 'invalid', message: `The document ${issuesOf(checked.error).map((i) => `${i.path ?? 'value'} ${i.message}`).join('; ')}` };
+    // The seed's 4d answer for a name the store would refuse; content over the cap is refused as a failure (413), writing nothing.
+    const nameLength = [...checked.data.name].length;
+    if (nameLength > limits.maxNameLength) return { ok: false, reason: 'invalid', message: `The document name must be at most ${limits.maxNameLength} characters` };
+    const instructionLength = [...checked.data.standingInstruction].length;
+    if (instructionLength > limits.maxTextLength)
+      return { ok: false, reason: 'invalid', message: `The standing instruction must be at most ${limits.maxTextLength} characters` };
+    checkContent(limits, checked.data.content, "the new document's content");
     const existing = await repo.findDocumentByName(input.projectId, checked.data.name);
     const doc = { content: checked.data.content, standingInstruction: checked.data.standingInstruction };
     if (existing) {
@@ -175,7 +226,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     }
     let content: string;
     let modelCalls = 0;
-    if (input.edit?.kind === 'append') content = appendText(doc.content, input.edit.text);
+    if (input.edit?.kind === 'append') {
+      content = appendText(doc.content, input.edit.text);
+      checkContent(limits, content, 'the document with this addition');
+    }
     else if (input.edit?.kind === 'remove_section') {
       const removed = removeSection(doc.content, input.edit.heading);
       if (!removed.removed) return { ok: false, reason: 'section_not_found', name: doc.name, heading: input.edit.heading, sections: sectionsOf(doc.content).map((s) => s.heading), modelCalls: 0 };

@@ -29,6 +29,9 @@ export class WebSearchError extends GateflowError {
 /**
  * A model call of the document agent gave nothing usable: it failed (HTTP
  * error, timeout) or answered outside the schema. The agent says so and writes nothing.
+ * `detail` is what may be shown (the kind of failure in plain words); the
+ * provider's own text (`AI_RetryError`, URLs, hosts, stacks) is `internal`,
+ * for the trace and the log only.
  */
 export class DocumentAgentModelError extends GateflowError {
   override readonly name = 'DocumentAgentModelError';
@@ -40,7 +43,7 @@ export class DocumentAgentModelError extends GateflowError {
     readonly purpose: 'decide' | 'rewrite' | 'converse',
     readonly reason: 'model_error' | 'invalid_output',
     readonly detail: string,
-    options: { called?: boolean } = {},
+    options: { called?: boolean; internal?: string } = {},
   ) {
     super(
       `${reason === 'invalid_output' ? 'the language model answered in a form I could not use' : 'the language model could not be reached'} while ${
@@ -48,5 +51,57 @@ export class DocumentAgentModelError extends GateflowError {
       } (${detail})`,
     );
     this.modelCalls = options.called === false ? 0 : 1;
+    this.internal = options.internal ?? detail;
   }
+  /** The provider's text, for logs and traces: never put in a reply or an answer. */
+  readonly internal: string;
+}
+
+/** What a person is told when a step failed for a reason that is not theirs to fix: plain words, one per step. */
+const STEP_FAILURES = {
+  load_context: 'the project could not be read',
+  decide: 'I could not work out what to do',
+  search: 'the search service could not be used',
+  create: 'the document could not be created',
+  edit: 'the document could not be changed',
+  converse: 'the answer could not be written',
+} as const;
+export type DocumentAgentStep = keyof typeof STEP_FAILURES;
+
+/**
+ * A step of the document agent failed in a way whose own text is not for
+ * people (a store's driver error, a provider's message): the reply says which
+ * step, the original is the `cause` (and the step's span records it).
+ */
+export class DocumentAgentStepError extends GateflowError {
+  override readonly name = 'DocumentAgentStepError';
+  readonly code = 'agent_failed';
+  readonly status = 502;
+  constructor(
+    readonly step: DocumentAgentStep,
+    options: { said?: string; cause?: unknown } = {},
+  ) {
+    super(options.said ?? STEP_FAILURES[step], { cause: options.cause });
+  }
+}
+
+/** Web search failures in plain words (the provider's name holds its URL). */
+const SEARCH_FAILURES: Record<WebSearchFailure, string> = {
+  timeout: 'the search service did not answer in time',
+  http: 'the search service answered with an error',
+  invalid_response: 'the search service gave an answer I could not read',
+  unreachable: 'the search service could not be reached',
+};
+
+/**
+ * The error a step's failure becomes for the machine (which says its message
+ * to the person): gateflow's own errors whose message is public as they are;
+ * a web search's by its kind; anything else (a driver's, a provider's) as the
+ * step's plain sentence, the original kept as the cause.
+ */
+export function publicStepError(step: DocumentAgentStep, error: unknown): Error {
+  if (error instanceof WebSearchError) return new DocumentAgentStepError(step, { said: `${SEARCH_FAILURES[error.reason]}${error.httpStatus ? ` (HTTP ${error.httpStatus})` : ''}`, cause: error });
+  if (error instanceof GateflowError && error.publicMessage === error.message) return error;
+  if (error instanceof GateflowError) return new DocumentAgentStepError(step, { said: error.publicMessage, cause: error });
+  return new DocumentAgentStepError(step, { cause: error });
 }

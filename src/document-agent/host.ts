@@ -8,5 +8,6 @@ export interface DocumentAgentHostOptions extends DocumentAgentActorOptions, Doc
 /** The document agent ready to serve: its workflow and its actors, on the store's database. Give both to `createRuntime`. */
 export function documentAgentHost(options: DocumentAgentHostOptions): { workflow: Workflow; actors: Record<string, AnyActorLogic> } {
   const { answerWithin, ...actorOptions } = options;
-  return { workflow: documentAgentWorkflow(answerWithin ? { answerWithin } : {}), actors: documentAgentActors(actorOptions) };
+  const workflow = documentAgentWorkflow({ ...(answerWithin && { answerWithin }), ...(options.limits && { limits: options.limits }) });
+  return { workflow, actors: documentAgentActors(actorOptions) };
 }

@@ -1,6 +1,7 @@
 import type { Snapshot } from 'xstate';
 import { z } from 'zod';
 import { documentRepository } from '../documents/repository.js';
+import { documentLimits, type DocumentLimits, type DocumentLimitsInput } from '../documents/limits.js';
 import { InvalidDocumentInputError } from '../documents/errors.js';
 import { IdSchema } from '../documents/schemas.js';
 import { issuesOf } from '../graph/model.js';
@@ -31,6 +32,8 @@ export const DocumentAgentStartSchema = z.object({ projectId: IdSchema.describe(
 export interface DocumentAgentWorkflowOptions {
   /** How long a confirmation or a duplicate-name choice waits (ISO 8601 duration, default PT1H). */
   answerWithin?: string;
+  /** The caps the commit checks again (an addition re-applied to a newer version may pass them): `DocumentLimits`' defaults when absent. */
+  limits?: DocumentLimitsInput;
 }
 
 /**
@@ -54,6 +57,7 @@ const agentArtifact = (c: DocumentAgentContext) => ({
  * committed with the snapshot that ends it (`effects`).
  */
 export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
+  const limits = documentLimits(options.limits);
   return defineWorkflow({
     id: DOCUMENT_AGENT_ID,
     version: 1,
@@ -77,15 +81,15 @@ export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}
       const saved = (before as Snapshot<unknown> & { context?: DocumentAgentContext }).context?.outbox;
       // Each message's outbox is written once, with the step that made it.
       if (!box || box.messageNo === saved?.messageNo) return null;
-      return commitOutbox(box, session, (after.context as DocumentAgentContext).projectId);
+      return commitOutbox(box, session, (after.context as DocumentAgentContext).projectId, limits);
     },
   });
 }
 
 /** The seed's steps 3c (the document), 5 (the messages) and 6 (the event), in the turn's transaction. */
-function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number): TurnEffects {
+function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number, limits: DocumentLimits): TurnEffects {
   return async (tx) => {
-    const repo = documentRepository(tx);
+    const repo = documentRepository(tx, limits);
     let documentId = box.event?.documentId ?? null;
     const write = box.write;
     if (write?.kind === 'create')

@@ -2,3 +2,4 @@
 export * from './schemas.js';
 export * from './errors.js';
 export { documentRepository, type DocumentRepository } from './repository.js';
+export * from './limits.js';

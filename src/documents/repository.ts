@@ -9,8 +9,10 @@ import {
   InvalidDocumentInputError,
   ProjectNotFoundError,
 } from './errors.js';
+import { checkContent, checkName, checkText, documentLimits, utf8Bytes, type DocumentLimits, type DocumentLimitsInput } from './limits.js';
 import {
   DocumentContentSchema,
+  ListPageSchema,
   IdSchema,
   MessageLimitSchema,
   MessagePageSchema,
@@ -20,6 +22,7 @@ import {
   OwnerSchema,
   type Chat,
   type Document,
+  type ListPage,
   type MessageMetadata,
   type MessagePage,
   type MessageRole,
@@ -27,6 +30,7 @@ import {
   type NewDocument,
   type NewProject,
   type Owner,
+  type Page,
   type Project,
 } from './schemas.js';
 
@@ -41,6 +45,8 @@ export interface DocumentRepository {
   createProject(owner: Owner, project: NewProject): Promise<Project>;
   /** The owner's projects, oldest first. */
   listProjects(owner: Owner): Promise<Project[]>;
+  /** A page of the owner's projects, oldest first: those after id `after`, at most `limit` (the caps' default and maximum). */
+  projectPage(owner: Owner, page?: ListPage): Promise<Page<Project>>;
   /** Throws {@link ProjectNotFoundError} when unknown or another owner's. */
   getProject(owner: Owner, projectId: number): Promise<Project>;
   /**
@@ -51,6 +57,11 @@ export interface DocumentRepository {
   createDocument(owner: Owner, projectId: number, document: NewDocument): Promise<Document>;
   /** The project's documents, oldest first. */
   listDocuments(projectId: number): Promise<Document[]>;
+  /**
+   * A page of the project's documents, oldest first: those after id `after`,
+   * at most `limit`, ending early once their contents pass `maxPageBytes`.
+   */
+  documentPage(projectId: number, page?: ListPage): Promise<Page<Document>>;
   /** Throws {@link DocumentNotFoundError} when unknown or in another owner's project. */
   getDocument(owner: Owner, documentId: number): Promise<Document>;
   /**
@@ -95,6 +106,13 @@ function valid<S extends z.ZodType>(schema: S, value: unknown, path?: string): z
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new InvalidDocumentInputError(issuesOf(result.error).map((i) => ({ ...i, path: path && i.path ? `${path}.${i.path}` : path || i.path })));
+}
+
+/** A page's size: the one asked for, else the default; over the maximum is the caller's mistake, said. */
+function pageLimit(asked: number | undefined, byDefault: number, max: number): number {
+  if (asked === undefined) return byDefault;
+  if (asked > max) throw new InvalidDocumentInputError([{ path: 'limit', message: `must be from 1 to ${max}` }]);
+  return asked;
 }
 
 /** `bigint` columns come back as strings from `pg`, as numbers from PGlite. */
@@ -169,8 +187,9 @@ const DOCUMENT_COLUMNS = 'id, project_id, name, standing_instruction, content, v
 const CHAT_COLUMNS = 'id, project_id, owner, session_id, focus_document_id, created_at';
 const MESSAGE_COLUMNS = 'id, chat_id, seq, role, content, metadata, created_at';
 
-/** The document agent's data on a SQL store's database (`store.sql`). */
-export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRepository {
+/** The document agent's data on a SQL store's database (`store.sql`), within the caps (`DocumentLimits`; defaults when absent). */
+export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?: DocumentLimitsInput | DocumentLimits): DocumentRepository {
+  const limits = documentLimits(limitsInput);
   const ownerOf = (owner: Owner) => valid(OwnerSchema, owner, 'owner');
   const idOf = (value: number, path: string) => valid(IdSchema, value, path);
 
@@ -195,6 +214,8 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
   return {
     async createProject(owner, project) {
       const p = valid(NewProjectSchema, project);
+      checkName(limits, p.name);
+      checkText(limits, p.description, 'description');
       const { rows } = await sql.query<ProjectRow>(
         `INSERT INTO gateflow_projects (owner, name, description) VALUES ($1, $2, $3) RETURNING ${PROJECT_COLUMNS}`,
         [ownerOf(owner), p.name, p.description],
@@ -210,6 +231,18 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
       return rows.map(toProject);
     },
 
+    async projectPage(owner, page = {}) {
+      const p = valid(ListPageSchema, page, 'page');
+      const limit = pageLimit(p.limit, limits.defaultProjectPage, limits.maxProjectPage);
+      // One more than asked says whether there is a next page.
+      const { rows } = await sql.query<ProjectRow>(
+        `SELECT ${PROJECT_COLUMNS} FROM gateflow_projects WHERE owner IS NOT DISTINCT FROM $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [ownerOf(owner), p.after, limit + 1],
+      );
+      const items = rows.slice(0, limit).map(toProject);
+      return { items, nextAfter: rows.length > limit ? items.at(-1)!.id : null };
+    },
+
     async getProject(owner, projectId) {
       const found = await findProject(ownerOf(owner), idOf(projectId, 'projectId'));
       if (!found) throw new ProjectNotFoundError(projectId);
@@ -220,6 +253,9 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
       const who = ownerOf(owner);
       const project = idOf(projectId, 'projectId');
       const d = valid(NewDocumentSchema, document);
+      checkName(limits, d.name);
+      checkText(limits, d.standingInstruction, 'standing_instruction');
+      checkContent(limits, d.content);
       // The project's owner is checked in the same statement; a taken name inserts nothing.
       const { rows } = await sql.query<DocumentRow>(
         `INSERT INTO gateflow_documents (project_id, name, standing_instruction, content)
@@ -246,6 +282,24 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
       return rows.map(toDocument);
     },
 
+    async documentPage(projectId, page = {}) {
+      const p = valid(ListPageSchema, page, 'page');
+      const limit = pageLimit(p.limit, limits.defaultDocumentPage, limits.maxDocumentPage);
+      const { rows } = await sql.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM gateflow_documents WHERE project_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [idOf(projectId, 'projectId'), p.after, limit + 1],
+      );
+      // The page ends at `limit` documents, or earlier once their contents pass the page's bytes (one always fits).
+      const items: Document[] = [];
+      let bytes = 0;
+      for (const row of rows.slice(0, limit)) {
+        bytes += utf8Bytes(row.content);
+        if (items.length > 0 && bytes > limits.maxPageBytes) break;
+        items.push(toDocument(row));
+      }
+      return { items, nextAfter: rows.length > items.length ? items.at(-1)!.id : null };
+    },
+
     async getDocument(owner, documentId) {
       const { rows } = await sql.query<DocumentRow>(
         `SELECT ${DOCUMENT_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}
@@ -261,6 +315,7 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>): DocumentRep
       const doc = idOf(documentId, 'documentId');
       const expected = valid(IdSchema, expectedVersion, 'expectedVersion');
       const text = valid(DocumentContentSchema, content, 'content');
+      checkContent(limits, text);
       const { rows } = await sql.query<{ version: number }>(
         `UPDATE gateflow_documents SET content = $3, version = version + 1, updated_at = now()
           WHERE id = $1 AND version = $2 RETURNING version`,

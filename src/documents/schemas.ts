@@ -19,9 +19,11 @@ export const storable = (text: z.ZodString) =>
 
 /**
  * A name: surrounding whitespace dropped, in Unicode NFC (so that "Café" typed
- * with a combining accent is the same name as "Café"), then 1 to 200 characters.
+ * with a combining accent is the same name as "Café"), not empty. Its length
+ * is the server's cap (`DocumentLimits.maxNameLength`, 200 by default), which
+ * the repository checks, so that a host can set it.
  */
-const NameSchema = storable(z.string().trim().normalize('NFC').min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
+const NameSchema = storable(z.string().trim().normalize('NFC').min(1, 'must not be empty'));
 
 /**
  * Ids are `bigint` identity columns: the seed's API shows integer ids
@@ -114,6 +116,19 @@ export const MessageSchema = z.strictObject({
   createdAt: z.date(),
 });
 export type Message = z.infer<typeof MessageSchema>;
+
+/** A window on a list of projects or documents: those with an id greater than `after`, at most `limit` (the caps' default and maximum). */
+export const ListPageSchema = z.strictObject({
+  after: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).optional(),
+});
+export type ListPage = z.input<typeof ListPageSchema>;
+
+/** One page of a list, and the `after` of the next (null on the last). */
+export interface Page<T> {
+  items: T[];
+  nextAfter: number | null;
+}
 
 /** A window on a chat's messages: those with seq greater than `after`, at most `limit` (100 unless asked, at most 1000). */
 export const MessagePageSchema = z.strictObject({

@@ -1,3 +1,5 @@
+// First: no schema may be built before zod's JIT is off (see zod-jitless.ts).
+export { ZOD_JITLESS } from './zod-jitless.js';
 export { ChatView, ChatWidget, type ChatWidgetProps, type Notify } from './ChatWidget.js';
 export { ConversationInputs, WaitingLine } from './ConversationInputs.js';
 export { createHttpTransport, type HttpTransportOptions } from './http-transport.js';

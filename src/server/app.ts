@@ -8,6 +8,7 @@ import { InvalidPageError, InvalidTurnError } from '../runtime/errors.js';
 import { parseTurn } from '../workflow/turn.js';
 import { createJwtAuth, type JwtAuthOptions } from './auth.js';
 import { documentRoutes, type DocumentAgentSource } from './documents.js';
+import { documentLimits } from '../documents/limits.js';
 import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
 import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
 import { HttpError, toHttpError } from './errors.js';
@@ -113,7 +114,11 @@ const pageHeaders = secureHeaders({
 export function createApp(options: AppOptions) {
   const { runtime } = options;
   const subjectOf = options.jwtSecret ? createJwtAuth({ ...options.jwt, secret: options.jwtSecret }) : null;
-  const openapi = openApiDocument({ auth: subjectOf !== null, ...(options.replySchema && { replySchema: options.replySchema }) });
+  const openapi = openApiDocument({
+    auth: subjectOf !== null,
+    ...(options.replySchema && { replySchema: options.replySchema }),
+    documentLimits: documentLimits(options.documentAgent?.limits),
+  });
 
   const streamSlots = new StreamSlots(options.eventStreams);
   // One listener for every stream: each stream ends when the server shuts down.

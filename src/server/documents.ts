@@ -5,6 +5,7 @@ import { DOCUMENT_AGENT_ID } from '../document-agent/workflow.js';
 import { ChatNotFoundError, DocumentNotFoundError } from '../documents/errors.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import { documentRepository, type DocumentRepository } from '../documents/repository.js';
+import { documentLimits, type DocumentLimitsInput } from '../documents/limits.js';
 import { NewProjectSchema, type Chat, type Document, type Message, type Project } from '../documents/schemas.js';
 import type { Caller, Runtime } from '../runtime/runtime.js';
 import type { SqlDatabase } from '../store/types.js';
@@ -115,11 +116,25 @@ export const ActResponseSchema = z.object({
 });
 export type ActResponse = z.infer<typeof ActResponseSchema>;
 
-export const ProjectListSchema = z.object({ projects: z.array(ProjectJsonSchema).describe('Oldest first') });
-export const DocumentListSchema = z.object({ documents: z.array(DocumentJsonSchema).describe('Oldest first') });
-export const MessageListSchema = z.object({ messages: z.array(MessageJsonSchema).describe('In order') });
+const nextAfter = (what: string) => z.number().int().nullable().describe(`Pass as \`after\` to read the next page; null on the last page (${what})`);
+export const ProjectListSchema = z.object({ projects: z.array(ProjectJsonSchema).describe('One page, oldest first'), nextAfter: nextAfter("a project's id") });
+export const DocumentListSchema = z.object({ documents: z.array(DocumentJsonSchema).describe('One page, oldest first'), nextAfter: nextAfter("a document's id") });
+export const MessageListSchema = z.object({ messages: z.array(MessageJsonSchema).describe('One page, in order'), nextAfter: nextAfter("a message's seq") });
 
 const wholeNumber = () => z.string().regex(/^\d{1,15}$/, 'must be a whole number').transform(Number);
+/**
+ * `GET /api/projects` and `GET /api/projects/{id}/documents`'s query: the rows
+ * after id `after` (0), at most `limit` (the server's default and maximum:
+ * `DocumentLimits`; 50 and 500 projects, 20 and 100 documents unless set).
+ */
+export const listQuerySchema = (byDefault: number, max: number) =>
+  z.strictObject({
+    after: wholeNumber().optional().describe('The `nextAfter` of the page before (default 0: from the first)'),
+    limit: wholeNumber()
+      .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`)
+      .optional()
+      .describe(`At most this many (1 to ${max}, default ${byDefault})`),
+  });
 /** `GET /api/chats/{id}/messages`'s query: the messages after seq `after` (0), at most `limit` (100, at most 1000). */
 export const MessageQuerySchema = z.strictObject({
   after: wholeNumber().optional().describe('Only the messages after this seq (default 0)'),
@@ -159,6 +174,8 @@ export interface DocumentAgentSource {
   database: Pick<SqlDatabase, 'query'>;
   /** The store's ping: a read that failed is a 503 `store_unavailable` when the store is down. */
   ping?: () => Promise<void>;
+  /** The caps on names, documents and list pages (the defaults of `DocumentLimits` when absent); the agent's host takes the same. */
+  limits?: DocumentLimitsInput;
 }
 
 const unavailable = (reason: string) =>
@@ -169,12 +186,15 @@ const AgentArtifactSchema = z.looseObject({
   type: z.literal('DOCUMENT_AGENT'),
   decision: AgentDecisionSchema.nullable().catch(null),
   outcome: z
-    .looseObject({ kind: z.string(), name: z.string().optional(), documentId: z.number().optional(), stage: z.string().optional(), message: z.string().optional() })
+    .looseObject({ kind: z.string(), name: z.string().optional(), documentId: z.number().optional(), stage: z.string().optional(), message: z.string().optional(), code: z.string().nullable().optional() })
     .nullable()
     .catch(null),
   webSearchPerformed: z.boolean().catch(false),
 });
 type AgentArtifact = z.infer<typeof AgentArtifactSchema>;
+
+/** The failures that are a cap's (src/documents/limits.ts), with their status. */
+const CAP_STATUS: Record<string, 413 | 422> = { document_too_large: 413, text_too_long: 422 };
 
 /** The stages whose failure is the model's (the others are the store's or the agent's own). */
 const MODEL_STAGES = new Set(['decide', 'edit', 'converse']);
@@ -188,7 +208,10 @@ type Env = { Variables: { caller: Caller } };
  */
 export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | undefined, reason = 'this server was started without one (it needs a SQL store: PGlite or PostgreSQL)'): Hono<Env> {
   const routes = new Hono<Env>();
-  const repo = source ? documentRepository(source.database) : null;
+  const limits = documentLimits(source?.limits);
+  const repo = source ? documentRepository(source.database, limits) : null;
+  const projectQuery = listQuerySchema(limits.defaultProjectPage, limits.maxProjectPage);
+  const documentQuery = listQuerySchema(limits.defaultDocumentPage, limits.maxDocumentPage);
 
   /** The repository, and who asks; a read that fails on a store that is down is a 503. */
   const handle =
@@ -233,13 +256,19 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
   );
   routes.get(
     '/projects',
-    handle(async (repo, owner, c) => c.json({ projects: (await repo.listProjects(owner)).map(projectJson) })),
+    handle(async (repo, owner, c) => {
+      const page = await repo.projectPage(owner, pageOf(readQuery(c.req.queries(), projectQuery)));
+      return c.json({ projects: page.items.map(projectJson), nextAfter: page.nextAfter });
+    }),
   );
   routes.get(
     '/projects/:id/documents',
     handle(async (repo, owner, c) => {
-      const project = await repo.getProject(owner, pathId(c, 'project'));
-      return c.json({ documents: (await repo.listDocuments(project.id)).map(documentJson) });
+      const projectId = pathId(c, 'project');
+      const query = pageOf(readQuery(c.req.queries(), documentQuery));
+      const project = await repo.getProject(owner, projectId);
+      const page = await repo.documentPage(project.id, query);
+      return c.json({ documents: page.items.map(documentJson), nextAfter: page.nextAfter });
     }),
   );
   routes.get(
@@ -251,8 +280,11 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
     handle(async (repo, owner, c) => {
       const chatId = pathId(c, 'chat');
       const query = readQuery(c.req.queries(), MessageQuerySchema);
-      const page = { ...(query.after !== undefined && { after: query.after }), ...(query.limit !== undefined && { limit: query.limit }) };
-      return c.json({ messages: (await repo.listMessages(owner, chatId, page)).map(messageJson) });
+      const limit = query.limit ?? DEFAULT_MESSAGE_PAGE;
+      // One more than asked says whether there is a next page.
+      const messages = await repo.listMessages(owner, chatId, { ...(query.after !== undefined && { after: query.after }), limit: Math.min(limit + 1, MAX_MESSAGE_PAGE) });
+      const items = messages.slice(0, limit);
+      return c.json({ messages: items.map(messageJson), nextAfter: messages.length > limit || (items.length === MAX_MESSAGE_PAGE && (await more(repo, owner, chatId, items))) ? items.at(-1)!.seq : null });
     }),
   );
   return routes;
@@ -279,6 +311,9 @@ async function act(runtime: Runtime, repo: DocumentRepository, caller: Caller, o
   const outcome = artifact?.outcome ?? null;
   // A model or store failure wrote nothing (no message, no document): the answer is the failure, said as the agent says it.
   if (outcome?.kind === 'failed') {
+    // Over a cap (the model's output or the document with an addition): the cap and the size, said as 413 / 422.
+    const capped = outcome.code ? CAP_STATUS[outcome.code] : undefined;
+    if (capped) throw new HttpError(capped, outcome.code!, reply.message);
     const byModel = MODEL_STAGES.has(outcome.stage ?? '');
     throw new HttpError(502, byModel ? 'model_error' : 'agent_failed', reply.message);
   }
@@ -328,6 +363,20 @@ function agentArtifact(reply: ReplyEnvelope): AgentArtifact | null {
   }
   return null;
 }
+
+const DEFAULT_MESSAGE_PAGE = 100;
+const MAX_MESSAGE_PAGE = 1000;
+
+/** A full page at the repository's maximum: whether one more message follows it. */
+async function more(repo: DocumentRepository, owner: string | null, chatId: number, items: Message[]): Promise<boolean> {
+  return (await repo.listMessages(owner, chatId, { after: items.at(-1)!.seq, limit: 1 })).length > 0;
+}
+
+/** A list query as the repository's page (absent fields keep its defaults). */
+const pageOf = (query: { after?: number | undefined; limit?: number | undefined }) => ({
+  ...(query.after !== undefined && { after: query.after }),
+  ...(query.limit !== undefined && { limit: query.limit }),
+});
 
 /** A path id: a positive whole number (400 `invalid_id` otherwise, before anything is read). */
 function pathId(c: Context, what: 'project' | 'document' | 'chat'): number {

@@ -11,6 +11,7 @@ import { redactUrl } from '../store/connection-secrets.js';
 import type { PostgresTimeouts } from '../store/postgres-timeouts.js';
 import type { SqlDatabase, Store } from '../store/types.js';
 import type { DocumentAgentHostOptions } from '../document-agent/host.js';
+import { DocumentAgentModelError } from '../document-agent/errors.js';
 import type { TaskAgentHostOptions } from '../task-agent/host.js';
 import type { Workflow } from '../workflow/types.js';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
@@ -177,9 +178,12 @@ async function serveStore(store: Store, options: ServerOptions, { description, o
   const graph = await checkGraphSupport(store);
   const onBackgroundError = options.onBackgroundError ?? backgroundErrorLog((line) => console.error(line));
   // The task agent needs the graph: served where the store holds one, left out (and said why) where not.
-  const agent = graph.available && options.taskAgent && store.sql ? await taskAgentOf(store.sql, options.taskAgent) : null;
+  const agent = graph.available && options.taskAgent && store.sql ? await taskAgentOf(store.sql, { onError: (error) => onBackgroundError(error), ...options.taskAgent }) : null;
   // The document agent needs only SQL tables (no AGE): served on any SQL store when asked for.
-  const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, options.documentAgent) : null;
+  // What a step's failure said in its own words (a provider's, a driver's) goes to the log; the person gets plain words.
+  const documentAgentLog = (error: unknown, step: string) =>
+    onBackgroundError(error instanceof DocumentAgentModelError ? new Error(`document agent, ${step}: ${error.internal}`) : error);
+  const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, { onError: documentAgentLog, ...options.documentAgent }) : null;
   const inspector = options.inspect ? await webSocketInspector(options.inspect.url) : null;
   const runtime = createRuntime({
     ...(inspector && { inspect: inspector.inspect }),
@@ -247,7 +251,7 @@ async function serveRuntime(
       ...(options.drawnMachines && { machines: options.drawnMachines }),
       ...(options.coverage && { coverage: options.coverage }),
     }),
-    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping() } }),
+    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }) } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.eventStreams && { eventStreams: options.eventStreams }),
     ...(options.jwt && { jwt: options.jwt }),

@@ -17,6 +17,7 @@ import {
   ProjectRequestSchema,
 } from './documents.js';
 import { DrawingListSchema } from './drawings.js';
+import { DEFAULT_DOCUMENT_LIMITS, formatBytes, type DocumentLimits } from '../documents/limits.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
 import { AnswerBodySchema, AnswerReceiptSchema, EventQuerySchema, InputQuerySchema } from './inputs.js';
@@ -67,7 +68,7 @@ const queryParameters = (s: z.ZodObject, integers: Record<string, Record<string,
  * zod schemas. `replySchema` is the reply of the workflows served: the
  * envelope, with the fields their kinds add (a flow's `answers` and `buttonContext`).
  */
-export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodType }) {
+export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodType; documentLimits?: DocumentLimits }) {
   const ReplySchema = options.replySchema ?? ReplyEnvelopeSchema;
   const security = options.auth ? [{ bearer: [] }] : [];
   const sessionId = { name: 'sessionId', in: 'path', required: true, schema: { type: 'string' } };
@@ -346,7 +347,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           },
         },
       },
-      ...documentAgentPaths(security, common, post),
+      ...documentAgentPaths(security, common, post, options.documentLimits ?? DEFAULT_DOCUMENT_LIMITS),
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
     },
   };
@@ -356,7 +357,16 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
  * The document agent's routes (src/server/documents.ts): the seed's
  * `POST /api/agent/act` and the projects, documents and chat messages it works on.
  */
-function documentAgentPaths(security: { bearer: never[] }[], common: Record<string, unknown>, post: Record<string, unknown>) {
+function documentAgentPaths(security: { bearer: never[] }[], common: Record<string, unknown>, post: Record<string, unknown>, limits: DocumentLimits) {
+  const caps =
+    `This server's caps (\`documentAgent.limits\`): a document's content at most ${formatBytes(limits.maxContentBytes)} (maxContentBytes), ` +
+    `a name at most ${limits.maxNameLength} characters (maxNameLength), a description or standing instruction at most ${limits.maxTextLength} (maxTextLength), ` +
+    'whoever writes it: a caller, or the agent from its model\'s output (which is then dropped, not stored or echoed).';
+  const page = (byDefault: number, max: number, after: string) => [
+    { name: 'after', in: 'query', required: false, description: `The \`nextAfter\` of the page before: only the rows after this ${after} (default 0)`, schema: { type: 'integer', minimum: 0, default: 0 } },
+    { name: 'limit', in: 'query', required: false, description: `At most this many (1 to ${max}, default ${byDefault})`, schema: { type: 'integer', minimum: 1, maximum: max, default: byDefault } },
+  ];
+  const badPage = 'invalid_query: after or limit is malformed, out of range or unknown';
   const unavailable = error(
     'document_agent_unavailable: this server does not serve the document agent (it needs a SQL store); store_unavailable: the store is unreachable',
   );
@@ -368,6 +378,7 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
         summary: 'Send the document agent a message: it creates, edits or explains documents, asks when unsure and confirms before deleting',
         description:
           "The chat: `chat_id` when it is the caller's and in `project_id`; otherwise (absent, unknown, another project's or another owner's) a new chat in the project. " +
+          `${caps} ` +
           'Each chat is a session of the `document-agent` workflow and each message a turn of it. When `awaiting` is set, the agent waits: ' +
           'send one of its option values (or labels, e.g. "Proceed", "Cancel") as the next message, or anything else as a new request (the waiting one is dropped).',
         security,
@@ -377,8 +388,10 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           400: error('invalid_json; invalid_body: a field is missing, of the wrong type or unknown (the message names it)'),
           404: error("project_not_found: not the caller's project; document_not_found: document_id is not a document of that project"),
           409: error('document_version_conflict: the document changed while the agent edited it, nothing was saved; turn_id_reused: the turn_id was used for another message'),
+          422: error('text_too_long: a name or text the model gave is far over its cap (the message says the length and the cap); nothing was written'),
           502: error("model_error: the language model failed or answered outside the decision's schema; nothing was written (no message, no document)"),
           ...post,
+          413: error(`Body over 16 KB (payload_too_large); document_too_large: the document the agent would write (its model's content or rewrite, or the document with this addition) is over ${formatBytes(limits.maxContentBytes)}: the message says the size and the cap; nothing was written`),
           ...common,
           503: unavailable,
         },
@@ -387,28 +400,32 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
     '/api/projects': {
       post: {
         summary: 'Create a project',
+        description: `The name at most ${limits.maxNameLength} characters (maxNameLength), the description at most ${limits.maxTextLength} (maxTextLength).`,
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('ProjectRequest') } } },
         responses: {
           201: json('Project', 'The new project'),
           400: error('invalid_json; invalid_body: the name is missing or empty, or a field is unknown'),
+          422: error('text_too_long: the name or the description is over its cap; the message says its length and the cap'),
           ...post,
           ...common,
           503: unavailable,
         },
       },
       get: {
-        summary: "The caller's projects",
+        summary: "The caller's projects, one page at a time",
         security,
-        responses: { 200: json('ProjectList', 'Oldest first'), ...common, 503: unavailable },
+        parameters: page(limits.defaultProjectPage, limits.maxProjectPage, "project's id"),
+        responses: { 200: json('ProjectList', 'One page, oldest first, and the nextAfter of the next'), 400: error(badPage), ...common, 503: unavailable },
       },
     },
     '/api/projects/{id}/documents': {
       get: {
-        summary: "A project's documents, with their content",
+        summary: "A project's documents, with their content, one page at a time",
+        description: `A page holds at most \`limit\` documents, and ends early once their contents pass ${formatBytes(limits.maxPageBytes)} (maxPageBytes; one document always fits): follow \`nextAfter\`.`,
         security,
-        parameters: [id('project')],
-        responses: { 200: json('DocumentList', 'Oldest first'), 400: badId('project'), 404: error("project_not_found: no such project, or another owner's"), ...common, 503: unavailable },
+        parameters: [id('project'), ...page(limits.defaultDocumentPage, limits.maxDocumentPage, "document's id")],
+        responses: { 200: json('DocumentList', 'One page, oldest first, and the nextAfter of the next'), 400: error(`invalid_id: the project id is not a positive whole number; ${badPage}`), 404: error("project_not_found: no such project, or another owner's"), ...common, 503: unavailable },
       },
     },
     '/api/documents/{id}': {

@@ -45,6 +45,11 @@ export interface TaskAgentActorOptions {
   cypherLimits?: Partial<CypherLimits>;
   /** The clock the goal's time limits read, in ms since the epoch (default Date.now). */
   now?: () => number;
+  /**
+   * Told of a tool's failure in its own words (a host service's error with its
+   * URL, a driver's, a stack), which the person never sees: the server's log.
+   */
+  onError?: (error: unknown, tool: string) => void;
 }
 
 /** A failure carried by a rejection, as the machine reads it (`thrown` in machines/task-agent.ts). */
@@ -153,7 +158,10 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       } catch (error) {
         // Outages and timeouts keep their code (diagnose reads it); anything else a tool threw is the tool's error.
         const code = error instanceof GateflowError ? error.code : 'tool_error';
-        throw new StepFailure({ stage: 'call', code, message: (error as Error)?.message ?? String(error), call: input.call });
+        // What the tool said in its own words (hosts, URLs, stacks) goes to the log; the person, the journal and the diagnosis get plain words.
+        const message = error instanceof GateflowError ? error.publicMessage : `the ${input.call.tool.slice(0, 64)} tool failed`;
+        if (!(error instanceof GateflowError) || message !== error.message) options.onError?.(error, input.call.tool);
+        throw new StepFailure({ stage: 'call', code, message, call: input.call });
       }
     }),
 

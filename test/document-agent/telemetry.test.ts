@@ -120,7 +120,10 @@ describe('spans', () => {
       ['document_agent.model_call', 'rewrite', SpanStatusCode.ERROR],
       ['document_agent.edit', null, SpanStatusCode.ERROR],
     ]);
-    expect(edited[3]!.status.message).toContain('TypeError: fetch failed');
+    // The person is told the kind of failure; the provider's own text stays in the trace.
+    expect(edited[3]!.status.message).toContain('the model service could not be reached');
+    expect(edited[3]!.status.message).not.toContain('fetch failed');
+    expect(edited[3]!.attributes['gateflow.error.internal']).toContain('TypeError: fetch failed');
   });
 });
 

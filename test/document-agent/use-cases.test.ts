@@ -212,15 +212,15 @@ describe('3c: create', () => {
     expect((await chat.messages())[1]!.metadata).toMatchObject({ web_search_performed: false, should_create: true });
   });
 
-  it('a search provider that fails: the action still happens, and the reply says why the search failed', async () => {
-    const web = fakeWebSearch(new Error('connection refused'));
+  it('a search provider that fails: the action still happens, and the reply says the search failed (not its own words)', async () => {
+    const web = fakeWebSearch(new Error('connect ECONNREFUSED 10.0.0.7:8888'));
     const h = agent({ decide: [(call) => editDecision(recipesIdIn(call.prompt), { needs_web_search: true, search_query: 'tiramisu' })], rewrite: [TIRAMISU] }, { webSearch: web.search });
     const project = await h.project();
     await h.document(project.id, 'Recipes', PANCAKES);
     const chat = await h.chat(project.id);
     const reply = await chat.send('Put a proper tiramisu recipe in there');
     expect(reply.message).toBe(
-      "I'll add your favorite recipes to the Recipes document.\n\n**Content Summary:**\nAdded a Tiramisu recipe under a new Desserts section.\n\n_The web search failed (connection refused), so I went on without it._",
+      "I'll add your favorite recipes to the Recipes document.\n\n**Content Summary:**\nAdded a Tiramisu recipe under a new Desserts section.\n\n_The web search failed (the search service could not be used), so I went on without it._",
     );
     expect(web.queries).toEqual(['tiramisu']);
     expect(h.model.calls[1]!.prompt).not.toContain('Web search results');

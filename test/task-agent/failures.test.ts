@@ -77,7 +77,9 @@ describe('failure paths', () => {
     expect(reply.status).toBe('waiting');
     expect(reply.message).toContain('the explode tool always fails');
     expect(outcomes(reply)).toEqual(['explode:tool_error']);
-    expect(m.calls.find((c) => c.step === 'Diagnosis')!.prompt).toContain('kaboom from the host tool');
+    // The tool's own words are for the log (issue 25): the diagnosis, and so the person, get which tool failed.
+    expect(m.calls.find((c) => c.step === 'Diagnosis')!.prompt).toContain('the explode tool failed');
+    expect(m.calls.find((c) => c.step === 'Diagnosis')!.prompt).not.toContain('kaboom');
     const end = await agent.runtime.turn(sessionId, { text: 'stop' });
     expect(end.status).toBe('done');
     expect(end.message).toContain('Nothing was changed in the graph.');

@@ -1,0 +1,27 @@
+/**
+ * The viewer shows replies as plain text (issue 25): the Markdown escapes a
+ * reply puts before a person's marks (`escapeMarkdown`: `\<b\>`) are read
+ * once, so `<b>` shows as `<b>`, never `\<b\>`, and never as markup.
+ */
+import { describe, expect, it } from 'vitest';
+import { shortText } from '../../demo/viewer/words.js';
+import { escapeMarkdown } from '../../src/flow/messages.js';
+
+describe('shortText', () => {
+  it.each([
+    ['<b>bold</b> & <script>x</script>'],
+    ['5 * 3 = 15, a_b_c, [link](x) #tag `code` ~x~ |pipe| back\\slash'],
+    ['**not bold** __nor this__'],
+  ])('a person\'s text escaped for Markdown reads as it was typed: %s', (typed) => {
+    expect(shortText(`Your previous answer: ${escapeMarkdown(typed)}`, 500)).toBe(`Your previous answer: ${typed}`);
+  });
+
+  it('a summary line with escapes and bold marks reads as plain text, escaped once', () => {
+    const message = `## Summary\n\n**Problem Statement:** ${escapeMarkdown('my <b>printer</b>')}\n→ ${escapeMarkdown('\\<b\\>')}`;
+    expect(shortText(message, 500)).toBe('Summary Problem Statement: my <b>printer</b> → \\<b\\>');
+  });
+
+  it('still cuts long texts', () => {
+    expect(shortText(escapeMarkdown('<'.repeat(300)), 10)).toBe(`${'<'.repeat(9)}…`);
+  });
+});
