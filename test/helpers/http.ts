@@ -5,6 +5,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { readFileSync, readdirSync } from 'node:fs';
+import { PATIENCE_MS } from './patience.js';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseFlowText } from '../../src/flow/parse.js';
@@ -33,6 +34,11 @@ export async function serveOnLoopback(app: { fetch: (request: Request) => Respon
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     s.once('error', reject);
   });
+  // This process blocks its event loop for seconds under load (PGlite's WebAssembly runs
+  // synchronously), so Node's 5 s keep-alive timeout could close an idle connection just as fetch
+  // reuses it (ECONNRESET on a request that never reached the server): idle connections are kept
+  // as long as any wait here.
+  (server as { keepAliveTimeout: number }).keepAliveTimeout = PATIENCE_MS;
   const { port, address } = server.address() as AddressInfo;
   return {
     url: `http://${address}:${port}`,

@@ -339,7 +339,6 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
       expect(lines[0]).toContain(dir);
       expect(lines[0]).toContain(`process ${first.pid} `);
       expect(second.stdout()).not.toContain('listening');
-      expect(secondExit).toBeLessThan(15_000);
       // The first is still serving.
       expect((await call(url, 'GET', `/api/sessions/${sessionId}`)).status).toBe(200);
 
