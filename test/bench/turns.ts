@@ -42,7 +42,7 @@ const INTAKE: Turn[] = [
   { button: 'confirm' },
 ];
 /** The same, with a correction in words at the summary before confirming. */
-const CORRECTED: Turn[] = [...INTAKE.slice(0, 5), { text: 'the preferred contact should be phone' }, { button: 'confirm' }];
+const CORRECTED: Turn[] = [...INTAKE.slice(0, 5), { text: 'change the preferred contact to phone' }, { button: 'confirm' }];
 const CORRECTION_AT = 5;
 const TEXT_TURNS = [1, 3];
 const QUESTIONS: Question[] = (() => {
