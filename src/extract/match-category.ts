@@ -355,6 +355,21 @@ export function ownWordsOf(gate: MatchableQuestion): { words: string[]; numbers:
   return { words: [...words], numbers: lexicon.ranges.size > 0 };
 }
 
+/**
+ * One word of every phrase the full reading knows for a category of the
+ * question (the built-in synonyms and a bare yes or no too): its longest, the
+ * least common. A message mentions a phrase only when it holds each of its
+ * words or a small typo of it, so one that holds none of these (and no number,
+ * where a category names a range) reads no value for the question.
+ */
+export function phraseKeysOf(gate: MatchableQuestion): { words: string[]; numbers: boolean } {
+  const lexicon = lexiconFor(gate, false);
+  const words = new Set<string>();
+  for (const p of lexicon.phrases)
+    if (typeof p.means === 'object') words.add(p.tokens.reduce((longest, t) => (t.length > longest.length ? t : longest)));
+  return { words: [...words], numbers: lexicon.ranges.size > 0 };
+}
+
 /** What the matcher knows about one question, built once per flow question. */
 interface GateLexicon {
   /** Every phrase that means something for this question, longest first. */

@@ -1,5 +1,5 @@
 import { ANSWER_FILLERS } from './lexicon.js';
-import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, readCategory, type CategoryReading, type MentionAt } from './match-category.js';
+import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
@@ -56,8 +56,9 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
 }
 
 type QuestionIndex = Map<string, ExtractionQuestion[]>;
-// Keyed by the list a caller keeps for a flow place (src/flow/extraction.ts memoises it): built once per flow.
-const indexes = new WeakMap<readonly ExtractionQuestion[], QuestionIndex>();
+// Keyed by the list a caller keeps for a flow place (src/flow/extraction.ts memoises it): built once per flow,
+// one index of the questions' own words and one of a word of each phrase their full reading knows.
+const indexes = { own: new WeakMap<readonly ExtractionQuestion[], QuestionIndex>(), full: new WeakMap<readonly ExtractionQuestion[], QuestionIndex>() };
 const NUMBER_KEY = '#';  // (no word has it: tokens are letters and digits)
 const SPELLED = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
 /**
@@ -74,8 +75,20 @@ function keysOf(w: string): string[] {
   return [...keys];
 }
 
-function indexOf(questions: readonly ExtractionQuestion[]): QuestionIndex {
-  let index = indexes.get(questions);
+/**
+ * The keys of a word of the full index: a typo the full reading allows of a short word (under five
+ * letters) is two swapped letters after the first, looked up as written; a longer word's typo shares a deletion key.
+ */
+function fullKeysOf(w: string): string[] {
+  if (w.length >= 5) return keysOf(w);
+  const keys = [w];
+  for (let i = 1; i + 1 < w.length; i++) keys.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  return keys;
+}
+
+function indexOf(questions: readonly ExtractionQuestion[], ownWordsOnly: boolean): QuestionIndex {
+  const cache = ownWordsOnly ? indexes.own : indexes.full;
+  let index = cache.get(questions);
   if (index) return index;
   index = new Map();
   const add = (key: string, q: ExtractionQuestion) => {
@@ -84,28 +97,51 @@ function indexOf(questions: readonly ExtractionQuestion[]): QuestionIndex {
     index!.set(key, list);
   };
   for (const q of questions) {
-    const { words, numbers } = ownWordsOf(q);
-    for (const w of words) for (const key of w.length >= 3 ? keysOf(w) : [w]) add(key, q);
+    const { words, numbers } = ownWordsOnly ? ownWordsOf(q) : phraseKeysOf(q);
+    for (const w of words) for (const key of ownWordsOnly ? (w.length >= 3 ? keysOf(w) : [w]) : fullKeysOf(w)) add(key, q);
     if (numbers) add(NUMBER_KEY, q);
   }
-  indexes.set(questions, index);
+  cache.set(questions, index);
   return index;
+}
+
+/** The keys of a text's words (each word and its small typos, a number), kept for the text read last: one message is looked up many times. */
+let lastKeys: { text: string; keys: string[] } = { text: '', keys: [] };
+function textKeys(text: string): string[] {
+  if (text === lastKeys.text) return lastKeys.keys;
+  const keys = new Set<string>();
+  for (const t of tokenize(text.slice(0, MAX_MATCH_TEXT_LENGTH))) {
+    if (t === BREAK) continue;
+    for (const key of t.length >= 3 ? keysOf(t) : [t]) keys.add(key);
+    if (/\d/.test(t) || SPELLED.has(t)) keys.add(NUMBER_KEY);
+  }
+  lastKeys = { text, keys: [...keys] };
+  return lastKeys.keys;
+}
+
+function lookUp(questions: readonly ExtractionQuestion[], text: string, ownWordsOnly: boolean): Set<ExtractionQuestion> {
+  const index = indexOf(questions, ownWordsOnly);
+  const found = new Set<ExtractionQuestion>();
+  for (const key of textKeys(text)) for (const q of index.get(key) ?? []) found.add(q);
+  return found;
 }
 
 /** The questions whose own words (or a small typo of one, or a number where a category names a range) occur in the text. */
 function candidates(questions: readonly ExtractionQuestion[], text: string): Set<ExtractionQuestion> {
   if (questions.length <= 2) return new Set(questions);
-  const index = indexOf(questions);
-  const found = new Set<ExtractionQuestion>();
-  const take = (key: string) => {
-    for (const q of index.get(key) ?? []) found.add(q);
-  };
-  for (const t of tokenize(text.slice(0, MAX_MATCH_TEXT_LENGTH))) {
-    if (t === BREAK) continue;
-    for (const key of t.length >= 3 ? keysOf(t) : [t]) take(key);
-    if (/\d/.test(t) || SPELLED.has(t)) take(NUMBER_KEY);
-  }
-  return found;
+  return lookUp(questions, text, true);
+}
+
+/**
+ * The questions the text may answer when each is read with every word the
+ * matcher knows (as the question asked is read): those whose words, a small
+ * typo of one, or a number where a category names a range, occur in it. A
+ * question not in the set reads no value from the text: a message read
+ * against many questions (a correction at a summary) is looked up once and
+ * read only for these. Pass the same list each time (the index is built once per list).
+ */
+export function mayAnswer(questions: readonly ExtractionQuestion[], text: string): Set<ExtractionQuestion> {
+  return lookUp(questions, text, false);
 }
 
 /**

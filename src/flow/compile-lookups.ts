@@ -1,5 +1,6 @@
 import type { AnyEventObject } from 'xstate';
-import { extractOffline } from '../extract/offline.js';
+import { extractOffline, mayAnswer } from '../extract/offline.js';
+import type { ExtractionQuestion } from '../extract/types.js';
 import { attemptBudget } from './attempts.js';
 import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js';
 import type { AnswerValue, FlowContext } from './context.js';
@@ -155,6 +156,29 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     return read?.kind === 'valid' ? read.value : undefined;
   };
 
+  // The category questions a summary reads a correction against, as the offline reader takes them: one list per set of questions (its index is built once).
+  const readLists = new Map<string, { questions: ExtractionQuestion[]; nodes: QuestionNode[] }>();
+  /**
+   * Of `questions`, those a text may give a value (read as {@link readAs} reads it): every typed
+   * question, and the category questions whose words the text holds, found with one look-up of
+   * the text's words, so that a message is not read in full against every question.
+   */
+  const mayRead = (questions: readonly QuestionNode[], text: string): Set<QuestionNode> => {
+    const id = questions.map((q) => q.id).join('\u0000');
+    let list = readLists.get(id);
+    if (!list) {
+      const nodes = questions.filter((q) => q.answer.type === 'category');
+      const gates = nodes.map((q) => offeredQuestions(graph, q.id).find((g) => g.key === answerKey(q))!);
+      // A bounded few: one per confirmation node (and set of answered questions) of this flow.
+      if (readLists.size >= 256) readLists.clear();
+      readLists.set(id, (list = { questions: gates, nodes }));
+    }
+    const found = mayAnswer(list.questions, text);
+    const readable = new Set(questions.filter((q) => q.answer.type !== 'category'));
+    list.questions.forEach((g, i) => found.has(g) && readable.add(list.nodes[i]!));
+    return readable;
+  };
+
   return {
     places,
     routes,
@@ -176,5 +200,6 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     withoutAttempt,
     actionOutput,
     readAs,
+    mayRead,
   };
 }

@@ -1,4 +1,4 @@
-import type { AnyMachineSnapshot } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode } from 'xstate';
 import { z } from 'zod';
 import { GateflowError } from '../error/gateflow-error.js';
 import { coerceInput } from './coerce.js';
@@ -83,6 +83,24 @@ function parseInputs(where: string, value: unknown): InputSpec[] {
 }
 
 /** The inputs the active states of a snapshot wait for, by state (none when it is not active). */
+/** Per machine: whether any of its states declares inputs (a machine's states do not change). */
+const declaring = new WeakMap<AnyStateMachine, boolean>();
+
+/**
+ * Whether any state of the machine declares inputs (`meta.inputs`): one that
+ * none does never waits for one, and the runtime need not watch its states
+ * being entered.
+ */
+export function declaresInputs(machine: AnyStateMachine): boolean {
+  let found = declaring.get(machine);
+  if (found === undefined) {
+    const walk = (node: AnyStateNode): boolean =>
+      (typeof node.meta === 'object' && node.meta !== null && 'inputs' in node.meta) || Object.values(node.states).some(walk);
+    declaring.set(machine, (found = walk(machine.root)));
+  }
+  return found;
+}
+
 export function declaredInputs(snapshot: AnyMachineSnapshot): DeclaredInputs[] {
   if (snapshot.status !== 'active') return [];
   const found: DeclaredInputs[] = [];

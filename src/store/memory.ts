@@ -19,7 +19,11 @@ import {
  */
 export function createMemoryStore(): Store {
   // `n` orders sessions by creation, as the SQL stores' bigserial does.
-  const sessions = new Map<string, { record: string; journal: string[]; turnIds: Map<string, number>; n: number }>();
+  // Beside the record's text, what a commit checks and announces (version, flow, owner): a commit need not parse the record.
+  const sessions = new Map<
+    string,
+    { record: string; version: number; flowId: string; owner: string | null; createdAt: string; journal: string[]; turnIds: Map<string, number>; n: number }
+  >();
   let created = 0;
   // Gates by id (JSON text, with a lease time kept beside it), and the announcements in order.
   const gates = new Map<string, { gate: string; leaseUntil: number; place: number }>();
@@ -64,7 +68,16 @@ export function createMemoryStore(): Store {
       const { reply, gates: opened, events: announced, trace, ...rest } = s;
       const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
       const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
-      sessions.set(s.sessionId, { record: JSON.stringify(record), journal: [JSON.stringify(entry)], turnIds: new Map(), n: ++created });
+      sessions.set(s.sessionId, {
+        record: JSON.stringify(record),
+        version: 1,
+        flowId: s.flowId,
+        owner: s.owner,
+        createdAt: now.toISOString(),
+        journal: [JSON.stringify(entry)],
+        turnIds: new Map(),
+        n: ++created,
+      });
       for (const g of opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
       announce(announced);
     },
@@ -79,13 +92,24 @@ export function createMemoryStore(): Store {
       if (!s) throw new ConflictError(`session ${sessionId} does not exist`);
       // Writes that must commit with the turn need a database to commit in.
       if (t.effects) throw new Error(`memory store: session ${sessionId}: this workflow keeps data in a SQL database; use the PGlite or PostgreSQL store`);
-      const record = parseRecord(s.record);
-      if (record.version !== expectedVersion)
-        throw new ConflictError(`session ${sessionId} is at version ${record.version}, not ${expectedVersion}`);
+      if (s.version !== expectedVersion) throw new ConflictError(`session ${sessionId} is at version ${s.version}, not ${expectedVersion}`);
       if (t.turnId !== null && s.turnIds.has(t.turnId)) throw new ConflictError(`turn ${t.turnId} is already taken`);
       const now = new Date();
       const version = expectedVersion + 1;
-      s.record = JSON.stringify({ ...record, snapshot: t.snapshot, flowVersion: t.flowVersion, version, status: t.reply.status, updatedAt: now });
+      // The record's fields in the order create() wrote them (its JSON reads back the same).
+      const record: Omit<SessionRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: Date } = {
+        sessionId,
+        flowId: s.flowId,
+        flowVersion: t.flowVersion,
+        snapshot: t.snapshot,
+        owner: s.owner,
+        version,
+        status: t.reply.status,
+        createdAt: s.createdAt,
+        updatedAt: now,
+      };
+      s.record = JSON.stringify(record);
+      s.version = version;
       s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: now }));
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
       for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
@@ -98,7 +122,7 @@ export function createMemoryStore(): Store {
       }
       announce(t.events);
       // Last, as a SQL store reads it from the journal: the step itself.
-      announce([steppedEvent({ sessionId, workflowId: record.flowId, owner: record.owner }, version, t.reply.status)]);
+      announce([steppedEvent({ sessionId, workflowId: s.flowId, owner: s.owner }, version, t.reply.status)]);
       return version;
     },
     async history(sessionId, page) {

@@ -10,6 +10,7 @@
  */
 import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import pg from 'pg';
 import type { Turn } from '../../src/workflow/turn.js';
 
 export interface Question {
@@ -75,11 +76,53 @@ function anchor(questions: readonly Question[], checkpointer: BaseCheckpointSave
 
 export const memoryAnchor = (questions: readonly Question[]): Anchor => anchor(questions, new MemorySaver(), async () => {});
 
-/** PostgresSaver on its own schema (made fresh, dropped by the caller). */
-export async function postgresAnchor(questions: readonly Question[], url: string, schema: string): Promise<Anchor> {
-  const saver = PostgresSaver.fromConnString(url, { schema });
+/** What the anchor's pool sent: statements (each a round trip) and commits (COMMIT, or a write sent on its own). */
+export interface Sent {
+  roundTrips: number;
+  commits: number;
+}
+
+/**
+ * PostgresSaver on its own schema (made fresh, dropped by the caller), on a
+ * pool made as `fromConnString` makes it, whose statements are counted.
+ */
+export async function postgresAnchor(questions: readonly Question[], url: string, schema: string): Promise<Anchor & { sent: Sent }> {
+  const pool = new pg.Pool({ connectionString: url });
+  const sent: Sent = { roundTrips: 0, commits: 0 };
+  const count = (text: unknown) => {
+    sent.roundTrips++;
+    const sql = typeof text === 'string' ? text : String((text as { text?: unknown })?.text ?? '');
+    if (/^\s*COMMIT\b/i.test(sql)) sent.commits++;
+    return sql;
+  };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args) => {
+    // A statement on its own commits by itself when it writes.
+    if (!/^\s*SELECT\b/i.test(count(args[0]))) sent.commits++;
+    return query(...args);
+  };
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+  // pool.query takes its client with a callback (counted above); the saver's transactions with a promise.
+  (pool as unknown as { connect: (...args: unknown[]) => Promise<pg.PoolClient> | undefined }).connect = (...args) => {
+    if (args.length > 0) return connect(...args);
+    return counted(connect()!);
+  };
+  // A pooled client comes back again: counted once.
+  const wrapped = new WeakSet<pg.PoolClient>();
+  const counted = async (connecting: Promise<pg.PoolClient>) => {
+    const client = await connecting;
+    if (wrapped.has(client)) return client;
+    wrapped.add(client);
+    const clientQuery = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args) => {
+      count(args[0]);
+      return clientQuery(...args);
+    };
+    return client;
+  };
+  const saver = new PostgresSaver(pool, undefined, { schema });
   await saver.setup();
-  return anchor(questions, saver, () => saver.end());
+  return { ...anchor(questions, saver, () => saver.end()), sent };
 }
 
 /** LangGraph's checkpoint tables, and the column naming a conversation. */

@@ -2,11 +2,13 @@
  * `npm run bench`: gateflow beside LangGraph.js in one run. Per store
  * (memory, PGlite, PostgreSQL) the latency of one turn of a five-question
  * intake through the runtime with the offline matcher (p50, p95), the CPU one
- * conversation costs this process, database round trips per turn, turns per
+ * conversation costs this process, database round trips and commits per step
+ * (the start or a turn; LangGraph.js's counted on its pool too), turns per
  * second with 50 sessions driven at once, and the rows and bytes a completed
  * conversation leaves in each table; the same intake as a LangGraph.js
  * StateGraph with MemorySaver and PostgresSaver (test/bench/langgraph-anchor.ts),
- * and the ratios. Then what a correction at the summary costs beside a gate turn.
+ * and the ratios; on PostgreSQL also one durable commit on its own (the floor
+ * of a turn that writes once). Then what a correction at the summary costs beside a gate turn.
  *
  * The machine may be loaded: the two sides run in alternating rounds, so that
  * the ratios compare like with like; absolute figures move with the load.
@@ -28,7 +30,7 @@ import { createPgliteClient } from '../../src/store/pglite.js';
 import { createPostgresClient } from '../../src/store/postgres.js';
 import { createSqlStore, upgradeSchema, type SqlClient } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/types.js';
-import { LANGGRAPH_TABLES, memoryAnchor, postgresAnchor, type Anchor, type Question } from './langgraph-anchor.js';
+import { LANGGRAPH_TABLES, memoryAnchor, postgresAnchor, type Anchor, type Question, type Sent } from './langgraph-anchor.js';
 
 const flowText = readFileSync(new URL('../../machines/flows/patient-intake.json', import.meta.url), 'utf8');
 const flow = parseFlowText(flowText, 'patient-intake.json');
@@ -42,7 +44,7 @@ const INTAKE: Turn[] = [
   { button: 'confirm' },
 ];
 /** The same, with a correction in words at the summary before confirming. */
-const CORRECTED: Turn[] = [...INTAKE.slice(0, 5), { text: 'the preferred contact should be phone' }, { button: 'confirm' }];
+const CORRECTED: Turn[] = [...INTAKE.slice(0, 5), { text: 'change the preferred contact to phone' }, { button: 'confirm' }];
 const CORRECTION_AT = 5;
 const TEXT_TURNS = [1, 3];
 const QUESTIONS: Question[] = (() => {
@@ -63,25 +65,30 @@ interface Subject {
   name: string;
   /** Runs one whole intake; pushes each turn's milliseconds; returns its id. */
   conversation(samples?: number[]): Promise<string>;
-  /** Round trips to the database so far (null: not counted). */
-  queries(): number | null;
+  /** Statements sent to the database so far, and the commits among them (null: not counted). */
+  queries(): Sent | null;
   footprint(id: string): Promise<Footprint | null>;
   close(): Promise<void>;
 }
 
-/** A SQL client that counts its queries (round trips: each is one statement). */
-function counting(client: SqlClient): { client: SqlClient; queries: () => number } {
-  let n = 0;
+/** A SQL client that counts its queries (round trips: each is one statement) and commits (a write on its own, or a transaction). */
+function counting(client: SqlClient): { client: SqlClient; queries: () => Sent } {
+  const sent: Sent = { roundTrips: 0, commits: 0 };
   return {
     client: {
       query: (text, params) => {
-        n++;
+        sent.roundTrips++;
+        if (!/^\s*SELECT\b/i.test(text)) sent.commits++;
         return client.query(text, params);
       },
-      transaction: (fn) => client.transaction(fn),
+      transaction: (fn) => {
+        sent.roundTrips += 2;
+        sent.commits++;
+        return client.transaction(fn);
+      },
       close: () => client.close(),
     },
-    queries: () => n,
+    queries: () => ({ ...sent }),
   };
 }
 
@@ -109,7 +116,7 @@ async function intake(runtime: Runtime, turns: readonly Turn[], samples?: number
   return sessionId;
 }
 
-function gateflow(name: string, store: Store, queries: () => number | null, cleanup: () => Promise<void>): Subject & { runtime: Runtime; store: Store } {
+function gateflow(name: string, store: Store, queries: () => Sent | null, cleanup: () => Promise<void>): Subject & { runtime: Runtime; store: Store } {
   const runtime = createFlowRuntime({ flows: [flow], store });
   const sql = store.sql;
   return {
@@ -165,7 +172,7 @@ async function gateflowPostgres(url: string) {
 }
 
 let threads = 0;
-function langgraph(name: string, anchor: Anchor, footprint: Subject['footprint'], cleanup: () => Promise<void>): Subject {
+function langgraph(name: string, anchor: Anchor & { sent?: Sent }, footprint: Subject['footprint'], cleanup: () => Promise<void>): Subject {
   return {
     name,
     conversation: async (samples) => {
@@ -178,7 +185,7 @@ function langgraph(name: string, anchor: Anchor, footprint: Subject['footprint']
       }
       return id;
     },
-    queries: () => null,
+    queries: () => (anchor.sent ? { ...anchor.sent } : null),
     footprint,
     close: async () => {
       await anchor.close();
@@ -202,6 +209,37 @@ async function langgraphPostgres(url: string): Promise<Subject> {
   return langgraph('LangGraph.js PostgresSaver', anchor, footprint, db.drop);
 }
 
+/**
+ * The floor of a durable turn on this server: one INSERT committed on its own
+ * (a WAL flush, as every commit with synchronous_commit on), as many per
+ * "conversation" as an intake has steps. A turn that writes once can be no
+ * faster than this; each further commit adds about as much again.
+ */
+async function durableCommit(url: string): Promise<Subject> {
+  const db = await freshSchema(url, `commit_bench_${process.pid}`);
+  const { client, queries } = counting(createPostgresClient({ connectionString: db.url, max: 20 }));
+  await client.query('CREATE TABLE bench_commits (id bigserial PRIMARY KEY, body text NOT NULL)');
+  const body = 'x'.repeat(400);
+  return {
+    name: 'one durable commit (INSERT)',
+    conversation: async (samples) => {
+      await client.query('INSERT INTO bench_commits (body) VALUES ($1)', [body]);
+      for (let i = 0; i < INTAKE.length; i++) {
+        const t0 = performance.now();
+        await client.query('INSERT INTO bench_commits (body) VALUES ($1)', [body]);
+        samples?.push(performance.now() - t0);
+      }
+      return '';
+    },
+    queries,
+    footprint: async () => null,
+    close: async () => {
+      await client.close();
+      await db.drop();
+    },
+  };
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -215,6 +253,7 @@ interface Measured {
   /** This process's CPU (user + system) per conversation, ms. */
   cpu: number;
   queriesPerTurn: number | null;
+  commitsPerTurn: number | null;
   footprint: Footprint | null;
 }
 
@@ -224,6 +263,7 @@ async function compare(subjects: Subject[]): Promise<Measured[]> {
   const samples = subjects.map(() => [] as number[]);
   const cpu = subjects.map(() => 0);
   const queries = subjects.map(() => 0);
+  const commits = subjects.map(() => 0);
   const last = subjects.map(() => '');
   const perRound = Math.ceil(SESSIONS / ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
@@ -234,7 +274,12 @@ async function compare(subjects: Subject[]): Promise<Measured[]> {
       const c0 = cpuMs();
       for (let n = 0; n < perRound; n++) last[i] = await s.conversation(samples[i]);
       cpu[i]! += cpuMs() - c0;
-      if (q0 !== null) queries[i]! += s.queries()! - q0 - perRound; // minus one create per conversation
+      // Minus the start of each conversation (what LangGraph.js sends to start one is counted on its side too).
+      if (q0 !== null) {
+        const q1 = s.queries()!;
+        queries[i]! += q1.roundTrips - q0.roundTrips;
+        commits[i]! += q1.commits - q0.commits;
+      }
     }
   }
   const conversations = perRound * ROUNDS;
@@ -246,7 +291,9 @@ async function compare(subjects: Subject[]): Promise<Measured[]> {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         cpu: cpu[i]! / conversations,
-        queriesPerTurn: s.queries() === null ? null : queries[i]! / sorted.length,
+        // Per step: the start or a turn (an intake has INTAKE.length + 1).
+        queriesPerTurn: s.queries() === null ? null : queries[i]! / conversations / (INTAKE.length + 1),
+        commitsPerTurn: s.queries() === null ? null : commits[i]! / conversations / (INTAKE.length + 1),
         footprint: await s.footprint(last[i]!),
       };
     }),
@@ -306,11 +353,16 @@ const turnsPerSecond = new Map<string, number>();
 const json = new Map<string, Awaited<ReturnType<typeof jsonBytes>>>();
 let correctionRow: Record<string, string> | null = null;
 
-async function pair(open: () => Promise<Subject & { runtime?: Runtime; store?: Store }>, openAnchor: (() => Promise<Subject>) | null) {
+async function pair(
+  open: () => Promise<Subject & { runtime?: Runtime; store?: Store }>,
+  openAnchor: (() => Promise<Subject>) | null,
+  openFloor: (() => Promise<Subject>) | null = null,
+) {
   const ours = await open();
   const anchor = openAnchor ? await openAnchor() : null;
+  const floor = openFloor ? await openFloor() : null;
   try {
-    const measured = await compare(anchor ? [ours, anchor] : [ours]);
+    const measured = await compare([ours, ...(anchor ? [anchor] : []), ...(floor ? [floor] : [])]);
     results.push(...measured);
     if (ours.runtime && ours.store) {
       turnsPerSecond.set(ours.name, await throughput(ours.runtime));
@@ -319,6 +371,7 @@ async function pair(open: () => Promise<Subject & { runtime?: Runtime; store?: S
   } finally {
     await ours.close();
     await anchor?.close();
+    await floor?.close();
   }
 }
 
@@ -332,7 +385,7 @@ await pair(gateflowMemory, langgraphMemory);
   }
 }
 await pair(gateflowPglite, null);
-if (url) await pair(() => gateflowPostgres(url), () => langgraphPostgres(url));
+if (url) await pair(() => gateflowPostgres(url), () => langgraphPostgres(url), () => durableCommit(url));
 
 console.log('\nturns (same run; CPU is this process only: a database server\'s own CPU is not counted)');
 console.table(
@@ -341,7 +394,8 @@ console.table(
     'turn p50 ms': ms(r.p50),
     'turn p95 ms': ms(r.p95),
     'CPU ms/conversation': ms(r.cpu),
-    'queries/turn': r.queriesPerTurn === null ? '-' : r.queriesPerTurn.toFixed(2),
+    'round trips/step': r.queriesPerTurn === null ? '-' : r.queriesPerTurn.toFixed(2),
+    'commits/step': r.commitsPerTurn === null ? '-' : r.commitsPerTurn.toFixed(2),
     'turns/s (50 sessions)': turnsPerSecond.has(r.name) ? Math.round(turnsPerSecond.get(r.name)!) : '-',
   })),
 );
@@ -358,6 +412,24 @@ for (const [ours, theirs, goal] of [
 }
 console.log('\nratios (LangGraph.js figure / gateflow figure, same run)');
 console.table(ratios);
+{
+  // A durable turn waits for at least one WAL flush: what a turn costs beside one commit on its own, and the best
+  // ratio a turn that commits once can reach against the anchor (its p50 over one commit's), same run.
+  const commit = find('one durable commit (INSERT)');
+  const ours = find('gateflow postgres');
+  const theirs = find('LangGraph.js PostgresSaver');
+  if (commit && ours && theirs) {
+    console.log('\nPostgreSQL beside one durable commit (synchronous_commit as the server sets it, the same for every side)');
+    console.table([
+      {
+        'one commit p50 ms': ms(commit.p50),
+        'gateflow turn / one commit': `${(ours.p50 / commit.p50).toFixed(2)}x`,
+        'PostgresSaver turn / one commit': `${(theirs.p50 / commit.p50).toFixed(2)}x`,
+        'best ratio at one commit per turn': ratio(theirs.p50, commit.p50),
+      },
+    ]);
+  }
+}
 
 console.log('\nstored per completed conversation (one intake: start + 6 turns), by table');
 const storage: Record<string, string | number>[] = [];

@@ -34,17 +34,27 @@ const REVIEWING = 'reviewing';
 const CHOOSING = 'choosing';
 
 /** The answers a confirmation lets the person change: the questions its edit edge leads back through, that have an answer. */
-function correctable(graph: FlowGraph, keys: readonly string[], context: FlowContext, lookups: Pick<FlowLookups, 'readAs'>): CorrectableAnswer[] {
-  return keys.flatMap((key) => {
+function correctable(
+  graph: FlowGraph,
+  keys: readonly string[],
+  context: FlowContext,
+  lookups: Pick<FlowLookups, 'readAs' | 'mayRead'>,
+  text: string,
+): CorrectableAnswer[] {
+  const answered = keys.flatMap((key) => {
     const q = graph.question(key);
     const answer = context.answers[key];
-    if (!q || !answer) return [];
+    return q && answer ? [{ key, q, answer }] : [];
+  });
+  // The message is looked up once for the questions it may answer; only those read it in full.
+  const readable = lookups.mayRead(answered.map((a) => a.q), text);
+  return answered.map(({ key, q, answer }) => {
     const yesNo =
       q.answer.type === 'boolean' ||
       (q.answer.type === 'category' && q.answer.categories.every((c) => ['yes', 'no'].includes(c.trim().toLowerCase())));
     // Free text cannot be told apart from the sentence around it ("the city is wrong"): named, it is asked again.
-    const read = q.answer.type === 'string' ? () => undefined : (text: string) => lookups.readAs(q, text, context);
-    return [{ key, names: [q.label ?? '', key, q.id], value: answer.value, yesNo, read }];
+    const read = q.answer.type === 'string' || !readable.has(q) ? () => undefined : (text: string) => lookups.readAs(q, text, context);
+    return { key, names: [q.label ?? '', key, q.id], value: answer.value, yesNo, read };
   });
 }
 
@@ -56,11 +66,11 @@ type ReviewParams = { node: string; keys: string[] };
 const readings = new WeakMap<FlowMachineEvent, CorrectionReading>();
 
 /** How the message of `event` reads at the summary: a change of one answer, "which answer?", or unclear. */
-function readingOf(graph: FlowGraph, lookups: Pick<FlowLookups, 'readAs' | 'place'>, context: FlowContext, event: FlowMachineEvent, params: ReviewParams): CorrectionReading {
+function readingOf(graph: FlowGraph, lookups: Pick<FlowLookups, 'readAs' | 'mayRead' | 'place'>, context: FlowContext, event: FlowMachineEvent, params: ReviewParams): CorrectionReading {
   let found = readings.get(event);
   if (!found) {
     const text = event.type === 'user.text' ? event.text : '';
-    found = readCorrection(text, correctable(graph, params.keys, context, lookups), asksToEdit(text, lookups.place(params.node).node as ConfirmationNode));
+    found = readCorrection(text, correctable(graph, params.keys, context, lookups, text), asksToEdit(text, lookups.place(params.node).node as ConfirmationNode));
     readings.set(event, found);
   }
   return found;

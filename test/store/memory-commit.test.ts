@@ -1,0 +1,32 @@
+/**
+ * The memory store keeps a session as JSON text, as a database would; a turn's
+ * commit checks the version it keeps beside the text, and does not parse the
+ * stored record (with its snapshot) again on every turn.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryStore } from '../../src/store/memory.js';
+import { ConflictError } from '../../src/store/types.js';
+import type { ReplyEnvelope } from '../../src/workflow/reply.js';
+
+const reply = (message: string): ReplyEnvelope =>
+  ({ sessionId: 's', flowId: 'f', flowVersion: 1, state: 'a', status: 'active', message, buttons: null, inputs: [] }) as unknown as ReplyEnvelope;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the memory store commits a turn', () => {
+  it('without parsing the stored record, and reads back what it was given', async () => {
+    const store = createMemoryStore();
+    await store.create({ sessionId: 's', flowId: 'f', flowVersion: 1, snapshot: { value: 'a', context: { n: 0 } } as never, owner: 'ann', reply: reply('hi') });
+    const parse = vi.spyOn(JSON, 'parse');
+    const version = await store.commitTurn('s', 1, { snapshot: { value: 'b', context: { n: 1 } } as never, flowVersion: 1, turn: { text: 'x' }, turnId: null, reply: reply('next') });
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
+    expect(version).toBe(2);
+    const loaded = await store.load('s');
+    expect(loaded!.session).toMatchObject({ sessionId: 's', flowId: 'f', owner: 'ann', version: 2, status: 'active', snapshot: { value: 'b', context: { n: 1 } } });
+    expect(loaded!.session.createdAt.getTime()).toBeLessThanOrEqual(loaded!.session.updatedAt.getTime());
+    const events = await store.readEvents(0, 10);
+    expect(events.at(-1)).toMatchObject({ type: 'session.stepped', sessionId: 's', workflowId: 'f', owner: 'ann', data: { seq: 2, status: 'active' } });
+    await expect(store.commitTurn('s', 1, { snapshot: {} as never, flowVersion: 1, turn: { text: 'y' }, turnId: null, reply: reply('late') })).rejects.toThrow(ConflictError);
+  });
+});
