@@ -16,6 +16,7 @@ import { greetingWorkflow } from '../fixtures/greeting-workflow.js';
 import { DEMO_DIR, ensureDemoBuilt, fetchSession } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { patientIntakeFlow } from '../helpers/intake.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('a hand-written workflow in the chat widget', () => {
   let browser: Browser;
@@ -31,7 +32,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('a hand-written workflow in t
         workflows: [flowWorkflow(patientIntakeFlow()), greetingWorkflow],
         actors: { extract: createExtractActor() },
         port: 0,
-        dataDir: join(dir, 'db'),
+        dataDir: templateDataDir('graph', join(dir, 'db')),
         staticDir: DEMO_DIR,
       }),
     ]);

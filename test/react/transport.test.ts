@@ -1,12 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport, createLocalTransport, TransportError, type Transport } from '../../src/react/index.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { createExtractActor } from '../../src/extract/actor.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { patientIntakeFlow } from '../helpers/intake.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -14,7 +12,7 @@ beforeAll(async () => {
     workflows: [flowWorkflow(patientIntakeFlow())],
     actors: { extract: createExtractActor() },
     port: 0,
-    dataDir: mkdtempSync(join(tmpdir(), 'gateflow-transport-')),
+    dataDir: templateDataDir('graph'),
   });
 });
 afterAll(() => server.close());

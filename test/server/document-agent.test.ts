@@ -30,6 +30,7 @@ import { textResult } from '../helpers/mock-model.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { killServers, spawnServe } from '../helpers/serve-process.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 
 const SECRET = 'a-secret-of-at-least-32-bytes-for-the-documents';
 const WORKFLOWS = exampleFlows().map((f) => flowWorkflow(f));
@@ -276,7 +277,7 @@ describe('the document agent on PGlite (startServer, no auth: the owner is null)
   let api: ReturnType<typeof client>;
   const script = scriptedModel();
   beforeAll(async () => {
-    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), documentAgent: { model: script.model, modelTimeoutMs: 5000 } });
+    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: templateDataDir('graph', join(tempDir(), 'db')), documentAgent: { model: script.model, modelTimeoutMs: 5000 } });
     api = client(server.url);
   });
   afterAll(() => server?.close());
@@ -526,7 +527,7 @@ describe('the document agent with JWT: the token subject owns projects and chats
   let server: RunningServer;
   const tokens: Record<string, string> = {};
   beforeAll(async () => {
-    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), jwtSecret: SECRET, documentAgent: {} });
+    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: templateDataDir('graph', join(tempDir(), 'db')), jwtSecret: SECRET, documentAgent: {} });
     tokens.alice = await sign({ sub: 'alice' }, SECRET);
     tokens.bob = await sign({ sub: 'bob' }, SECRET);
   });

@@ -73,7 +73,7 @@ async function flowsWork(url: string, token?: string) {
 describe('GET /api/graph on PGlite with Apache AGE (startServer, no auth: one shared graph)', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db') });
+    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: templateDataDir('graph', join(tempDir(), 'db')) });
   });
   afterAll(() => server?.close());
 
@@ -162,7 +162,7 @@ describe('GET /api/graph with JWT auth: one graph per token subject', () => {
   let server: RunningServer;
   const tokens: Record<string, string> = {};
   beforeAll(async () => {
-    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: join(tempDir(), 'db'), jwtSecret: SECRET });
+    server = await startServer({ workflows: WORKFLOWS, port: 0, dataDir: templateDataDir('graph', join(tempDir(), 'db')), jwtSecret: SECRET });
     tokens.alice = await sign({ sub: 'alice' }, SECRET);
     tokens.bob = await sign({ sub: 'bob' }, SECRET);
   });

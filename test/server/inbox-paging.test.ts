@@ -11,12 +11,12 @@ import type { GateRecord } from '../../src/inputs/gate.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import { approvalWorkflow } from '../helpers/approval-workflow.js';
 import { call, serveOnLoopback, type ApiResponse, type LoopbackServer } from '../helpers/http.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 
 const SECRET = 'a-secret-of-at-least-32-bytes-for-inbox-paging';
@@ -150,7 +150,7 @@ function pagingSuite(name: string, open: () => Promise<{ store: Store; cleanup?:
 }
 
 pagingSuite('memory', async () => ({ store: createMemoryStore() }));
-pagingSuite('PGlite', async () => ({ store: await createPgliteStore() }));
+pagingSuite('PGlite', async () => ({ store: await templateStore('plain') }));
 if (hasPostgres) {
   let schema: TestSchema;
   pagingSuite('PostgreSQL', async () => {

@@ -16,6 +16,7 @@ import { flowWorkflow } from '../../src/flow/workflow.js';
 import { createHttpTransport } from '../../src/react/http-transport.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { call, exampleFlows } from '../helpers/http.js';
+import { templateDataDir } from '../helpers/pglite-template.js';
 
 describe('starting a session with a context', () => {
   let dir: string;
@@ -24,7 +25,7 @@ describe('starting a session with a context', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gateflow-start-context-'));
-    server = await startServer({ workflows: exampleFlows().map((f) => flowWorkflow(f)), documentAgent: {}, port: 0, dataDir: join(dir, 'db') });
+    server = await startServer({ workflows: exampleFlows().map((f) => flowWorkflow(f)), documentAgent: {}, port: 0, dataDir: templateDataDir('graph', join(dir, 'db')) });
     projectId = (await documentRepository(server.store.sql!).createProject(null, { name: 'Kitchen' })).id;
   });
 

@@ -21,6 +21,7 @@ import { serveOnLoopback } from '../helpers/http.js';
 // Patient intake that asks again (not gives up) after many unclear answers: long histories.
 import { patientFlow as flow } from '../helpers/patient-intake.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
+import { templateTarball } from '../helpers/pglite-template.js';
 
 const INTAKE: Turn[] = [
   { button: 'Yes' },
@@ -62,7 +63,8 @@ describe('the journal on PGlite (in memory)', () => {
   let store: Store;
   let runtime: Runtime;
   beforeAll(async () => {
-    db = new PGlite();
+    // The migrated template: upgradeSchema below finds nothing to apply.
+    db = new PGlite({ loadDataDir: templateTarball('plain') });
     const client: SqlClient = {
       query: (text, params) => db.query(text, params),
       transaction: (fn) => db.transaction((tx) => fn({ query: (text, params) => tx.query(text, params) })),
@@ -71,7 +73,7 @@ describe('the journal on PGlite (in memory)', () => {
     await upgradeSchema(client);
     store = createSqlStore('pglite', client);
     runtime = createFlowRuntime({ flows: [flow], store });
-  }, 60_000);
+  });
   afterAll(async () => {
     runtime?.close();
     await store?.close();
