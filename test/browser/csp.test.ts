@@ -34,7 +34,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('no CSP violation on any serv
     ]);
     const started = await fetch(`${server.url}/api/flows/patient-intake/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     sessionId = ((await started.json()) as { sessionId: string }).sessionId;
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

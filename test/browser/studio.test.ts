@@ -24,7 +24,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, ti
 
   const api = <T>(path: string, body?: unknown) => served.api<T>(path, body);
 
-  it('finds a session in the list, steps back, saves it as a test and forks it; the fork finishes differently', { timeout: 180_000 }, async () => {
+  it('finds a session in the list, steps back, saves it as a test and forks it; the fork finishes differently', async () => {
     const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});
     for (const turn of TO_APPROVAL) await api(`/api/sessions/${sessionId}/turns`, turn);
     await api('/api/flows/contact-request/sessions', {});

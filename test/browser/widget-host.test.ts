@@ -67,14 +67,14 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
     await Promise.all(servers.map((s) => s.close()));
     await new Promise((resolve) => page?.close(resolve));
     if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   async function open(apiUrl: string): Promise<Page> {
     const context = await browser.newContext();
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
     return p;
   }
 
-  it('talks to an API that lists its origin, and tells the host each reply once', { timeout: 60_000 }, async () => {
+  it('talks to an API that lists its origin, and tells the host each reply once', async () => {
     const server = await api([pageOrigin]);
     const p = await open(server.url);
     await settled(p, 1, WAIT);
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
     await p.context().close();
   });
 
-  it('is blocked by the browser when the API does not list its origin: no reply reaches the host', { timeout: 60_000 }, async () => {
+  it('is blocked by the browser when the API does not list its origin: no reply reaches the host', async () => {
     const server = await api();
     const p = await open(server.url);
     const blocked = p.waitForEvent('console', (m) => /CORS policy/.test(m.text()));
@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
     await p.context().close();
   });
 
-  it('answers a preflight only for a listed origin', { timeout: 30_000 }, async () => {
+  it('answers a preflight only for a listed origin', async () => {
     const server = await api([pageOrigin]);
     const preflight = (origin: string) =>
       fetch(`${server.url}/api/flows/patient-intake/sessions`, {

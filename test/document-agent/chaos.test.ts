@@ -51,7 +51,7 @@ describe('document agent under a chaos model', () => {
   const tally = new Tally();
   beforeAll(async () => {
     store = await openDocumentStore();
-  }, 120_000);
+  });
   afterAll(async () => {
     console.log(`[chaos document-agent] ${CHAOS_RUNS} runs, seed ${CHAOS_SEED}: ${tally}`);
     await store?.close();

@@ -18,7 +18,7 @@ beforeAll(async () => {
     const { name } = await openAgeGraph(tx, { owner: 'bounds' });
     await tx.query(`SELECT * FROM ag_catalog.cypher('${name}', $$ UNWIND range(1, 1000) AS i CREATE (:Item {key: toString(i), n: i}) $$) AS (v ag_catalog.agtype)`);
   });
-}, 60_000);
+});
 afterAll(async () => {
   await store?.close();
 });

@@ -197,7 +197,7 @@ export function useDocumentAgentStore() {
   const open: DocumentAgentHarness[] = [];
   beforeAll(async () => {
     store = await openDocumentStore();
-  }, 60_000);
+  });
   afterEach(() => {
     for (const h of open.splice(0)) h.close();
   });

@@ -42,13 +42,13 @@ export function useServedBrowser(options: ServedBrowserOptions): ServedBrowser {
     const template = await options.template(base);
     [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
     if (!server.output().includes(options.serves)) throw new Error(`the server does not serve "${options.serves}":\n${server.output()}`);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
     await server?.kill();
     if (base) rmSync(base, { recursive: true, force: true });
-  }, 30_000);
+  });
 
   return {
     get browser() {

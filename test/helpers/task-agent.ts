@@ -132,7 +132,7 @@ export function useGraphStore(set: (store: Store) => void): void {
   beforeAll(async () => {
     store = await openGraphStore();
     set(store);
-  }, 60_000);
+  });
   afterAll(async () => {
     await store?.close();
   });

@@ -31,7 +31,7 @@ describe("the widget's browser bundle", () => {
     });
     const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[];
     chunks = outputs.flatMap((o) => o.output.filter((f): f is Rolldown.OutputChunk => f.type === 'chunk'));
-  }, 120_000);
+  });
 
   it('holds zod/mini and none of classic zod', () => {
     const modules = chunks.flatMap((c) => c.moduleIds);

@@ -40,7 +40,7 @@ describe('the document agent over HTTP', () => {
   let store: Store;
   beforeAll(async () => {
     store = await templateStore();
-  }, 60_000);
+  });
   afterAll(async () => {
     await store?.close();
   });
@@ -130,7 +130,7 @@ describe("the task agent's host tools", () => {
   let store: Store;
   beforeAll(async () => {
     store = await openGraphStore();
-  }, 60_000);
+  });
   afterAll(async () => {
     await store?.close();
   });

@@ -31,7 +31,7 @@ describe('the document agent over HTTP under a chaos model', () => {
   let store: Store;
   beforeAll(async () => {
     store = await openDocumentStore();
-  }, 120_000);
+  });
   afterAll(() => store?.close());
 
   it(`answers no request 500 in ${RUNS} runs`, async () => {
@@ -61,7 +61,7 @@ describe('the task agent over HTTP under a chaos model', () => {
   let store: Store;
   beforeAll(async () => {
     store = await openGraphStore();
-  }, 120_000);
+  });
   afterAll(() => store?.close());
 
   it(`answers no request 500 in ${RUNS} runs`, async () => {

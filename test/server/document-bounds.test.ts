@@ -20,7 +20,7 @@ import { templateStore } from '../helpers/pglite-template.js';
 let store: Store;
 beforeAll(async () => {
   store = await templateStore();
-}, 60_000);
+});
 afterAll(async () => {
   await store?.close();
 });

@@ -13,6 +13,7 @@ import type { Runtime } from '../../src/runtime/runtime.js';
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { exampleFlows, serveOnLoopback, type LoopbackServer } from '../helpers/http.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SECRET = 'a-secret-of-at-least-32-bytes-for-event-streams';
 const tokenFor = (sub: string) => sign({ sub }, SECRET, 'HS256');
@@ -96,7 +97,7 @@ async function refusal(stream: RawStream): Promise<{ code: string; message: stri
 const until = (what: string, test: () => boolean) =>
   vi.waitFor(() => {
     if (!test()) throw new Error(`waiting for ${what}`);
-  }, { timeout: 20_000, interval: 20 });
+  }, { timeout: PATIENCE_MS, interval: 20 });
 
 describe('GET /api/events as a resource', () => {
   it('a stream that ends removes its listener from the shutdown signal (none left after 30 streams)', async () => {

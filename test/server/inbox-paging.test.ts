@@ -92,7 +92,7 @@ function pagingSuite(name: string, open: () => Promise<{ store: Store; cleanup?:
         servers.push({ ...server, stop: () => runtime.close() });
       }
       [anonymous, withAuth] = servers.map((s) => s.url) as [string, string];
-    }, 180_000);
+    });
     afterAll(async () => {
       for (const s of servers) {
         await s.close();

@@ -24,14 +24,14 @@ describe.skipIf(!hasPostgres)('startServer({ inspect })', () => {
     schema = await createTestSchema('gf_inspect');
     const refund = exampleFlows().find((f) => f.id === 'refund-approval')!;
     server = await startServer({ workflows: [flowWorkflow(refund)], databaseUrl: schema.url, port: 0, inspect: { url: socket.url } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.close();
     await socket?.close();
     await schema?.drop();
   });
 
-  it("sends the session machine's definition and each state it reaches to the inspector's WebSocket", { timeout: 60_000 }, async () => {
+  it("sends the session machine's definition and each state it reaches to the inspector's WebSocket", async () => {
     const started = await call(server.url, '/api/flows/refund-approval/sessions', { method: 'POST' });
     expect(started.status, started.text).toBe(201);
     const turn = await call(server.url, `/api/sessions/${started.body.sessionId}/turns`, { json: { text: 'CD5678' } });

@@ -67,7 +67,7 @@ describe('runtime.register', () => {
 });
 
 describe('watchFlows', () => {
-  it('hands over a changed flow file once it parses and differs, and reports one that does not parse', { timeout: 60_000 }, async () => {
+  it('hands over a changed flow file once it parses and differs, and reports one that does not parse', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateflow-watch-'));
     dirs.push(dir);
     const file = join(dir, 'contact-request.json');
@@ -78,12 +78,12 @@ describe('watchFlows', () => {
     const stop = watchFlows(dir, () => served, (flow) => changed.push(flow), (message) => refused.push(message));
     try {
       writeFileSync(file, '{ "id": "contact-request", ');
-      await expect.poll(() => refused.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect.poll(() => refused.length).toBeGreaterThan(0);
       expect(refused[0]).toContain('contact-request.json');
       expect(changed).toEqual([]);
 
       writeFileSync(file, JSON.stringify(withBestTime(contact, 2)));
-      await expect.poll(() => changed.length, { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => changed.length).toBe(1);
       expect(changed[0]!.version).toBe(2);
     } finally {
       stop();

@@ -111,7 +111,7 @@ describe.skipIf(!hasPostgres)('the journal on PostgreSQL', () => {
     store = await createPostgresStore({ connectionString: schema.url });
     runtime = createFlowRuntime({ flows: [flow], store });
     pool = new pg.Pool({ connectionString: schema.url, max: 2 });
-  }, 60_000);
+  });
   afterAll(async () => {
     runtime?.close();
     await store?.close();

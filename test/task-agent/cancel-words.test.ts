@@ -4,18 +4,12 @@
  * contradiction asks them to choose between; only a picked button (an answer
  * by the gate's id) takes it as that value.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime } from '../helpers/task-agent.js';
+import { emptyGraph, goalSpec, scriptedModel, startGoal, taskAgentRuntime, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((opened) => (store = opened));
 
 /** A goal whose status is contested between "stop" and "go": a traffic light, say. */
 const contested = () =>

@@ -80,7 +80,7 @@ describe('task agent under a chaos model', () => {
 
   beforeAll(async () => {
     store = await openGraphStore();
-  }, 120_000);
+  });
   afterAll(async () => {
     console.log(`[chaos task-agent] ${CHAOS_RUNS} runs, seed ${CHAOS_SEED}: ${tally}`);
     await store?.close();

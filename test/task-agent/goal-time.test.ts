@@ -5,18 +5,12 @@
  * answer says so, and the nodes made so far are kept. The model's answers
  * move a fake clock (the actors' `now`), so no test waits.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel, startGoal, taskAgentRuntime, type Scripted } from '../helpers/task-agent.js';
+import { goalSpec, scriptedModel, startGoal, taskAgentRuntime, type Scripted, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((opened) => (store = opened));
 
 describe('the time limit per goal', () => {
   it('ends the goal when its steps together reach it, though no step reached its own', async () => {

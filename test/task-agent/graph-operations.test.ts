@@ -6,7 +6,7 @@
  * run (previews' and the save's), through the runtime on PGlite with AGE.
  * Before: 1 + 2 + 3 previews + 3 saved = 9 for three calls, whatever they were.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGraphToolRegistry } from '../../src/graph/tools/graph-tools.js';
 import { ToolRegistry } from '../../src/graph/tools/registry.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -16,16 +16,10 @@ import type { ToolSignature } from '../../src/task-agent/schemas.js';
 import { taskAgentWorkflow } from '../../src/task-agent/workflow.js';
 import { writesToReplay } from '../../src/task-agent/write-footprint.js';
 import { graphSnapshot, openAgeGraph } from '../../src/graph/index.js';
-import { emptyGraph, goalSpec, openGraphStore, scriptedModel } from '../helpers/task-agent.js';
+import { goalSpec, scriptedModel, useGraphStore } from '../helpers/task-agent.js';
 
 let store: Store;
-beforeAll(async () => {
-  store = await openGraphStore();
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-});
-beforeEach(() => emptyGraph(store));
+useGraphStore((opened) => (store = opened));
 
 const addNode = (label: string, key: string): ToolSignature => ({ tool: 'add_node', args: { label, key, properties: {} } });
 const addEdge = (type: string, from: [string, string], to: [string, string]): ToolSignature => ({

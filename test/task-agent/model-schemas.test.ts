@@ -30,7 +30,7 @@ beforeAll(async () => {
   (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (o: { warnings: { feature?: string }[] }) => warnings.push(...o.warnings);
   server = await startOpenAICompatibleServer();
   store = await openGraphStore();
-}, 60_000);
+});
 afterAll(async () => {
   (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = undefined;
   await server?.close();
