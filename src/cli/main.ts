@@ -44,10 +44,11 @@ export interface CliStreams {
   stderr: Writable & { isTTY?: boolean };
 }
 
-const PROCESS_STREAMS: CliStreams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+/** The process's own streams, taken when a run starts (reading process.stdin creates it). */
+const processStreams = (): CliStreams => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env, streams: CliStreams = PROCESS_STREAMS): Promise<number> {
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env, streams: CliStreams = processStreams()): Promise<number> {
   try {
     return await run(argv, env, streams);
   } catch (error) {
