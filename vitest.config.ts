@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { PATIENCE_MS } from './test/helpers/patience.js';
 
@@ -28,6 +28,21 @@ const REST = [
   ...NOT_FAST,
 ];
 
+/**
+ * Files that replace a module, a global, a spy target or the clock (`vi.mock`,
+ * `vi.spyOn`, fake timers, an assigned `process.env`) run each in a fresh
+ * module graph. Every other file shares its worker's modules with the files
+ * before it: the server's module graph is evaluated once per worker, not once
+ * per file (it was a third of the suite's CPU).
+ */
+const REPLACES_GLOBALS = /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv|useFakeTimers)\b|process\.env\.\w+\s*=[^=]|delete process\.env/;
+const ISOLATED = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .map((file) => `test/${file}`)
+  .filter((file) => file.endsWith('.test.ts') && REPLACES_GLOBALS.test(readFileSync(file, 'utf8')));
+const inFast = (file: string) => FAST.some((glob) => file.startsWith(glob.slice(0, -'**/*.test.ts'.length))) && !NOT_FAST.includes(file);
+
+const REST_SETUP = ['test/setup/pglite-templates.ts', 'test/setup/cli-bundle.ts', 'test/setup/demo-build.ts'];
+
 export default defineConfig({
   test: {
     // Initialised PGlite templates, made once per run (or reused from node_modules/.cache).
@@ -42,9 +57,16 @@ export default defineConfig({
     // Most suites wait on servers, browsers and child processes rather than compute: two workers per core.
     maxWorkers: 4,
     projects: [
-      { extends: true, test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, ...NOT_FAST] } },
+      { extends: true, test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, ...NOT_FAST, ...ISOLATED], isolate: false } },
       // The suites with child processes and pages: the CLI bundled and the demo page built, once, before the workers start.
-      { extends: true, test: { name: 'rest', include: REST, globalSetup: ['test/setup/pglite-templates.ts', 'test/setup/cli-bundle.ts', 'test/setup/demo-build.ts'] } },
+      { extends: true, test: { name: 'rest', include: REST, exclude: [...configDefaults.exclude, ...ISOLATED], globalSetup: REST_SETUP, isolate: false } },
+      // (An empty `include` would mean vitest's default, every file: a project is left out when it has none.)
+      ...[
+        { name: 'fast:isolated', include: ISOLATED.filter(inFast) },
+        { name: 'rest:isolated', include: ISOLATED.filter((file) => !inFast(file)), globalSetup: REST_SETUP },
+      ]
+        .filter((project) => project.include.length > 0)
+        .map((project) => ({ extends: true as const, test: { ...project, isolate: true } })),
     ],
   },
 });

@@ -10,6 +10,12 @@ const STORE_AND_SERVER =
   'With --server, GATEFLOW_TOKEN is sent as the bearer token when set (a server with GATEFLOW_JWT_SECRET needs one; its roles claim lets a manager answer gates addressed to "manager"). ' +
   'Sessions started through a server with logins belong to their users: the store itself shows none of their gates, so ask that server with --server and a token.';
 
+/** `--server URL`, as each command uses the server it asks ("ask", "answer through", "read the session from"). */
+const serverOption = (use: string) =>
+  ({ type: 'string', value: 'URL', description: `${use} a running server (default: GATEFLOW_SERVER; else the store itself)` }) as const;
+/** `--flows DIR` of the commands that open the store: what its sessions run. */
+const STORE_FLOWS = { type: 'string', value: 'DIR', description: "the flow documents the store's sessions run (default: the example flows, as serve)" } as const;
+
 /** Every command the CLI takes: its arguments, options and help. */
 export const COMMANDS = {
   chat: {
@@ -59,8 +65,8 @@ export const COMMANDS = {
       json: { type: 'boolean', description: 'print the gates as one JSON array' },
       session: { type: 'string', value: 'ID', description: "only this session's gates" },
       workflow: { type: 'string', value: 'ID', description: "only gates of this workflow's sessions" },
-      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
-      flows: { type: 'string', value: 'DIR', description: 'the flow documents the store\'s sessions run (default: the example flows, as serve)' },
+      server: serverOption('ask'),
+      flows: STORE_FLOWS,
     },
     details: STORE_AND_SERVER,
   },
@@ -69,8 +75,8 @@ export const COMMANDS = {
     summary: 'answer one input gate; prints the session\'s new reply',
     options: {
       json: { type: 'boolean', description: 'print the reply as one JSON line' },
-      server: { type: 'string', value: 'URL', description: 'answer through a running server (default: GATEFLOW_SERVER; else the store itself)' },
-      flows: { type: 'string', value: 'DIR', description: 'the flow documents the store\'s sessions run (default: the example flows, as serve)' },
+      server: serverOption('answer through'),
+      flows: STORE_FLOWS,
     },
     details:
       '<value> is text as typed, read by the gate\'s type: yes or no (or the gate\'s own words), 42, 2026-12-01 or "1 December 2026", an email address, one of an enum\'s options, JSON for a json input. ' +
@@ -84,7 +90,7 @@ export const COMMANDS = {
     options: {
       json: { type: 'boolean', description: 'print the graph as one JSON object, exactly as GET /api/graph answers' },
       label: { type: 'string', value: 'LABEL', description: 'only nodes with this label, and the edges touching them' },
-      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
+      server: serverOption('ask'),
     },
     details:
       'Nodes print as "Ticket TICKET-123 {status: open}", edges as "User john.doe -REPORTS-> Ticket TICKET-123". ' +
@@ -142,7 +148,7 @@ export const COMMANDS = {
       status: { type: 'string', value: 'STATUS', description: 'only sessions in this status: active, waiting, done, cancelled, failed' },
       after: { type: 'string', value: 'N', description: 'the next page: the number a previous page printed after "more:"' },
       limit: { type: 'string', value: 'N', description: 'at most N sessions (1 to 200, default 50)' },
-      server: { type: 'string', value: 'URL', description: 'ask a running server (default: GATEFLOW_SERVER; else the store itself)' },
+      server: serverOption('ask'),
     },
     details: STORE_AND_SERVER,
   },
@@ -151,7 +157,7 @@ export const COMMANDS = {
     summary: 'save a session as a conversation test (gateflow.conversation/1 JSON) that gateflow test --conversations replays',
     options: {
       out: { type: 'string', value: 'FILE', description: 'write the test to FILE (default: print it)' },
-      server: { type: 'string', value: 'URL', description: 'read the session from a running server (default: GATEFLOW_SERVER; else the store itself)' },
+      server: serverOption('read the session from'),
     },
     details:
       'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values. ' +

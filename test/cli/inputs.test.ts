@@ -20,6 +20,7 @@ import { FLOWS_DIR } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { cleanEnv, spawnServe, stopProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { cliArgs, runCli, type CliRun } from '../helpers/cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APPROVED_MESSAGE = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
@@ -102,7 +103,7 @@ async function call<T>(url: string, method: 'GET' | 'POST', path: string, body?:
     method,
     headers,
     ...(method === 'POST' && { body: JSON.stringify(body ?? {}) }),
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(PATIENCE_MS),
   });
   return { status: response.status, json: (await response.json()) as T };
 }

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/runtime/runtime.js';
 import { DOCUMENT_AGENT_ID } from '../../src/document-agent/workflow.js';
 import { artifactOf, fakeWebSearch, useDocumentAgentStore, type DocumentAgentHarness } from '../helpers/document-agent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 // One provider for the file: the actors' tracer (a proxy taken at import) keeps the first delegate it finds.
 const exporter = new InMemorySpanExporter();
@@ -134,7 +135,7 @@ describe('the event bus', () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe = () => {};
     const first = new Promise<RuntimeEvent>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('no agent.action_completed within 5 s')), 5000);
+      timer = setTimeout(() => reject(new Error(`no agent.action_completed within ${PATIENCE_MS} ms`)), PATIENCE_MS);
       unsubscribe = h.runtime.subscribe((event) => {
         if (event.type !== 'agent.action_completed') return;
         received.push(event);

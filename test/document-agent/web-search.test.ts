@@ -300,10 +300,12 @@ describe('searxngSearch: failures', () => {
     handler = silent;
     const controller = new AbortController();
     const reason = new Error('user left');
-    setTimeout(() => controller.abort(reason), 50);
     // The server never answers and the deadline is far: only the caller's abort can end it, with its reason.
-    const error = await rejection(searxngSearch({ url: base, timeoutMs: PATIENCE_MS }).search('tides', { signal: controller.signal }));
-    expect(error).toBe(reason);
+    const failed = rejection(searxngSearch({ url: base, timeoutMs: PATIENCE_MS }).search('tides', { signal: controller.signal }));
+    // Aborted once the request is there (a fixed delay could come before it on a loaded machine).
+    await expect.poll(() => seen.length).toBe(1);
+    controller.abort(reason);
+    expect(await failed).toBe(reason);
     expect(seen).toHaveLength(1);
   });
 

@@ -89,7 +89,7 @@ async function call<T>(server: Server, method: string, path: string, body?: unkn
   const response = await fetch(`${server.url}${path}`, {
     method,
     ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }),
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(PATIENCE_MS),
   });
   return { status: response.status, json: (await response.json()) as T };
 }

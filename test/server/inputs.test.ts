@@ -946,7 +946,7 @@ describe('503: the store is unreachable (nothing half written)', () => {
     flaky.down.add('load');
     for (const response of [await list(server.url), await answer(server.url, approved, { value: true })]) expectError(response, 503, 'store_unavailable');
     // Not a 200 stream that never says anything: its reads would fail in the background, where no client hears of it.
-    const events = await fetch(`${server.url}/api/events`, { signal: AbortSignal.timeout(3000) });
+    const events = await fetch(`${server.url}/api/events`, { signal: AbortSignal.timeout(PATIENCE_MS) });
     expect(events.status).toBe(503);
     expect(await events.json()).toEqual({ error: { code: 'store_unavailable', message: expect.any(String) } });
     flaky.heal();

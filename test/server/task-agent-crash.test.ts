@@ -69,13 +69,13 @@ async function post<T>(server: ServeProcess, path: string, body: unknown = {}): 
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(PATIENCE_MS),
   });
   return { status: response.status, json: (await response.json()) as T };
 }
 
 async function graphOf(server: ServeProcess): Promise<GraphSnapshot> {
-  const response = await fetch(`${server.url}/api/graph`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${server.url}/api/graph`, { signal: AbortSignal.timeout(PATIENCE_MS) });
   expect(response.status).toBe(200);
   const graph = (await response.json()) as GraphSnapshot;
   return { nodes: [...graph.nodes].sort(byKey), edges: graph.edges };

@@ -309,7 +309,7 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
 
   async function call(url: string, method: string, path: string): Promise<{ status: number; json: { sessionId?: string } & Record<string, unknown> }> {
     const body = method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {};
-    const response = await fetch(`${url}${path}`, { method, ...body, signal: AbortSignal.timeout(20_000) });
+    const response = await fetch(`${url}${path}`, { method, ...body, signal: AbortSignal.timeout(PATIENCE_MS) });
     return { status: response.status, json: (await response.json()) as { sessionId?: string } & Record<string, unknown> };
   }
 
