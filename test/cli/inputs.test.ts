@@ -42,7 +42,8 @@ let template: string;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'gateflow-cli-inputs-'));
-  template = templateDataDir('plain', join(base, 'template'));
+  // With AGE enabled, as `gateflow serve` leaves a directory: no server start pays for CREATE EXTENSION.
+  template = templateDataDir('graph', join(base, 'template'));
 });
 
 afterEach(async () => {

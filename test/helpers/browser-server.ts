@@ -52,7 +52,8 @@ export function buildDevelopmentDemo(outDir: string): void {
 
 /** A migrated PGlite directory under `base` (a copy of the run's template), to copy for each server so none waits for initdb. */
 export async function pgliteTemplate(base: string): Promise<string> {
-  return templateDataDir('plain', join(base, 'template'));
+  // With AGE enabled, as a server on PGlite leaves a directory: no server start pays for CREATE EXTENSION.
+  return templateDataDir('graph', join(base, 'template'));
 }
 
 /** A copy of the template: a PGlite directory of its own. */

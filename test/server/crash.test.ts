@@ -50,7 +50,8 @@ let template: string;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'gateflow-crash-'));
-  template = templateDataDir('plain', join(base, 'template'));
+  // With AGE enabled, as `gateflow serve` leaves a directory: no server start pays for CREATE EXTENSION.
+  template = templateDataDir('graph', join(base, 'template'));
 });
 
 afterEach(async () => {
