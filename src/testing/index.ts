@@ -4,6 +4,7 @@ export {
   MODEL_TODAY,
   flowSearchKey,
   type FlowTestOptions,
+  type FlowReplayOptions,
   UNCLEAR_TEXT,
   UNKNOWN_BUTTON,
   allStateNodes,

@@ -23,13 +23,20 @@ function report(coverage: FlowCoverage): string {
   );
 }
 
+/**
+ * `npm test` replays each flow's paths until every state and transition is
+ * reached (the same coverage verdict); `npm run test:paths` (in .ci/run)
+ * replays and checks every path.
+ */
+const EVERY_PATH = process.env.GATEFLOW_EVERY_PATH === '1';
+
 const coverages = new Map<string, Promise<FlowCoverage>>();
 /** Each flow's paths replayed once; its line printed then. */
 const coverageOf = (file: string) => {
   let c = coverages.get(file);
   if (!c) {
     const flow = load(file);
-    c = replayFlowPaths(flow, generateFlowPaths(flow)).then((coverage) => {
+    c = replayFlowPaths(flow, generateFlowPaths(flow), { untilCovered: !EVERY_PATH }).then((coverage) => {
       console.log(report(coverage));
       return coverage;
     });
@@ -74,6 +81,16 @@ describe('the coverage measure can fail', () => {
     expect(coverage.transitions.percent).toBeLessThan(100);
     // #1 is "Keep" (asked again in a correction); #2 the limiting button.
     expect(coverage.transitions.missing).toContain('patient-intake.1_patient_info_availability.asking on user.button #2');
+  });
+
+  it('stopping once all is reached gives the figures of a full replay, and a short coverage stays short', async () => {
+    const contact = load('contact-request.json');
+    const all = generateFlowPaths(contact);
+    expect(await replayFlowPaths(contact, all, { untilCovered: true })).toEqual(await replayFlowPaths(contact, all));
+    const half = all.slice(0, Math.floor(all.length / 2));
+    const short = await replayFlowPaths(contact, half, { untilCovered: true });
+    expect(short.transitions.percent).toBeLessThan(100);
+    expect(short).toEqual(await replayFlowPaths(contact, half));
   });
 
   it('refuses a path whose expected state the live actor does not reach', async () => {
