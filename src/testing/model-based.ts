@@ -353,14 +353,7 @@ export function pathsToReplay<P extends { events: readonly unknown[] }>(paths: r
   });
 }
 
-/**
- * Replays paths on live actors and measures which state nodes were active and
- * which transitions were taken, as the flow's actor reported them through
- * inspection. Throws when a live actor ends a step in another state than the
- * graph said, or when a path settles an actor that is not running. A path that
- * begins another is checked as part of it (`pathsToReplay`); `steps` counts
- * the steps of every path.
- */
+/** How `replayFlowPaths` replays: the search's options, and whether to stop once all is reached. */
 export interface FlowReplayOptions extends FlowTestOptions {
   /**
    * Stop at the first path after which every state node and transition has
@@ -373,6 +366,14 @@ export interface FlowReplayOptions extends FlowTestOptions {
   untilCovered?: boolean;
 }
 
+/**
+ * Replays paths on live actors and measures which state nodes were active and
+ * which transitions were taken, as the flow's actor reported them through
+ * inspection. Throws when a live actor ends a step in another state than the
+ * graph said, or when a path settles an actor that is not running. A path that
+ * begins another is checked as part of it (`pathsToReplay`); `steps` counts
+ * the steps of every path.
+ */
 export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], options: FlowReplayOptions = {}): Promise<FlowCoverage> {
   const graph = flowGraph(doc);
   const facts = factsOf(graph, options);
