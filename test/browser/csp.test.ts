@@ -26,7 +26,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('no CSP violation on any serv
   let sessionId: string;
 
   beforeAll(async () => {
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     store = await templateStore();
     [server, browser] = await Promise.all([
       startServer({ workflows: exampleFlows().map((f) => flowWorkflow(f)), store, port: 0, staticDir: DEMO_DIR, documentAgent: {}, onBackgroundError: () => {} }),

@@ -56,7 +56,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     base = mkdtempSync(join(tmpdir(), 'gateflow-inputs-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
   });

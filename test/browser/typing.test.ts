@@ -64,7 +64,7 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     base = mkdtempSync(join(tmpdir(), 'gateflow-typing-'));
     let template: string;
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);

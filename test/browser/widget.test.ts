@@ -84,7 +84,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     base = mkdtempSync(join(tmpdir(), 'gateflow-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
     shared = await serveInProcess('shared');

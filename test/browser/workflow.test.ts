@@ -24,7 +24,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('a hand-written workflow in t
   let dir: string;
 
   beforeAll(async () => {
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     dir = mkdtempSync(join(tmpdir(), 'gateflow-browser-workflow-'));
     [browser, server] = await Promise.all([
       launchChromium(),

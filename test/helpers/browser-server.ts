@@ -4,7 +4,8 @@
  * or as a child process (`gateflow serve`) where a test has to kill it with
  * SIGKILL and start it again on the same directory and port.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { PATIENCE_MS } from './patience.js';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,10 +29,11 @@ function viteBuild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): void {
 }
 
 /** Builds the demo page into dist/demo when it is missing or older than its sources (what `npm start` serves). */
-export function ensureDemoBuilt(): void {
+export async function ensureDemoBuilt(): Promise<void> {
   const index = join(DEMO_DIR, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return;
-  viteBuild({ ...process.env, NODE_ENV: 'production' });
+  // In a process of its own, not blocking this one: the global setup makes the PGlite templates meanwhile.
+  await promisify(execFile)(process.execPath, [VITE, 'build', '--logLevel', 'error'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 /**

@@ -37,7 +37,7 @@ export function useServedBrowser(options: ServedBrowserOptions): ServedBrowser {
 
   beforeAll(async () => {
     mkdirSync(options.screenshots, { recursive: true });
-    ensureDemoBuilt();
+    await ensureDemoBuilt();
     base = mkdtempSync(join(tmpdir(), `gateflow-${options.name}-browser-`));
     const template = await options.template(base);
     [browser, server] = await Promise.all([launchChromium(), spawnServe(freshDataDir(template, base, 'db'))]);
