@@ -1,4 +1,6 @@
-import { mentionsAnother } from './match-category.js';
+import { clauseTime, unasserted } from './assertion.js';
+import { saidOfAnother } from './match-category.js';
+import { tokenize } from './normalize.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -17,8 +19,20 @@ export function readTypedValue(
   } = {},
   today: Date = new Date(),
 ): TypedParse {
-  if (options.prompt !== undefined && spec.type !== 'boolean' && mentionsAnother(text, options.prompt))
-    return { ok: false, message: 'That sounds like it is about someone else. Please give your own answer.' };
+  // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
+  if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
+    return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
+  if (options.prompt !== undefined && spec.type !== 'boolean') {
+    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string');
+    if (own.text.length === 0)
+      return {
+        ok: false,
+        message: own.why === 'another'
+          ? 'That sounds like it is about someone else. Please give your own answer.'
+          : 'That sounds like it was true then, is a plan, or will be later. Please give your answer as it is today.',
+      };
+    text = own.text;
+  }
   const unit = spec.type === 'number' ? spec.unit : undefined;
   const read = (said: string) => {
     const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
@@ -40,6 +54,27 @@ export function readTypedValue(
   if (spec.type === 'number' && typeof parsed.value === 'number' && parsed.value < 0 && (spec.min ?? -Infinity) >= 0)
     return { ok: false, message: `That is a negative number (${parsed.value}). ${why}`, found: true };
   return { ok: false, message: why, found: true };
+}
+
+/**
+ * The clauses of a message that the person says of themselves, now: "my wife is 36" (someone else), "I paid 70
+ * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
+ * another value) are left out. `why` says what was left out when nothing is left.
+ */
+function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' } {
+  // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
+  const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
+  let why: 'another' | 'time' | undefined;
+  const kept = clauses.filter((clause) => {
+    const tokens = tokenize(clause);
+    if (tokens.length === 0) return false;
+    if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
+    if (unasserted(clause, tokens) !== undefined || (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined))
+      return (why ??= 'time'), false;
+    return true;
+  });
+  if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
+  return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
 
 /** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */

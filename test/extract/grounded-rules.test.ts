@@ -1,0 +1,123 @@
+/**
+ * Issue 26, the principle in general rules: a value is committed only when
+ * the words that assert it are in this message, about this question, said
+ * by the person, of now. Each rule is checked with sentences of its own
+ * (written for these tests, in no corpus), on questions with no synonyms.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../src/extract/offline.js';
+import { matchCategory, type MatchableQuestion } from '../../src/extract/match-category.js';
+import { readTypedValue } from '../../src/extract/read-typed.js';
+import type { ExtractionQuestion } from '../../src/extract/types.js';
+
+const read = (text: string, gate: MatchableQuestion) => {
+  const r = matchCategory(text, gate);
+  return r.status === 'match' ? r.value : 'abstain';
+};
+
+const tobacco: ExtractionQuestion = {
+  key: 'tobacco',
+  prompt: 'Does anyone in your home use tobacco, and how often?',
+  categories: ['Never', 'Occasionally', 'Daily'],
+};
+const garden: ExtractionQuestion = { key: 'garden', prompt: 'Do you need a garden?', categories: ['Yes', 'No'] };
+const permit: MatchableQuestion = { prompt: 'Do you hold a valid work permit?', categories: ['Yes', 'No'] };
+const work: MatchableQuestion = {
+  prompt: 'What do you do for a living at the moment?',
+  categories: ['Employed', 'Self-employed', 'Student', 'Retired', 'Unemployed'],
+};
+const boat: MatchableQuestion = { prompt: 'Which boat would you like to hire?', categories: ['Canoe', 'Rowboat', 'Sailboat'] };
+
+describe('laughter, wishes and attempts assert nothing', () => {
+  it.each([
+    ['nope, I sail without one haha', permit],
+    ['no 😂 obviously I just wing it', permit],
+    ['retired, I wish', work],
+    ['trying to go freelance', work],
+    ['a sailboat hahaha', boat],
+  ] as const)('"%s" abstains', (text, gate) => {
+    expect(read(text, gate)).toBe('abstain');
+  });
+
+  it('a plain answer beside them is still read', () => {
+    expect(read('no, I never applied for one', permit)).toBe('No');
+    expect(read('a rowboat, thanks', boat)).toBe('Rowboat');
+  });
+});
+
+describe('a clause set in the past or in a dated future is not an answer about now', () => {
+  it.each([
+    ['I smoked daily for ten years', tobacco],
+    ['I was self-employed', work],
+    ['I will be a student from next september', work],
+  ] as const)('"%s" abstains', (text, gate) => {
+    expect(read(text, gate)).toBe('abstain');
+  });
+
+  it('what the person says of now is read: a change that holds now, or the clause that says "now"', () => {
+    expect(read('retired in 2019', work)).toBe('Retired');
+    expect(read('I was a student, now unemployed', work)).toBe('Unemployed');
+    expect(read('we stopped years ago, so never', tobacco)).toBe('Never');
+  });
+
+  it('a question about a history is answered by the past', () => {
+    const history: MatchableQuestion = { prompt: 'Have you ever had a claim?', categories: ['Yes', 'No'] };
+    expect(read('yes, there was one in 2020', history)).toBe('Yes');
+  });
+});
+
+describe('a statement about someone or something else', () => {
+  it.each([
+    ['my uncle always hires the sailboat', boat],
+    ['the brochure shows a canoe', boat],
+    ['my landlady uses tobacco daily', tobacco],
+  ] as const)('"%s" abstains', (text, gate) => {
+    expect(read(text, gate)).toBe('abstain');
+  });
+
+  it('a household member counts on a question about anyone in the home', () => {
+    expect(read('my wife uses it daily', tobacco)).toBe('Daily');
+  });
+});
+
+describe('a "no" or "never" about another thing', () => {
+  it('"no X" names something this question is not about: nothing is committed, here or there', () => {
+    const out = extractOffline({ text: 'no garden needed', key: 'tobacco', allowModel: true, questions: [tobacco, garden] });
+    expect(out.values).toEqual({});
+    expect(read('no kids either', tobacco)).toBe('abstain');
+  });
+
+  it('"never" before a verb of something else negates that verb, not the answer', () => {
+    expect(read('I never lost it', permit)).toBe('abstain');
+    expect(read('never had one', permit)).toBe('No');
+    expect(read('no tobacco in our home', tobacco)).toBe('Never');
+    expect(read('no, thanks', permit)).toBe('No');
+  });
+});
+
+describe('typed values: only clauses the person says of themselves, now', () => {
+  const age = { type: 'number', integer: true, min: 18, max: 99 } as const;
+  const budget = { type: 'number', min: 10, max: 1000, unit: 'EUR' } as const;
+  const agePrompt = 'How old are you?';
+  const budgetPrompt = 'How much can you spend per night, in euros?';
+  const value = (spec: typeof age | typeof budget, text: string, prompt: string) => {
+    const r = readTypedValue(spec, text, { prompt });
+    return r.ok ? r.value : r.message;
+  };
+
+  it('a number of another time is refused, saying why', () => {
+    expect(value(age, 'I was 19 when I started', agePrompt)).toMatch(/then|later/);
+    expect(value(age, 'I turn 40 in may', agePrompt)).toMatch(/then|later/);
+    expect(value(budget, 'we spent 55 last summer', budgetPrompt)).toMatch(/then|later/);
+  });
+
+  it("someone else's number is refused; the person's own is read beside it", () => {
+    expect(value(budget, 'my cousin pays 80', budgetPrompt)).toMatch(/someone else/);
+    expect(value(age, 'my husband is 41 and I am 39', agePrompt)).toBe(39);
+  });
+
+  it('a joke is refused; a plan dropped for a plain answer is read', () => {
+    expect(value(age, '29 forever lol', agePrompt)).toMatch(/plain answer/);
+    expect(value(budget, 'I was going to say 40 but 45 is ok', budgetPrompt)).toBe(45);
+  });
+});
