@@ -6,12 +6,14 @@ import { tokenize, BREAK } from './normalize.js';
  * opposite of their words, or nothing about now. A reader abstains on such a
  * message; a model's value read from it is not grounded (evidence.ts).
  */
-export type NotAsserted = 'sarcasm' | 'hypothetical';
+export type NotAsserted = 'sarcasm' | 'laughter' | 'hypothetical';
 
 /** Sarcasm markers, normalised (normalize.ts: "I'd" is "i would"). */
 const SARCASM: readonly string[] = [
   'yeah right', 'yea right', 'ya right', 'yeah sure', 'oh sure', 'sure sure', 'as if', 'like i would', 'like i will',
   'like i ever', 'like that would', 'in your dreams', 'you wish', 'dream on', 'not in a million years', 'lol no', 'lmao',
+  // Imagined, not in fact ("18 again, in my heart").
+  'in my heart', 'in my head', 'in my mind', 'in my dreams', 'in spirit',
   'haha right', 'totally not', 'obviously not', 'said no one', 'sure jan', 'of course not lol', 'whatever you say',
 ];
 /** Hypotheticals and plans: true of another world or another time. */
@@ -21,6 +23,8 @@ const HYPOTHETICAL: readonly string[] = [
   'next spring', 'next summer', 'next year', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
+  // A figure of speech about the person: "young at heart".
+  'at heart',
 ];
 /**
  * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
@@ -28,9 +32,13 @@ const HYPOTHETICAL: readonly string[] = [
  */
 const LAUGHTER = /^(?:l+o+l+[lo]*|(?:a?ha){2,}h?|(?:he){2,}h?|lmf?ao+|rofl|jk|jking|xd+|kidding)$/u;
 /** Emoji that turn the words around (eye roll, upside-down face, smirk, wink with tongue, clown). */
-/** And the laughing ones (tears of joy, rolling on the floor, squinting, zany). */
-const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}\u{1F602}\u{1F923}\u{1F606}\u{1F61D}\u{1F92A}]/u;
+const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}]/u;
+/** Laughing ones (tears of joy, rolling on the floor, squinting, zany). */
+const LAUGHING_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F61D}\u{1F92A}]/u;
 
+const SEEMING = new Set(['feel', 'feels', 'look', 'looks', 'seem', 'seems', 'act', 'acts']);
+/** A clause of how things seem ("but I feel 30", "I look younger"): for a value, not what is. */
+export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING.has(t));
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
 const SARCASM_TOKENS = phrases(SARCASM);
 const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
@@ -42,7 +50,8 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
     for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;
     return false;
   };
-  if (SARCASM_TOKENS.some(has) || words.some((w) => LAUGHTER.test(w))) return 'sarcasm';
+  if (SARCASM_TOKENS.some(has)) return 'sarcasm';
+  if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
   if (HYPOTHETICAL_TOKENS.some(has)) return 'hypothetical';
   return undefined;
 }
@@ -52,6 +61,8 @@ const PAST_WORDS = new Set([
   'was', 'were', 'had', 'did', 'used', 'took', 'paid', 'went', 'came', 'drove', 'made', 'gave', 'bought', 'left', 'spent',
   'sold', 'told', 'said', 'thought', 'knew', 'saw', 'wanted', 'grew', 'previously', 'formerly',
 ]);
+/** Changes whose result holds now ("I turned 40 yesterday", "we moved it up to today", "became a student"). */
+const CHANGED = new Set(['turned', 'became', 'switched', 'changed', 'moved', 'renewed', 'upgraded', 'joined', 'started', 'stopped', 'finished', 'graduated', 'retired', 'quit']);
 /** Times that are past on their own ("last time, basic"); a date alone ("surgery last month") needs a past verb. */
 const PAST_PHRASES = [
   'last time', 'back then', 'in the past', 'as a kid', 'as a child', 'as a teenager', 'growing up', 'in my youth',
@@ -99,7 +110,7 @@ export function clauseTime(tokens: readonly string[], from: number, to: number, 
     else if (t === 'had' || t === 'did') past ||= before === undefined || !HAVE.has(before);
     else if (PAST_WORDS.has(t)) past = true;
     // An -ed word after a subject ("I smoked", "my dad smoked"); one opening the clause names a kind ("preferred contact").
-    else if (t.length >= 5 && t.endsWith('ed') && !NOT_PAST.has(t) && i > start && before !== undefined && !STATE_BEFORE.has(before)) past = true;
+    else if (t.length >= 5 && t.endsWith('ed') && !NOT_PAST.has(t) && !CHANGED.has(t) && i > start && before !== undefined && !STATE_BEFORE.has(before)) past = true;
     if (FUTURE_WORDS.has(t)) future = true;
     if (WHEN_WORDS.has(t)) when = true;
   }

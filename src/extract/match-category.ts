@@ -273,6 +273,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const mentions = found.mentions.filter(
     (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined,
   );
+  // "The day after today", "until next week": a time said relative to the answer's word is not it.
+  for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
   // another thing, named right after it, and answers nothing here.
   for (let k = mentions.length - 1; k >= 0; k--) if (negatesAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
@@ -547,11 +549,14 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+const RELATIVE = new Set(['after', 'before', 'until', 'till', 'til']);
 /** Words a bare "no" or "never" may be followed by and still be the answer ("no thanks", "never have", "no, we don't"). */
 const AFTER_A_BARE_NO = new Set([
   ...ANSWER_FILLERS, ...NEGATION_FILLERS, ...NEGATORS, 'thx', 'ty', 'mate', 'man', 'dude', 'sir', 'maam', 'madam', 'ever', 'at',
   'all', 'had', 'been', 'was', 'were', 'did', 'once', 'none', 'nothing', 'not', 'chance', 'way', 'thank', 'either', 'neither',
   'anymore', 'more', 'longer', 'again', 'yet', 'currently', 'today', 'either',
+  // Nouns that say "nothing of the kind" of any question ("no restrictions", "no issues at all").
+  'restrictions', 'restriction', 'issues', 'issue', 'problems', 'concerns', 'limitations', 'limits', 'objections', 'plans',
 ]);
 /** A word's stem, roughly: "smoker", "smoking", "smokes" and "smoke" share "smok". */
 const stem = (w: string) => {
@@ -740,7 +745,12 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   // "my friend's order was": the thing owned is theirs too.
   for (let k = between[0] === 's' ? 2 : 0, words = 0; k < between.length && words < 2 && !verb; k++) {
     const t = between[k]!;
-    if (NOT_A_VERB.has(t)) break;
+    // "the offer on your site ends": past a place or a part named after the thing ("of the house"), to its verb.
+    if (NOT_A_VERB.has(t)) {
+      while (k + 1 < between.length && (DETERMINER_SET.has(between[k + 1]!) || DESCRIBING.has(between[k + 1]!))) k++;
+      k++;
+      continue;
+    }
     if (ADVERBS.has(t)) continue;
     verb = isVerbLike(t);
     words++;

@@ -1,4 +1,4 @@
-import { clauseTime, unasserted } from './assertion.js';
+import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { tokenize } from './normalize.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
@@ -27,13 +27,19 @@ export function readTypedValue(
     if (own.text.length === 0)
       return {
         ok: false,
-        message: own.why === 'another'
-          ? 'That sounds like it is about someone else. Please give your own answer.'
-          : 'That sounds like it was true then, is a plan, or will be later. Please give your answer as it is today.',
+        message:
+          own.why === 'another'
+            ? 'That sounds like it is about someone else. Please give your own answer.'
+            : own.why === 'time'
+              ? 'That sounds like it was true then, or will be later. Please give your answer as it is today.'
+              : 'That does not sound like a plain answer. Please give your answer as it is today.',
       };
     text = own.text;
   }
   const unit = spec.type === 'number' ? spec.unit : undefined;
+  // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
+  if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
+    return { ok: false, message: `That sounds like your age, not an amount in ${unit}. Please give the amount.` };
   const read = (said: string) => {
     const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
     return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
@@ -61,16 +67,16 @@ export function readTypedValue(
  * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
  * another value) are left out. `why` says what was left out when nothing is left.
  */
-function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' } {
+function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' | 'unasserted' } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
   const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
-  let why: 'another' | 'time' | undefined;
+  let why: 'another' | 'time' | 'unasserted' | undefined;
   const kept = clauses.filter((clause) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
-    if (unasserted(clause, tokens) !== undefined || (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined))
-      return (why ??= 'time'), false;
+    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
+    if (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined) return (why ??= 'time'), false;
     return true;
   });
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };

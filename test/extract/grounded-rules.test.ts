@@ -121,3 +121,50 @@ describe('typed values: only clauses the person says of themselves, now', () => 
     expect(value(budget, 'I was going to say 40 but 45 is ok', budgetPrompt)).toBe(45);
   });
 });
+
+describe('second round: laughter by clause, changes that hold now, seeming, ages at money questions', () => {
+  const age = { type: 'number', integer: true, min: 18, max: 99 } as const;
+  const budget = { type: 'number', min: 10, max: 1000, unit: 'EUR' } as const;
+  const value = (spec: typeof age | typeof budget, text: string, prompt: string) => {
+    const r = readTypedValue(spec, text, { prompt });
+    return r.ok ? r.value : r.message;
+  };
+
+  it('a laugh in another clause leaves the number said plainly', () => {
+    expect(value(age, '61, and proud of it haha', 'How old are you?')).toBe(61);
+  });
+
+  it('a change whose result holds now is not the past', () => {
+    expect(value(age, 'I turned 33 on monday', 'How old are you?')).toBe(33);
+    expect(read('I became a student again this autumn', work)).toBe('Student');
+  });
+
+  it('how a number seems or feels is not what it is', () => {
+    expect(value(age, "I'm 70 but I feel 45", 'How old are you?')).toBe(70);
+  });
+
+  it('"I\'m 30" at a question of money is an age, not an amount', () => {
+    expect(value(budget, "I'm 30", 'How much can you spend per night, in euros?')).toMatch(/age/);
+  });
+
+  it('"in my heart" is imagined', () => {
+    expect(value(age, '21 forever, in my heart', 'How old are you?')).toMatch(/plain answer/);
+  });
+
+  it('a time said relative to the answer word is not that time', () => {
+    const when: MatchableQuestion = { prompt: 'When shall we call?', categories: ['Today', 'Tomorrow', 'Later'] };
+    expect(read('any time after today', when)).toBe('abstain');
+    expect(read('today please', when)).toBe('Today');
+  });
+
+  it('"no restrictions" is a plain no; "no" before another thing is not', () => {
+    const advice: MatchableQuestion = { prompt: 'Has a doctor told you to avoid sport right now?', categories: ['Yes', 'No'] };
+    expect(read('no restrictions whatsoever', advice)).toBe('No');
+    expect(read('no allergies', advice)).toBe('abstain');
+  });
+
+  it('a subject named with a place or a part is still the subject of its verb', () => {
+    expect(read('the poster in your window shows a rowboat', boat)).toBe('abstain');
+    expect(read('the canoe with the red stripe', boat)).toBe('Canoe');
+  });
+});
