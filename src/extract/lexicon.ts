@@ -8,6 +8,7 @@ import { EMPLOYMENT } from './knowledge/occupations.js';
 import { FREQUENCY } from './knowledge/frequency.js';
 import { LOCALE_YES_NO } from './knowledge/locales.generated.js';
 import { TIMING } from './knowledge/timing.js';
+import { COVER, SIZES } from './knowledge/sizes.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -50,6 +51,8 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...FREQUENCY,
   ...TIMING,
   ...EMPLOYMENT,
+  ...SIZES,
+  ...COVER,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],

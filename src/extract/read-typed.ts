@@ -44,6 +44,9 @@ export function readTypedValue(
     const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
     return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
   };
+  // "No more than 70", "45 is my max": at a question that asks for the most, the limit is the answer.
+  if (spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt) && !LOWER_BOUND.test(text))
+    text = text.replace(UPPER_BOUND, ' ');
   let parsed = read(text);
   // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
   // when it holds one on its own (the whole text held two, and was refused for it).
@@ -83,10 +86,19 @@ function ownClauses(text: string, prompt: string, timed: boolean): { text: strin
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
 
+/** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */
+const ASKS_FOR_A_MAXIMUM = /\b(?:most|max(?:imum)?|up to|at most|limit|highest|budget)\b/iu;
+/** Words that make a number an upper limit: removed where the question asks for one. */
+const UPPER_BOUND =
+  /\b(?:no|not)\s+(?:more|higher|greater)\s+than\b|\b(?:not|nothing)\s+(?:over|above|beyond|more\s+than)\b|\bis\s+my\s+(?:max(?:imum)?|limit)\b|\bmy\s+(?:max(?:imum)?|limit)(?:\s+is)?\b|\b(?:up\s*to|at\s+(?:the\s+)?most|max(?:imum)?|under|below|less\s+than|tops)\b/giu;
+/** Words that make a number a lower limit: such an answer is not the most. */
+const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
+
 /** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
 function afterLastTurn(text: string): string | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|actually|correction|scratch that)\b/giu)) end = m.index + m[0].length;
+  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather)\b/giu))
+    end = m.index + m[0].length;
   const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
   return tail.length > 0 ? tail : undefined;
 }

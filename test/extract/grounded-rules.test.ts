@@ -168,3 +168,53 @@ describe('second round: laughter by clause, changes that hold now, seeming, ages
     expect(read('the canoe with the red stripe', boat)).toBe('Canoe');
   });
 });
+
+describe('general knowledge: timing, sizes, cover, work, limits at a question asking for the most', () => {
+  const when: MatchableQuestion = { prompt: 'When do you want the bike?', categories: ['Today', 'Tomorrow', 'Later'] };
+  const weeks: MatchableQuestion = { prompt: 'When should the course start?', categories: ['This week', 'Next week', 'Later'] };
+  const size: MatchableQuestion = { prompt: 'Which room size?', categories: ['Small', 'Medium', 'Large'] };
+  const vehicle: MatchableQuestion = { prompt: 'Which vehicle?', categories: ['Small', 'SUV', 'Van'] };
+  const cover: MatchableQuestion = { prompt: 'Which protection plan?', categories: ['Basic', 'Full', 'None'] };
+  const job: MatchableQuestion = { prompt: 'What is your situation?', categories: ['Employed', 'Retired', 'Not working'] };
+
+  it.each([
+    ['tmrw after lunch', when, 'Tomorrow'],
+    ['demain', when, 'Tomorrow'],
+    ['later this evening', when, 'Today'],
+    ['sometime next week', when, 'Later'],
+    ['this saturday', weeks, 'This week'],
+    ['la semaine prochaine', weeks, 'Next week'],
+    ['a compact one', size, 'Small'],
+    ['midsize', size, 'Medium'],
+    ['a minibus', vehicle, 'Van'],
+    ['4x4 please', vehicle, 'SUV'],
+    ['fully comprehensive', cover, 'Full'],
+    ['no cover please', cover, 'None'],
+    ['stay at home mom', job, 'Not working'],
+    ['aposentado', job, 'Retired'],
+  ] as const)('"%s" is read', (text, gate, expected) => {
+    expect(read(text, gate)).toBe(expected);
+  });
+
+  it('an upper limit answers a question that asks for the most; a lower one does not', () => {
+    const most = { type: 'number', min: 10, max: 500, unit: 'EUR' } as const;
+    const prompt = 'What is the most you would spend per month?';
+    const value = (text: string) => {
+      const r = readTypedValue(most, text, { prompt });
+      return r.ok ? r.value : 'refused';
+    };
+    expect(value('no more than 80')).toBe(80);
+    expect(value('65 is my max')).toBe(65);
+    expect(value('at least 40')).toBe('refused');
+  });
+
+  it('a typed correction by "oops" or "make it" keeps the last number', () => {
+    const people = { type: 'number', integer: true, min: 1, max: 20 } as const;
+    const value = (text: string) => {
+      const r = readTypedValue(people, text, { prompt: 'How many guests?' });
+      return r.ok ? r.value : 'refused';
+    };
+    expect(value('6 oops 7')).toBe(7);
+    expect(value('8, no make it 9')).toBe(9);
+  });
+});
