@@ -147,6 +147,7 @@ export const NEUTRAL_PHRASES: readonly string[] = [
 export const CORRECTION_MARKERS: readonly string[] = [
   'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
   'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
+  'i meant', 'make that', 'make it', 'hmm no', 'hm no', 'no actually', 'or rather', 'typo', 'my bad', 'let me correct that',
 ];
 
 /**

@@ -23,6 +23,7 @@ import {
 import { clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
+import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -197,7 +198,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   }
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
-  if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
+  // "What do you mean?" asks about the question; "I mean today" corrects the answer.
+  if (META.some((p) => all.some((t, i) => startsAt(all, i, p) && !(p.length === 1 && all[i - 1] === 'i'))) || OPENERS.some((p) => startsAt(all, 0, p)))
+    return abstain('question');
   // A "?" closing a clause that asks ("is it urgent?") is a question back; one
   // closing a plain answer ("about my bill?") is a rising voice, read below.
   let tentative = false;
@@ -287,6 +290,13 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Urgent? not really": a clause that only denies takes back the answer before it.
   if (mentions.length > 0 && deniesBefore(tokens, mentions[0]!.end, consumedBy)) return abstain('ambiguous');
 
+  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week.
+  const weekly = lexicon.weekly.size > 0 ? timesPerWeek(tokens) : undefined;
+  if (weekly && !saidOfAnother(tokens, weekly.start, gate.prompt) && clauseTime(tokens, weekly.start, weekly.end, gate.prompt) === undefined) {
+    const holders = [...lexicon.weekly].filter(([, r]) => inRange(weekly.value, r)).map(([category]) => category);
+    if (holders.length === 1) mentions.push({ category: holders[0]!, start: weekly.start, end: weekly.end, typo: false, phrase: undefined, number: true });
+    mentions.sort((a, b) => a.start - b.start);
+  }
   if (lexicon.ranges.size > 0) {
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
       // "Her brother is 12": a number said of someone else.
@@ -395,6 +405,8 @@ interface GateLexicon {
   words: Map<string, Set<string>>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
+  /** Times a week the categories name ("2-3 times a week"), by category: read from counts (knowledge/per-week.ts). */
+  weekly: Map<string, NumberRange>;
 }
 
 // Keyed by the categories array and the synonyms object, which a flow keeps
@@ -436,6 +448,13 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
+  const weekly = new Map<string, NumberRange>();
+  if (!ownWordsOnly)
+    for (const category of gate.categories) {
+      const r = weeklyRangeOf(phraseTokens(category));
+      if (r) weekly.set(category, r);
+    }
+  if (weekly.size < 2) weekly.clear();
   const normalized = gate.categories.map((c) => normalize(c));
   const words = new Map<string, Set<string>>();
   for (const p of phrases)
@@ -453,6 +472,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     no: gate.categories[normalized.indexOf('no')],
     words,
     ranges,
+    weekly,
   };
 }
 

@@ -218,3 +218,32 @@ describe('general knowledge: timing, sizes, cover, work, limits at a question as
     expect(value('8, no make it 9')).toBe(9);
   });
 });
+
+describe('times a week, where the categories count per week', () => {
+  const visits: MatchableQuestion = {
+    prompt: 'How often will you swim?',
+    categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'],
+  };
+  it.each([
+    ['two times weekly', '2-3 times a week'],
+    ['tue and thu', '2-3 times a week'],
+    ['every day', '4 or more times a week'],
+    ['dreimal pro Woche', '2-3 times a week'],
+    ['now and then', 'Once a week or less'],
+  ])('"%s" is %s', (text, expected) => {
+    expect(read(text, visits)).toBe(expected);
+  });
+  it('a negated or second-hand count is not read', () => {
+    expect(read('not daily', visits)).toBe('abstain');
+    expect(read('my coach swims every day', visits)).toBe('abstain');
+  });
+});
+
+describe('self-correction', () => {
+  it('"I mean" corrects the answer (it is not "what do you mean"); "hmm no" and "make that" too', () => {
+    expect(read('a canoe, sorry I mean a rowboat', boat)).toBe('Rowboat');
+    expect(read('canoe, hmm no, sailboat', boat)).toBe('Sailboat');
+    expect(read('rowboat... make that a canoe', boat)).toBe('Canoe');
+    expect(read('what do you mean by rowboat?', boat)).toBe('abstain');
+  });
+});
