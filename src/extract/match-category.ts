@@ -775,6 +775,8 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
     verb = isVerbLike(t);
     words++;
   }
+  // "..., but my wife doesn't": the answer's own words are the verb said of them.
+  if (between.length === 0 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
   if (!verb) return false;
   const words = promptWords(prompt);
   if (words.has(noun)) return false;

@@ -247,3 +247,10 @@ describe('self-correction', () => {
     expect(read('what do you mean by rowboat?', boat)).toBe('abstain');
   });
 });
+
+describe('a contrast about someone else', () => {
+  it('"..., but my son doesn\'t" is not the person\'s answer', () => {
+    expect(read("I do, but my son doesn't", permit)).not.toBe('No');
+    expect(read('yes, but my sister does not', permit)).not.toBe('No');
+  });
+});

@@ -54,7 +54,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
   ],
   'this week': [
-    'this week', 'this weekend', 'this saturday', 'this sunday', 'this friday', 'later this week', 'in the next few days', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
+    'this week', 'asap', 'as soon as possible', 'right away', 'this weekend', 'this saturday', 'this sunday', 'this friday', 'later this week', 'in the next few days', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
     'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
     'cette semaine', 'questa settimana', 'deze week',
   ],
