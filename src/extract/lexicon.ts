@@ -35,6 +35,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     'we do not', 'i do not', 'it does not', 'they do not', 'he does not', 'she does not', 'does not',
     'do not have', 'we have not', 'there is not', 'there are not', 'there were not', 'there was not',
     'not that i know of', 'not as far as i know', 'nothing', 'false', 'nada',
+    'will not', 'i will not', 'we will not', 'nobody', 'no one', 'nobody else', 'no one else', 'nobody will', 'no one will',
     // Other major languages (issue 26).
     'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'nie', 'нет', 'ні', 'いいえ', 'hayir', 'όχι', 'ochi', 'nem', 'ne', 'ei',
     '不', '不是', '没有', '아니요', '아니', 'لا', 'לא', 'नहीं', 'nahin', 'niet', 'nope nope',

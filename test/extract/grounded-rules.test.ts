@@ -254,3 +254,15 @@ describe('a contrast about someone else', () => {
     expect(read('yes, but my sister does not', permit)).not.toBe('No');
   });
 });
+
+describe('no in the future tense, and no job', () => {
+  it('"won\'t" and "nobody else" say no to a question put in the future', () => {
+    const share: MatchableQuestion = { prompt: 'Will anyone else ride the tandem?', categories: ['Yes', 'No'] };
+    expect(read("I won't be sharing it", share)).toBe('No');
+    expect(read('nobody else', share)).toBe('No');
+  });
+  it('"I don\'t have a job" is not working', () => {
+    const job: MatchableQuestion = { prompt: 'What is your situation?', categories: ['Employed', 'Retired', 'Not working'] };
+    expect(read("I don't have a job right now", job)).toBe('Not working');
+  });
+});

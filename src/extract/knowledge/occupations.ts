@@ -69,5 +69,5 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
     'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',
     'disoccupato', 'werkloos',
-    'unemployed', 'stay at home', 'stay at home mom', 'stay at home dad', 'homemaker', 'housewife', 'househusband', 'not in work', 'no job', 'jobless'],
+    'unemployed', 'stay at home', 'stay at home mom', 'stay at home dad', 'homemaker', 'housewife', 'househusband', 'not in work', 'do not have a job', 'have no job', 'without a job', 'no job', 'jobless'],
 };
