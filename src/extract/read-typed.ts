@@ -79,6 +79,8 @@ function ownClauses(text: string, prompt: string, timed: boolean): { text: strin
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
     if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
+    // "Not 18 yet, I'm 17": a number denied is not the answer, when another clause gives one.
+    if (timed && clauses.length > 1 && tokens.some((t, i) => t === 'not' && /^\d/u.test(tokens[i + 1] ?? ''))) return (why ??= 'unasserted'), false;
     if (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined) return (why ??= 'time'), false;
     return true;
   });

@@ -266,3 +266,10 @@ describe('no in the future tense, and no job', () => {
     expect(read("I don't have a job right now", job)).toBe('Not working');
   });
 });
+
+describe('a number denied beside a number stated', () => {
+  it('"not 30 yet, 29" is 29', () => {
+    const r = readTypedValue({ type: 'number', integer: true, min: 18, max: 99 }, 'not 30 yet, 29', { prompt: 'How old are you?' });
+    expect(r.ok && r.value).toBe(29);
+  });
+});
