@@ -6,12 +6,14 @@ import { tokenize, BREAK } from './normalize.js';
  * opposite of their words, or nothing about now. A reader abstains on such a
  * message; a model's value read from it is not grounded (evidence.ts).
  */
-export type NotAsserted = 'sarcasm' | 'hypothetical';
+export type NotAsserted = 'sarcasm' | 'laughter' | 'hypothetical';
 
 /** Sarcasm markers, normalised (normalize.ts: "I'd" is "i would"). */
 const SARCASM: readonly string[] = [
   'yeah right', 'yea right', 'ya right', 'yeah sure', 'oh sure', 'sure sure', 'as if', 'like i would', 'like i will',
   'like i ever', 'like that would', 'in your dreams', 'you wish', 'dream on', 'not in a million years', 'lol no', 'lmao',
+  // Imagined, not in fact ("18 again, in my heart").
+  'in my heart', 'in my head', 'in my mind', 'in my dreams', 'in spirit',
   'haha right', 'totally not', 'obviously not', 'said no one', 'sure jan', 'of course not lol', 'whatever you say',
 ];
 /** Hypotheticals and plans: true of another world or another time. */
@@ -19,10 +21,24 @@ const HYPOTHETICAL: readonly string[] = [
   'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'going to start',
   'thinking about', 'thinking of', 'planning to', 'plan to', 'hoping to', 'want to start', 'might start', 'may start',
   'next spring', 'next summer', 'next year', 'someday', 'one day',
+  // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
+  'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
+  // A figure of speech about the person: "young at heart".
+  'at heart',
 ];
+/**
+ * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
+ * a No). Tokens as normalize.ts writes them (repeated letters folded: "lolll" is "lol").
+ */
+const LAUGHTER = /^(?:l+o+l+[lo]*|(?:a?ha){2,}h?|(?:he){2,}h?|lmf?ao+|rofl|jk|jking|xd+|kidding)$/u;
 /** Emoji that turn the words around (eye roll, upside-down face, smirk, wink with tongue, clown). */
 const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}]/u;
+/** Laughing ones (tears of joy, rolling on the floor, squinting, zany). */
+const LAUGHING_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F61D}\u{1F92A}]/u;
 
+const SEEMING = new Set(['feel', 'feels', 'look', 'looks', 'seem', 'seems', 'act', 'acts']);
+/** A clause of how things seem ("but I feel 30", "I look younger"): for a value, not what is. */
+export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING.has(t));
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
 const SARCASM_TOKENS = phrases(SARCASM);
 const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
@@ -35,6 +51,82 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
     return false;
   };
   if (SARCASM_TOKENS.some(has)) return 'sarcasm';
+  if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
   if (HYPOTHETICAL_TOKENS.some(has)) return 'hypothetical';
   return undefined;
+}
+
+/** Past verbs that set a clause in the past ("I paid 70", "my dad smoked daily", "I was 30 when..."). */
+const PAST_WORDS = new Set([
+  'was', 'were', 'had', 'did', 'used', 'took', 'paid', 'went', 'came', 'drove', 'made', 'gave', 'bought', 'left', 'spent',
+  'sold', 'told', 'said', 'thought', 'knew', 'saw', 'wanted', 'grew', 'previously', 'formerly',
+]);
+/** Changes whose result holds now ("I turned 40 yesterday", "we moved it up to today", "became a student"). */
+const CHANGED = new Set(['turned', 'became', 'switched', 'changed', 'moved', 'renewed', 'upgraded', 'joined', 'started', 'stopped', 'finished', 'graduated', 'retired', 'quit']);
+/** Times that are past on their own ("last time, basic"); a date alone ("surgery last month") needs a past verb. */
+const PAST_PHRASES = [
+  'last time', 'back then', 'in the past', 'as a kid', 'as a child', 'as a teenager', 'growing up', 'in my youth',
+].map((p) => p.split(' '));
+/** Words that say the clause is about now after all ("was X, now Y", "have had it since 2005"). */
+const NOW_WORDS = new Set(['now', 'currently', 'nowadays', 'today', 'still', 'anymore', 'since', 'presently', 'atm']);
+const NOW_PHRASES = [['at', 'the', 'moment'], ['these', 'days'], ['right', 'now'], ['at', 'present'], ['any', 'more']];
+/** An -ed word after these describes a state, not a past event ("I am self-employed", "she is based in"). */
+const STATE_BEFORE = new Set(['the', 'a', 'an', 'my', 'your', 'his', 'her', 'our', 'their', 'this', 'that', 'am', 'is', 'are', 'be', 'being', 'been', 'get', 'getting', 'feel', 'stay', 'remain', 'not', 'never', 'fully', 'very']);
+/** Words ending in -ed that are no past verb. */
+const NOT_PAST = new Set(['need', 'needed', 'hundred', 'indeed', 'speed', 'breed', 'bed', 'red', 'seed', 'feed', 'weed', 'shed', 'ted', 'ned', 'fred']);
+/** A future that names when ("I'll be 30 next month", "I turn 22 in january", "will be retired next year"). */
+const FUTURE_WORDS = new Set(['will', 'shall', 'gonna', 'going', 'turn', 'turning', 'turns']);
+const WHEN_WORDS = new Set([
+  'next', 'soon', 'tomorrow', 'later', 'someday', 'eventually', 'birthday', 'january', 'february', 'march', 'april', 'may',
+  'june', 'july', 'august', 'september', 'october', 'november', 'december', 'spring', 'summer', 'autumn', 'fall', 'winter',
+]);
+/** Questions about a history or about events, which the past answers ("any gaps in coverage?", "ever had a claim?"). */
+const ABOUT_THE_PAST = /\b(?:history|ever|past|previous(?:ly)?|before|been|had|did|last|gaps?|lapses?|claims?|accidents?|incidents?)\b/iu;
+const HAVE = new Set(['have', 'has', 'never', 'ever', 'always', 'not']);
+
+/**
+ * Whether the clause around the words at [from, to) is set at another time
+ * than now: in the past (a past tense or a past time, with no "now" to bring
+ * it back) or in a future that names when. The words at [from, to) are the
+ * answer itself and do not count: "quit", "retired", "next spring" are what
+ * the person says of now.
+ */
+export function clauseTime(tokens: readonly string[], from: number, to: number, prompt?: string): 'past' | 'future' | undefined {
+  let start = from;
+  while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  let end = to;
+  while (end < tokens.length && tokens[end] !== BREAK) end++;
+  const outside = (i: number) => i < from || i >= to;
+  const at = (i: number, p: readonly string[]) => p.every((t, k) => tokens[i + k] === t && outside(i + k) && i + k < end);
+  let past = false;
+  let future = false;
+  let when = false;
+  for (let i = start; i < end; i++) {
+    if (!outside(i)) continue;
+    const t = tokens[i]!;
+    if (NOW_WORDS.has(t) || NOW_PHRASES.some((p) => at(i, p))) return undefined;
+    const before = tokens[i - 1];
+    if (PAST_PHRASES.some((p) => at(i, p))) past = true;
+    else if (t === 'had' || t === 'did') past ||= before === undefined || !HAVE.has(before);
+    else if (PAST_WORDS.has(t)) past = true;
+    // An -ed word after a subject ("I smoked", "my dad smoked"); one opening the clause names a kind ("preferred contact").
+    else if (t.length >= 5 && t.endsWith('ed') && !NOT_PAST.has(t) && !CHANGED.has(t) && i > start && before !== undefined && !STATE_BEFORE.has(before)) past = true;
+    if (FUTURE_WORDS.has(t)) future = true;
+    if (WHEN_WORDS.has(t)) when = true;
+  }
+  // A question about a history ("any history of gaps?", "have you ever...") is answered by the past.
+  if (past) return prompt !== undefined && aboutThePast(prompt) ? undefined : 'past';
+  return future && when ? 'future' : undefined;
+}
+
+const pastPrompts = new Map<string, boolean>();
+/** A question asked in the past tense ("What went wrong?") or about a history or events ("Any gaps in coverage?"). */
+function aboutThePast(prompt: string): boolean {
+  let about = pastPrompts.get(prompt);
+  if (about === undefined) {
+    if (pastPrompts.size > 1000) pastPrompts.clear();
+    about = ABOUT_THE_PAST.test(prompt) || tokenize(prompt).some((t) => PAST_WORDS.has(t) || /^(?:happen|occurr|arriv)ed$/u.test(t));
+    pastPrompts.set(prompt, about);
+  }
+  return about;
 }

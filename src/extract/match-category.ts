@@ -1,4 +1,5 @@
 import {
+  ANSWER_FILLERS,
   APPROXIMATE_HEDGES,
   CLAUSE_TEMPORAL_PHRASES,
   COMMON_SYNONYMS,
@@ -19,9 +20,10 @@ import {
   TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
-import { unasserted } from './assertion.js';
+import { clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
+import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -196,7 +198,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   }
 
   if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
-  if (META.some((p) => indexOf(all, p) >= 0) || OPENERS.some((p) => startsAt(all, 0, p))) return abstain('question');
+  // "What do you mean?" asks about the question; "I mean today" corrects the answer.
+  if (META.some((p) => all.some((t, i) => startsAt(all, i, p) && !(p.length === 1 && all[i - 1] === 'i'))) || OPENERS.some((p) => startsAt(all, 0, p)))
+    return abstain('question');
   // A "?" closing a clause that asks ("is it urgent?") is a question back; one
   // closing a plain answer ("about my bill?") is a rising voice, read below.
   let tentative = false;
@@ -268,7 +272,15 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (found.typoTie) return abstain('ambiguous');
   const { consumedBy } = found;
   const clauseOf = clauses(tokens);
-  const mentions = found.mentions.filter((m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy));
+  // "Last time I took basic", "my dad smoked daily", "I'll be retired next year": true then, not now (assertion.ts).
+  const mentions = found.mentions.filter(
+    (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined,
+  );
+  // "The day after today", "until next week": a time said relative to the answer's word is not it.
+  for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
+  // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
+  // another thing, named right after it, and answers nothing here.
+  for (let k = mentions.length - 1; k >= 0; k--) if (negatesAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
   if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
   if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
@@ -278,6 +290,13 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Urgent? not really": a clause that only denies takes back the answer before it.
   if (mentions.length > 0 && deniesBefore(tokens, mentions[0]!.end, consumedBy)) return abstain('ambiguous');
 
+  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week.
+  const weekly = lexicon.weekly.size > 0 ? timesPerWeek(tokens) : undefined;
+  if (weekly && !saidOfAnother(tokens, weekly.start, gate.prompt) && clauseTime(tokens, weekly.start, weekly.end, gate.prompt) === undefined) {
+    const holders = [...lexicon.weekly].filter(([, r]) => inRange(weekly.value, r)).map(([category]) => category);
+    if (holders.length === 1) mentions.push({ category: holders[0]!, start: weekly.start, end: weekly.end, typo: false, phrase: undefined, number: true });
+    mentions.sort((a, b) => a.start - b.start);
+  }
   if (lexicon.ranges.size > 0) {
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
       // "Her brother is 12": a number said of someone else.
@@ -386,6 +405,8 @@ interface GateLexicon {
   words: Map<string, Set<string>>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
+  /** Times a week the categories name ("2-3 times a week"), by category: read from counts (knowledge/per-week.ts). */
+  weekly: Map<string, NumberRange>;
 }
 
 // Keyed by the categories array and the synonyms object, which a flow keeps
@@ -427,6 +448,13 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
+  const weekly = new Map<string, NumberRange>();
+  if (!ownWordsOnly)
+    for (const category of gate.categories) {
+      const r = weeklyRangeOf(phraseTokens(category));
+      if (r) weekly.set(category, r);
+    }
+  if (weekly.size < 2) weekly.clear();
   const normalized = gate.categories.map((c) => normalize(c));
   const words = new Map<string, Set<string>>();
   for (const p of phrases)
@@ -444,6 +472,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     no: gate.categories[normalized.indexOf('no')],
     words,
     ranges,
+    weekly,
   };
 }
 
@@ -539,6 +568,39 @@ function describesAnotherThing(
   if (lexicon.words.get(m.category)?.has(after)) return false;
   return !promptWords(prompt).has(after);
 }
+
+const RELATIVE = new Set(['after', 'before', 'until', 'till', 'til']);
+/** Words a bare "no" or "never" may be followed by and still be the answer ("no thanks", "never have", "no, we don't"). */
+const AFTER_A_BARE_NO = new Set([
+  ...ANSWER_FILLERS, ...NEGATION_FILLERS, ...NEGATORS, 'thx', 'ty', 'mate', 'man', 'dude', 'sir', 'maam', 'madam', 'ever', 'at',
+  'all', 'had', 'been', 'was', 'were', 'did', 'once', 'none', 'nothing', 'not', 'chance', 'way', 'thank', 'either', 'neither',
+  'anymore', 'more', 'longer', 'again', 'yet', 'currently', 'today', 'either',
+  // Nouns that say "nothing of the kind" of any question ("no restrictions", "no issues at all").
+  'restrictions', 'restriction', 'issues', 'issue', 'problems', 'concerns', 'limitations', 'limits', 'objections', 'plans',
+]);
+/** A word's stem, roughly: "smoker", "smoking", "smokes" and "smoke" share "smok". */
+const stem = (w: string) => {
+  const s = w.replace(/(?:ings?|ers?|ed|es|s|e)$/u, '');
+  return s.length >= 3 ? s : w;
+};
+
+/**
+ * A bare "no" or "never" read as this question's answer that negates the
+ * word after it, a word neither of this question's answers nor of its
+ * wording: "no pets" asked about smoking, "never lost it" asked about a
+ * licence. The person said something about that other thing.
+ */
+function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
+  if (m.phrase === undefined || !m.phrase.generic || m.end - m.start !== 1 || (tokens[m.start] !== 'no' && tokens[m.start] !== 'never')) return false;
+  const next = tokens[m.end];
+  if (next === undefined || next === BREAK || consumedBy.has(m.end) || AFTER_A_BARE_NO.has(next) || /\d/u.test(next)) return false;
+  const own = stem(next);
+  if ([...promptWords(prompt)].some((w) => stem(w) === own)) return false;
+  let stems = answerStems.get(lexicon);
+  if (!stems) answerStems.set(lexicon, (stems = new Set([...lexicon.words.values()].flatMap((words) => [...words].map(stem)))));
+  return !stems.has(own);
+}
+const answerStems = new WeakMap<GateLexicon, Set<string>>();
 
 const promptWordCache = new Map<string, Set<string>>();
 function promptWords(prompt: string | undefined): Set<string> {
@@ -637,50 +699,92 @@ const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
 
 /** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
 const OWNERS = new Set(['my', 'our', 'his', 'her', 'their', 'the', 'your']);
-/** After "my", words that still mean the person ("my own boss", "my self"). */
+/** After "my" or "the", words that still mean the person or their answer ("my own boss", "the total is"). */
 const STILL_ME = new Set([
   'own', 'self', 'whole', 'answer', 'household', 'family', 'home', 'place', 'situation', 'status', 'name', 'full', 'number',
   'phone', 'mobile', 'cell', 'email', 'address', 'birthday', 'age', 'job', 'work', 'income', 'salary', 'order', 'account',
-  'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain',
+  'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain', 'max', 'maximum',
+  'most', 'limit', 'total', 'price', 'cost', 'best', 'flight', 'booking', 'licence', 'license', 'current',
 ]);
 /** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
 const FAMILY = new Set([
   'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
   'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
 ]);
+/** Those who share the person's home: on a question about anyone in it ("anyone besides you", "your household"), they count. */
+const HOUSEHOLD = new Set([
+  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend',
+  'fiance', 'fiancee', 'spouse',
+]);
+/** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
+const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);
+/** The person among the subjects ("my wife and I"). */
+const ME = new Set(['i', 'we', 'me', 'us', 'myself']);
+/** Words after a noun that name a part or a place of it, not a statement about it ("the bedroom of the house"). */
+const NOT_A_VERB = new Set(['of', 'in', 'at', 'on', 'for', 'from', 'with', 'to', 'by', 'about', 'or', 'and', 'like', 'as', 'than']);
+const ADVERBS = new Set(['always', 'usually', 'often', 'also', 'just', 'still', 'really', 'never', 'sometimes', 'only', 'already', 'even', 'too']);
+const MODALS = new Set(['will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', 'shall']);
+/** A word that reads as a verb: one of the common ones, a modal, a past (-ed) or a third person (-s) form. */
+const isVerbLike = (t: string) =>
+  STATING.has(t) || MODALS.has(t) || (t.length > 3 && t.endsWith('ed')) || (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us'));
 /** Verbs that make the words before them a subject ("my ex smokes", "the ad said"). */
 const STATING = new Set([
   'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'does', 'do', 'did', 'said', 'says', 'say', 'got', 'gets',
-  'get', 'wants', 'want', 'prefers', 'prefer', 'smokes', 'smoke', 'works', 'work', 'will', 'would', 'can', 'could', 'texted',
-  'texts', 'calls', 'called', 'needs', 'need', 'likes', 'like', 'lives', 'live', 'goes', 'went', 'came', 'comes', 'keeps',
+  'get', 'wants', 'want', 'prefers', 'prefer', 'smokes', 'smoke', 'works', 'work', 'texted', 'paid', 'took', 'made', 'went',
+  'came', 'drove', 'bought', 'gave', 'told', 'thought', 'knew', 'saw', 'left', 'sold', 'spent', 'needs', 'need', 'likes',
+  'like', 'lives', 'live', 'earn', 'make', 'take', 'pay', 'use', 'drive', 'own', 'keep', 'run', 'runs',
 ]);
-const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent']);
+const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent', 'best', 'older', 'younger', 'little', 'big']);
 
 /**
- * The clause of the mention opens with someone or something else as its subject ("my ex smoked daily",
- * "both my parents are", "the pharmacy texted her"), and that is not whom the question is about.
+ * The clause of the mention opens with someone or something else as its
+ * subject, followed by what is said of them ("my ex smoked daily", "both my
+ * parents are", "my brother makes 3000", "the ad showed a van"), and that is
+ * not whom the question is about: the person ("my wife and I" includes them),
+ * the question's own thing ("the order is"), the patient's family on a question
+ * not put to "you", or the household on a question about anyone in it.
  */
 export function saidOfAnother(tokens: string[], at: number, prompt: string | undefined): boolean {
   let start = at;
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
   let i = start;
-  while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh')) i++;
+  while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh' || tokens[i] === 'so')) i++;
   const owner = tokens[i];
   // "my last order": the thing, past its describing words.
   let n = i + 1;
   while (n + 1 < at && DESCRIBING.has(tokens[n]!)) n++;
   const noun = tokens[n];
-  if (owner === undefined || noun === undefined || n >= at || !OWNERS.has(owner)) return false;
-  if (owner === 'my' && STILL_ME.has(noun)) return false;
-  // Only a statement: the thing is the subject of a verb before the answer ("my landlord is retired"), not
-  // a place or a thing named ("the bedroom of the house", "my kitchen").
-  if (!tokens.slice(n + 1, at).some((t) => STATING.has(t) || (t.length > 3 && t.endsWith('ed')))) return false;
+  if (owner === undefined || noun === undefined || n >= at || !OWNERS.has(owner) || /\d/u.test(noun)) return false;
+  if (owner !== 'his' && owner !== 'her' && owner !== 'their' && owner !== 'your' && STILL_ME.has(noun)) return false;
+  const between = tokens.slice(n + 1, at);
+  if (between.some((t) => ME.has(t))) return false;
+  // Only a statement: a verb follows the thing, before the answer ("my landlord is retired", "my brother makes",
+  // "my ex boyfriend smokes"), not a place, a part or a longer name ("the bedroom of the house", "the living room").
+  let verb = false;
+  // "my friend's order was": the thing owned is theirs too.
+  for (let k = between[0] === 's' ? 2 : 0, words = 0; k < between.length && words < 2 && !verb; k++) {
+    const t = between[k]!;
+    // "the offer on your site ends": past a place or a part named after the thing ("of the house"), to its verb.
+    if (NOT_A_VERB.has(t)) {
+      while (k + 1 < between.length && (DETERMINER_SET.has(between[k + 1]!) || DESCRIBING.has(between[k + 1]!))) k++;
+      k++;
+      continue;
+    }
+    if (ADVERBS.has(t)) continue;
+    verb = isVerbLike(t);
+    words++;
+  }
+  // "..., but my wife doesn't": the answer's own words are the verb said of them.
+  if (between.length === 0 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
+  if (!verb) return false;
   const words = promptWords(prompt);
   if (words.has(noun)) return false;
-  // A question not put to "you" may be about a family member the person names as "my ...".
-  const toYou = [...words].some((w) => YOU.has(w));
-  if ((owner === 'my' || owner === 'our') && FAMILY.has(noun) && !toYou) return false;
+  const family = owner === 'my' || owner === 'our';
+  if (family && HOUSEHOLD.has(noun) && [...words].some((w) => ABOUT_OTHERS.has(w))) return false;
+  // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...".
+  const toYou = [...words].some((w) => YOU.has(w) || ABOUT_OTHERS.has(w));
+  if (family && FAMILY.has(noun) && !toYou) return false;
   return true;
 }
 

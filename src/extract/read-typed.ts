@@ -1,4 +1,6 @@
-import { mentionsAnother } from './match-category.js';
+import { clauseTime, seeming, unasserted } from './assertion.js';
+import { saidOfAnother } from './match-category.js';
+import { tokenize } from './normalize.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -17,13 +19,34 @@ export function readTypedValue(
   } = {},
   today: Date = new Date(),
 ): TypedParse {
-  if (options.prompt !== undefined && spec.type !== 'boolean' && mentionsAnother(text, options.prompt))
-    return { ok: false, message: 'That sounds like it is about someone else. Please give your own answer.' };
+  // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
+  if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
+    return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
+  if (options.prompt !== undefined && spec.type !== 'boolean') {
+    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string');
+    if (own.text.length === 0)
+      return {
+        ok: false,
+        message:
+          own.why === 'another'
+            ? 'That sounds like it is about someone else. Please give your own answer.'
+            : own.why === 'time'
+              ? 'That sounds like it was true then, or will be later. Please give your answer as it is today.'
+              : 'That does not sound like a plain answer. Please give your answer as it is today.',
+      };
+    text = own.text;
+  }
   const unit = spec.type === 'number' ? spec.unit : undefined;
+  // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
+  if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
+    return { ok: false, message: `That sounds like your age, not an amount in ${unit}. Please give the amount.` };
   const read = (said: string) => {
     const p = parseTypedAnswer(spec.type as TypedAnswerType, said, { today, ...options, ...(unit !== undefined && { unit }) });
     return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
   };
+  // "No more than 70", "45 is my max": at a question that asks for the most, the limit is the answer.
+  if (spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt) && !LOWER_BOUND.test(text))
+    text = text.replace(UPPER_BOUND, ' ');
   let parsed = read(text);
   // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
   // when it holds one on its own (the whole text held two, and was refused for it).
@@ -42,10 +65,42 @@ export function readTypedValue(
   return { ok: false, message: why, found: true };
 }
 
+/**
+ * The clauses of a message that the person says of themselves, now: "my wife is 36" (someone else), "I paid 70
+ * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
+ * another value) are left out. `why` says what was left out when nothing is left.
+ */
+function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' | 'unasserted' } {
+  // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
+  const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
+  let why: 'another' | 'time' | 'unasserted' | undefined;
+  const kept = clauses.filter((clause) => {
+    const tokens = tokenize(clause);
+    if (tokens.length === 0) return false;
+    if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
+    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
+    // "Not 18 yet, I'm 17": a number denied is not the answer, when another clause gives one.
+    if (timed && clauses.length > 1 && tokens.some((t, i) => t === 'not' && /^\d/u.test(tokens[i + 1] ?? ''))) return (why ??= 'unasserted'), false;
+    if (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined) return (why ??= 'time'), false;
+    return true;
+  });
+  if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
+  return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
+}
+
+/** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */
+const ASKS_FOR_A_MAXIMUM = /\b(?:most|max(?:imum)?|up to|at most|limit|highest|budget)\b/iu;
+/** Words that make a number an upper limit: removed where the question asks for one. */
+const UPPER_BOUND =
+  /\b(?:no|not)\s+(?:more|higher|greater)\s+than\b|\b(?:not|nothing)\s+(?:over|above|beyond|more\s+than)\b|\bis\s+my\s+(?:max(?:imum)?|limit)\b|\bmy\s+(?:max(?:imum)?|limit)(?:\s+is)?\b|\b(?:up\s*to|at\s+(?:the\s+)?most|max(?:imum)?|under|below|less\s+than|tops)\b/giu;
+/** Words that make a number a lower limit: such an answer is not the most. */
+const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
+
 /** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
 function afterLastTurn(text: string): string | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|actually|correction|scratch that)\b/giu)) end = m.index + m[0].length;
+  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather)\b/giu))
+    end = m.index + m[0].length;
   const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
   return tail.length > 0 ? tail : undefined;
 }

@@ -8,3 +8,4 @@ export { YES_WORDS, NO_WORDS, readYesNo } from './yes-no.js';
 export { FREQUENCY } from './frequency.js';
 export { TIMING } from './timing.js';
 export { EMPLOYMENT, JOB_TITLES } from './occupations.js';
+export { COVER, SIZES } from './sizes.js';

@@ -57,11 +57,17 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'doing my phd', 'bachelor student', 'grad student', 'graduate student', 'undergrad', 'estudiante', 'etudiant',
     'etudiante', 'studentin', 'studente', 'studentessa', 'in school', 'at school',
   ],
-  retired: ['retired', 'retiree', 'pensioner', 'on a pension', 'on pension', 'jubilado', 'jubilada', 'retraite', 'retraitee', 'rentner', 'rentnerin', 'in rente', 'pensionado', 'pensionato', 'gepensioneerd'],
+  retired: ['retired', 'aposentado', 'aposentada', 'en retraite', 'a la retraite', 'in pensione', 'retiree', 'pensioner', 'on a pension', 'on pension', 'jubilado', 'jubilada', 'retraite', 'retraitee', 'rentner', 'rentnerin', 'in rente', 'pensionado', 'pensionato', 'gepensioneerd'],
   unemployed: [
     'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',
     'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
     'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',
     'disoccupato', 'werkloos',
   ],
+  'not working': [
+    'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',
+    'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
+    'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',
+    'disoccupato', 'werkloos',
+    'unemployed', 'stay at home', 'stay at home mom', 'stay at home dad', 'homemaker', 'housewife', 'househusband', 'not in work', 'do not have a job', 'have no job', 'without a job', 'no job', 'jobless'],
 };

@@ -24,24 +24,37 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'tout de suite', 'immediatement', 'subito', 'meteen', 'the sooner the better', 'whenever it is free', 'yesterday',
   ],
   'within a month': [
-    'within a month', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
+    'within a month', 'in a fortnight', 'in two weeks time', 'sometime next week', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
     'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
     'within 30 days', 'within four weeks', 'end of the month', 'by the end of the month', 'start of next month',
     'beginning of next month', 'first of next month', 'in 10 days', 'in ten days',
   ],
   later: [
     ...fromWordNet('later'),
+    // Said where the nearest categories are today and tomorrow (a flow with "Within a month" or "Next week" lists those first).
+    'next week', 'sometime next week', 'in a fortnight', 'in two weeks', 'in 2 weeks', 'after new year',
+    'after the holidays', 'after christmas', 'in the new year',
     'next year', 'next spring', 'next summer', 'next autumn', 'next fall', 'next winter', 'in spring', 'in the summer',
     'in a few months', 'in a couple of months', 'in a couple months', 'in two months', 'in 2 months', 'in three months',
     'in 3 months', 'in six months', 'in 6 months', 'no rush', 'no hurry', 'not before summer', 'sometime next year',
     'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
   ],
+  tomorrow: [
+    'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
+    'tomorrow evening', 'tomorrow night', 'first thing tomorrow', 'manana', 'demain', 'demain matin', 'morgen', 'morgen fruh',
+    'amanha', 'domani', 'jutro',
+  ],
+  'next week': [
+    'next week', 'sometime next week', 'early next week', 'la semaine prochaine', 'semaine prochaine', 'nachste woche',
+    'naechste woche', 'la proxima semana', 'proxima semana', 'la semana que viene', 'volgende week', 'la prossima settimana',
+    'semana que vem', 'proxima semana',
+  ],
   today: [
-    'today', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
+    'today', 'later today', 'later this evening', 'later tonight', 'this very day', 'right now', 'asap', 'as soon as possible', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
     'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
   ],
   'this week': [
-    'this week', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
+    'this week', 'asap', 'as soon as possible', 'right away', 'this weekend', 'this saturday', 'this sunday', 'this friday', 'later this week', 'in the next few days', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
     'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
     'cette semaine', 'questa settimana', 'deze week',
   ],
