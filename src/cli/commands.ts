@@ -123,6 +123,7 @@ export const COMMANDS = {
       min: { type: 'string', value: 'PERCENT', description: 'pass (exit 0) when at least PERCENT (0-100) of the states and of the transitions are reached (default: all of them)' },
       json: { type: 'boolean', description: 'print the report as one JSON object (with the paths\' events when --out is given)' },
       conversations: { type: 'string', value: 'DIR', description: 'also replay the conversation tests in DIR (*.json, written by gateflow save-test); fails with the first difference of each (turn, expected, got)' },
+      'ignore-messages': { type: 'boolean', description: "with --conversations: do not check the replies' wording (states, answers, status and buttons only)" },
     },
     get details() {
       return (
@@ -151,11 +152,12 @@ export const COMMANDS = {
     summary: 'save a session as a conversation test (gateflow.conversation/1 JSON) that gateflow test --conversations replays',
     options: {
       out: { type: 'string', value: 'FILE', description: 'write the test to FILE (default: print it)' },
+      'no-messages': { type: 'boolean', description: "leave the replies' wording out: a change of wording does not fail the test" },
       server: { type: 'string', value: 'URL', description: 'read the session from a running server (default: GATEFLOW_SERVER; else the store itself)' },
     },
     details:
-      'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values. ' +
-      'The format is documented in src/testing/conversation.ts (ConversationTestSchema).\n' +
+      'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values and the message (compared with whitespace normalised; delete a turn\'s "message" not to check its wording). ' +
+      'The format is documented in src/testing/conversation-format.ts (ConversationTestSchema).\n' +
       STORE_AND_SERVER,
   },
   replay: {
