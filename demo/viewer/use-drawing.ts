@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import type { DrawingLayout } from '../../src/viz/layout.js';
 import { effectiveLevel, type DrawingLevel } from '../../src/viz/overlay.js';
@@ -102,8 +102,13 @@ export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Lo
   // Per drawing read (a flow changed under `serve --watch` is a new drawing with the same id), per level.
   const [cache] = useState(() => new WeakMap<WorkflowDrawing, Map<string, Promise<string>>>());
   const [state, setState] = useState<Loaded<string> | null>(null);
+  // The drawing id and level of the markup shown.
+  const shownRef = useRef<string | null>(null);
   useEffect(() => {
-    if (!drawing) return setState(null);
+    if (!drawing) {
+      shownRef.current = null;
+      return setState(null);
+    }
     const shown = shownLevel(drawing, level);
     const key = shown;
     let levels = cache.get(drawing);
@@ -121,12 +126,20 @@ export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Lo
       held.set(key, svg);
     }
     let live = true;
-    setState({ status: 'loading' });
+    // The same drawing read again (its flow changed under `serve --watch`) keeps the one shown until the new one is drawn: no blank frame.
+    const shownKey = `${drawing.id}\n${shown}`;
+    if (shownRef.current !== shownKey) setState({ status: 'loading' });
     svg.then(
-      (value) => live && setState({ status: 'ready', value }),
+      (value) => {
+        if (!live) return;
+        shownRef.current = shownKey;
+        setState({ status: 'ready', value });
+      },
       (error: Error) => {
         held.delete(key);
-        if (live) setState({ status: 'failed', error });
+        if (!live) return;
+        shownRef.current = null;
+        setState({ status: 'failed', error });
       },
     );
     return () => {
