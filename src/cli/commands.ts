@@ -123,7 +123,6 @@ export const COMMANDS = {
       min: { type: 'string', value: 'PERCENT', description: 'pass (exit 0) when at least PERCENT (0-100) of the states and of the transitions are reached (default: all of them)' },
       json: { type: 'boolean', description: 'print the report as one JSON object (with the paths\' events when --out is given)' },
       conversations: { type: 'string', value: 'DIR', description: 'also replay the conversation tests in DIR (*.json, written by gateflow save-test); fails with the first difference of each (turn, expected, got)' },
-      'ignore-messages': { type: 'boolean', description: "with --conversations: do not check the replies' wording (states, answers, status and buttons only)" },
     },
     get details() {
       return (

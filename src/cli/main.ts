@@ -91,7 +91,6 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     limit: text('limit'),
     out: text('out'),
     conversations: text('conversations'),
-    ignoreMessages: flag('ignore-messages'),
     noMessages: flag('no-messages'),
     store: flag('store'),
     inspect: flag('inspect'),
@@ -240,13 +239,12 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     case 'viz':
       return runViz(args[0]!, values.format ?? 'mermaid', values.level ?? 'outline', streams.stdout);
     case 'test': {
-      if (values.ignoreMessages && values.conversations === undefined) throw new CliError('gateflow test: --ignore-messages is about saved conversations: give --conversations DIR too', 2);
       const min = parseMin(text('min'));
       const { flow } = readFlow(args[0]!);
       const code = await runTestFlow(flow, { json: values.json, out: text('out'), min, progress: streams.stderr.isTTY ? streams.stderr : undefined }, streams.stdout);
       if (values.conversations === undefined) return code;
       // Saved conversations run after the generated paths, offline (the example actors, no model): a test must not depend on one.
-      const conversations = await runConversationTests(flowWorkflow(flow), values.conversations, { actors: EXAMPLE_ACTORS, ...(values.ignoreMessages && { messages: false }) });
+      const conversations = await runConversationTests(flowWorkflow(flow), values.conversations, { actors: EXAMPLE_ACTORS });
       streams.stdout.write(`${values.json ? JSON.stringify({ conversations: conversations.results }) : conversations.lines.join('\n')}\n`);
       return code === 0 && conversations.ok ? 0 : 1;
     }

@@ -128,7 +128,7 @@ export async function runSaveTest(source: SessionsSource, sessionId: string, opt
 export async function runConversationTests(
   workflow: Workflow,
   dir: string,
-  options: { actors?: Record<string, AnyActorLogic>; /** false: the replies' wording is not checked (`--ignore-messages`). */ messages?: boolean },
+  options: { actors?: Record<string, AnyActorLogic>; /** false: the replies' wording is not checked, even where the tests saved it. */ messages?: boolean },
 ): Promise<{ ok: boolean; lines: string[]; results: { file: string; result: ConversationResult }[] }> {
   let files: string[];
   try {

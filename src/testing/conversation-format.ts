@@ -22,9 +22,9 @@ import { SessionStatusSchema, WorkflowVersionSchema, type ReplyEnvelope } from '
  * wording fails the test too. Messages are compared with their whitespace
  * normalised (runs of spaces and line breaks are one space; ends trimmed).
  * To not check a turn's wording, delete its `message`; `gateflow save-test
- * --no-messages` saves none, and `gateflow test --conversations DIR
- * --ignore-messages` checks none. Replaying one stops at the first
- * difference: which turn, which field, expected and got.
+ * --no-messages` saves none (and `runConversation(..., { messages: false })`
+ * checks none). Replaying one stops at the first difference: which turn,
+ * which field, expected and got.
  */
 
 export const CONVERSATION_FORMAT = 'gateflow.conversation/1';

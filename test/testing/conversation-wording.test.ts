@@ -4,7 +4,7 @@
  * `gateflow test --conversations` fails at the first reply whose text
  * changed, naming the turn, expected and got. Whitespace is normalised; one
  * turn's wording is left unchecked by deleting its `message`, all of it by
- * `save-test --no-messages` or `test --ignore-messages`.
+ * `save-test --no-messages` (or `messages: false` from code).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,7 +106,7 @@ describe('a saved conversation and the wording of its replies', () => {
     expect(await runConversation(flowWorkflow(reworded), test)).toEqual({ ok: true, turns: 3 });
   });
 
-  it('leaves all wording unchecked with save-test --no-messages, or test --ignore-messages', async () => {
+  it('leaves all wording unchecked with save-test --no-messages, or messages: false from code', async () => {
     const bare = await saved({ messages: false });
     expect([bare.start, ...bare.turns.map((t) => t.expect)].some((e) => 'message' in e)).toBe(false);
     expect((await runConversationTests(flowWorkflow(reworded), dirWith(bare), {})).ok).toBe(true);
