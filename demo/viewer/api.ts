@@ -5,6 +5,8 @@ import type { DrawingSummary } from '../../src/server/drawings.js';
 import type { SessionList } from '../../src/runtime/runtime.js';
 import type { CoverageReport } from '../../src/testing/coverage-report.js';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
+import type { DrawingLayout } from '../../src/viz/layout.js';
+import type { DrawingLevel } from '../../src/viz/overlay.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 
 /**
@@ -42,6 +44,9 @@ export type { CoverageReport, DrawingSummary };
 export const listDrawings = async () => (await getJson<{ drawings: DrawingSummary[] }>('/api/drawings')).drawings;
 
 export const getDrawing = (id: string) => getJson<WorkflowDrawing>(`/api/drawings/${encodeURIComponent(id)}`);
+
+/** `GET /api/drawings/{id}/layout?level=`: the drawing laid out on the server (made once per version and kept there). */
+export const getLayout = (id: string, level: DrawingLevel) => getJson<DrawingLayout>(`/api/drawings/${encodeURIComponent(id)}/layout?level=${level}`);
 
 /** `GET /api/drawings/{id}/coverage`: the model-based coverage of a flow and why what is missed cannot be reached. */
 export const getCoverage = (id: string) => getJson<CoverageReport>(`/api/drawings/${encodeURIComponent(id)}/coverage`);

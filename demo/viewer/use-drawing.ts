@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
-import { layoutDrawing } from '../../src/viz/layout.js';
+import type { DrawingLayout } from '../../src/viz/layout.js';
 import { effectiveLevel, type DrawingLevel } from '../../src/viz/overlay.js';
 import { drawingSvg } from '../../src/viz/svg.js';
-import { getDrawing, listDrawings } from './api.js';
+import { getDrawing, getLayout, listDrawings } from './api.js';
 
 /** The two levels a drawing is shown at: the flow as written, or the compiled machine in full. */
 export type Level = DrawingLevel;
@@ -70,13 +70,45 @@ function useRevision(id: string | null): number | null {
   return revision;
 }
 
-/** The drawing laid out (ELK, in the page) and drawn as SVG markup at a level; each level is laid out once. */
+/** Where a drawing's layout came from: the server's (made once and kept there), or ELK in the page. */
+export type LayoutSource = 'server' | 'browser';
+
+/**
+ * The drawing laid out at a level: the server's layout when it answers one
+ * (the page then never loads ELK), laid out in the page otherwise (an older
+ * server, or one without elkjs). Each level is fetched or laid out once.
+ */
+async function laidOut(drawing: WorkflowDrawing, level: Level): Promise<{ layout: DrawingLayout; source: LayoutSource }> {
+  try {
+    const layout = await getLayout(drawing.id, level);
+    // A layout of another version (the flow changed between the two reads) is laid out here instead.
+    if (sameBoxes(layout, drawing, level)) return { layout, source: 'server' };
+  } catch {
+    // The page can lay it out itself.
+  }
+  const { layoutDrawing } = await import('../../src/viz/layout.js');
+  return { layout: await layoutDrawing(drawing, level), source: 'browser' };
+}
+
+/** Whether a layout places exactly the drawing's boxes at that level. */
+function sameBoxes(layout: DrawingLayout, drawing: WorkflowDrawing, level: Level): boolean {
+  const ids = level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id);
+  const placed = new Set(layout.boxes.map((b) => b.id));
+  return layout.level === level && placed.size === ids.length && ids.every((id) => placed.has(id));
+}
+
+/** The drawing laid out and drawn as SVG markup at a level; each level is laid out once. */
 export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Loaded<string> | null {
   // Per drawing read (a flow changed under `serve --watch` is a new drawing with the same id), per level.
   const [cache] = useState(() => new WeakMap<WorkflowDrawing, Map<string, Promise<string>>>());
   const [state, setState] = useState<Loaded<string> | null>(null);
+  // The drawing id and level of the markup shown.
+  const shownRef = useRef<string | null>(null);
   useEffect(() => {
-    if (!drawing) return setState(null);
+    if (!drawing) {
+      shownRef.current = null;
+      return setState(null);
+    }
     const shown = shownLevel(drawing, level);
     const key = shown;
     let levels = cache.get(drawing);
@@ -84,23 +116,30 @@ export function useDrawingSvg(drawing: WorkflowDrawing | null, level: Level): Lo
     const held = levels;
     let svg = held.get(key);
     if (!svg) {
-      // Marks for measuring in a browser (performance.getEntriesByType('measure')): how long the layout takes.
+      // Marks for measuring in a browser (performance.getEntriesByType('measure')): how long the layout takes, and where it was made.
       const started = performance.now();
-      svg = layoutDrawing(drawing, shown)
-        .then(drawingSvg)
-        .then((markup) => {
-          performance.measure(`gateflow:layout ${shown}`, { start: started, detail: { level: shown } });
-          return markup;
-        });
+      svg = laidOut(drawing, shown).then(({ layout, source }) => {
+        const markup = drawingSvg(layout);
+        performance.measure(`gateflow:layout ${shown}`, { start: started, detail: { level: shown, source } });
+        return markup;
+      });
       held.set(key, svg);
     }
     let live = true;
-    setState({ status: 'loading' });
+    // The same drawing read again (its flow changed under `serve --watch`) keeps the one shown until the new one is drawn: no blank frame.
+    const shownKey = `${drawing.id}\n${shown}`;
+    if (shownRef.current !== shownKey) setState({ status: 'loading' });
     svg.then(
-      (value) => live && setState({ status: 'ready', value }),
+      (value) => {
+        if (!live) return;
+        shownRef.current = shownKey;
+        setState({ status: 'ready', value });
+      },
       (error: Error) => {
         held.delete(key);
-        if (live) setState({ status: 'failed', error });
+        if (!live) return;
+        shownRef.current = null;
+        setState({ status: 'failed', error });
       },
     );
     return () => {

@@ -157,11 +157,12 @@ export const COMMANDS = {
     summary: 'save a session as a conversation test (gateflow.conversation/1 JSON) that gateflow test --conversations replays',
     options: {
       out: { type: 'string', value: 'FILE', description: 'write the test to FILE (default: print it)' },
+      'no-messages': { type: 'boolean', description: "leave the replies' wording out: a change of wording does not fail the test" },
       server: serverOption('read the session from'),
     },
     details:
-      'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values. ' +
-      'The format is documented in src/testing/conversation.ts (ConversationTestSchema).\n' +
+      'The test holds each turn (text, button, an input answered by name, deadlines passed, a cancel) and what each reply showed: state, status, the answers\' values by gate, the buttons\' values and the message (compared with whitespace normalised; delete a turn\'s "message" not to check its wording). ' +
+      'The format is documented in src/testing/conversation-format.ts (ConversationTestSchema).\n' +
       STORE_AND_SERVER,
   },
   replay: {

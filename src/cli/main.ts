@@ -91,6 +91,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     limit: text('limit'),
     out: text('out'),
     conversations: text('conversations'),
+    noMessages: flag('no-messages'),
     store: flag('store'),
     inspect: flag('inspect'),
     watch: flag('watch'),
@@ -258,7 +259,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     case 'save-test': {
       const source = await sessionsSource(values, env);
       try {
-        return await runSaveTest(source, args[0]!, { out: values.out }, streams.stdout);
+        return await runSaveTest(source, args[0]!, { out: values.out, ...(values.noMessages && { messages: false }) }, streams.stdout);
       } finally {
         await source.close();
       }

@@ -5,6 +5,7 @@ import { FlowDocumentError, toPointer, type FlowDocumentProblem } from './errors
 import { GateConfigSchema, checkGateConfig, gateConfigToFlow, isGateConfig } from './gate-config.js';
 import { ChecklistSchema, checkChecklist, checklistToFlow, draftIrToFlow, isChecklist, isDraftIr } from './convert.js';
 import { flowIssueWording } from './issue-wording.js';
+import { salvageGateConfig } from './gate-config-salvage.js';
 import { salvageFlow } from './salvage.js';
 import { FlowDocumentSchema, type FlowDocument } from './schema.js';
 
@@ -43,6 +44,15 @@ export function lintFlowText(text: string, source = 'flow'): { flow: FlowDocumen
   const { value, locate } = json;
   const isWarning = (i: FlowIssue) => i.severity === 'warning';
 
+  // A gate config with shape errors: those, then what its checks find in the rest (the refused pieces left out), so that one run shows all.
+  if (isGateConfig(value)) {
+    const parsed = GateConfigSchema.safeParse(value, WORDING);
+    if (!parsed.success) {
+      const salvaged = salvageGateConfig(value, parsed.error.issues);
+      const rest = salvaged ? checkGateConfig(salvaged.config).flatMap((i) => salvaged.restore(i) ?? []) : [];
+      return { flow: null, problems: [...zodIssues(parsed.error), ...rest].map((i) => problemOf(i, locate)) };
+    }
+  }
   // A converted document (gate config, checklist, draft IR) has no text of its own to point into.
   if (isGateConfig(value) || isChecklist(value) || isDraftIr(value)) {
     try {

@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import type { AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import { standaloneMachineDrawing, workflowDrawing, type WorkflowDrawing } from '../viz/drawing.js';
+import { layoutDrawing, type DrawingLayout } from '../viz/layout.js';
+import { effectiveLevel, type DrawingLevel } from '../viz/overlay.js';
 import type { Workflow } from '../workflow/types.js';
 import { HttpError } from './errors.js';
 
@@ -29,7 +31,18 @@ export interface DrawingSource {
   drawing(id: string): WorkflowDrawing;
   /** Throws `HttpError` 404 `coverage_unavailable` for a drawing without coverage. */
   coverage(id: string): Promise<object>;
+  /**
+   * The drawing laid out at a level (the positions `drawingSvg` draws), made
+   * once per drawing and level and kept; the drawing's other level is laid
+   * out next, in the background. Throws `HttpError` 404 for an id not drawn here.
+   */
+  layout(id: string, level: DrawingLevel): Promise<DrawingLayout>;
+  /** Lays out every drawing at both levels in the background, one at a time (the viewer was opened: its next click is served at once). */
+  prepareLayouts(): void;
 }
+
+/** The query of `GET /api/drawings/{id}/layout`. */
+export const LayoutQuerySchema = z.strictObject({ level: z.enum(['outline', 'machine']).default('outline') });
 
 export interface DrawingSourceOptions {
   /** The workflows sessions run (read at each call: what the runtime has registered). */
@@ -37,6 +50,8 @@ export interface DrawingSourceOptions {
   /** Hand-written machines that are not workflows of their own (path selection, the chat session), with a title. */
   machines?: readonly { machine: AnyStateMachine; title: string }[];
   coverage?: CoverageProvider;
+  /** Lays a drawing out (`layoutDrawing`, ELK); replaced in tests to count the layouts made. */
+  layout?: (drawing: WorkflowDrawing, level: DrawingLevel) => Promise<DrawingLayout>;
 }
 
 /**
@@ -76,11 +91,44 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
     return made;
   };
 
+  // Layouts hang off the drawing they place: a drawing made again (its flow
+  // changed) starts without any, and a dropped drawing takes its layouts along.
+  const layouts = new WeakMap<WorkflowDrawing, Map<DrawingLevel, Promise<DrawingLayout>>>();
+  const lay = options.layout ?? layoutDrawing;
+  const queue = layoutQueue();
+  const layout = (id: string, level: DrawingLevel, urgent: boolean): Promise<DrawingLayout> => {
+    const made = drawing(id);
+    const shown = effectiveLevel(made, level);
+    let levels = layouts.get(made);
+    if (!levels) layouts.set(made, (levels = new Map()));
+    const held = levels;
+    const kept = held.get(shown);
+    if (kept) {
+      if (urgent) queue.hurry(kept);
+      return kept;
+    }
+    const running = queue.add(() => lay(made, shown), urgent);
+    // A failed layout is not kept: the next request tries again.
+    running.catch(() => held.delete(shown));
+    held.set(shown, running);
+    return running;
+  };
+  const list = (): DrawingSummary[] => [
+    ...options.workflows().map((w) => ({ id: w.id, title: w.title, version: w.version, kind: 'workflow' as const, revision: revisionOf(w) })),
+    ...machines.map(({ machine, title }) => ({ id: machine.id, title, version: null, kind: 'machine' as const, revision: 0 })),
+  ];
+  const later = (id: string, level: DrawingLevel) => void layout(id, level, false).catch(() => undefined);
+
   return {
-    list: () => [
-      ...options.workflows().map((w) => ({ id: w.id, title: w.title, version: w.version, kind: 'workflow' as const, revision: revisionOf(w) })),
-      ...machines.map(({ machine, title }) => ({ id: machine.id, title, version: null, kind: 'machine' as const, revision: 0 })),
-    ],
+    layout: (id, level) => {
+      const answer = layout(id, level, true);
+      later(id, level === 'machine' ? 'outline' : 'machine');
+      return answer;
+    },
+    prepareLayouts: () => {
+      for (const { id } of list()) for (const level of ['machine', 'outline'] as const) later(id, level);
+    },
+    list,
     drawing,
     coverage: (id) => {
       drawing(id); // 404 for an id not drawn here
@@ -100,11 +148,65 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   };
 }
 
+/**
+ * Layouts made one at a time (ELK holds the event loop while it lays out: one
+ * at a time keeps the server answering between them), asked-for ones before
+ * those made ahead. Bounded by what it lays out: two levels per drawing.
+ */
+function layoutQueue() {
+  interface Job {
+    run: () => Promise<DrawingLayout>;
+    done: Promise<DrawingLayout>;
+    settle: (made: Promise<DrawingLayout>) => void;
+  }
+  const waiting: Job[] = [];
+  let busy = false;
+  const next = () => {
+    const job = waiting.shift();
+    if (!job) return;
+    busy = true;
+    // A macrotask between layouts: requests that came meanwhile are answered first.
+    setTimeout(() => {
+      const made = job.run();
+      job.settle(made);
+      made.then(
+        () => ((busy = false), next()),
+        () => ((busy = false), next()),
+      );
+    }, 0);
+  };
+  return {
+    add(run: () => Promise<DrawingLayout>, urgent: boolean): Promise<DrawingLayout> {
+      let settle!: (made: Promise<DrawingLayout>) => void;
+      const done = new Promise<DrawingLayout>((resolve) => (settle = resolve));
+      const job = { run, done, settle };
+      if (urgent) waiting.unshift(job);
+      else waiting.push(job);
+      if (!busy) next();
+      return done;
+    },
+    /** A layout made ahead that is now asked for goes first. */
+    hurry(done: Promise<DrawingLayout>): void {
+      const at = waiting.findIndex((j) => j.done === done);
+      if (at > 0) waiting.unshift(...waiting.splice(at, 1));
+    },
+  };
+}
+
 /** `GET /api/drawings`, `/api/drawings/{id}` (the JSON `gateflow viz --format json` prints) and `/api/drawings/{id}/coverage`. */
 export function drawingRoutes(source: DrawingSource) {
   const routes = new Hono();
-  routes.get('/drawings', (c) => c.json({ drawings: source.list() }));
+  routes.get('/drawings', (c) => {
+    // The viewer lists drawings first: lay them out ahead, so that a drawing opens without waiting for ELK.
+    source.prepareLayouts();
+    return c.json({ drawings: source.list() });
+  });
   routes.get('/drawings/:id', (c) => c.json(source.drawing(c.req.param('id'))));
+  routes.get('/drawings/:id/layout', async (c) => {
+    const query = LayoutQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new HttpError(400, 'invalid_query', `layout query: ${query.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')}`);
+    return c.json(await source.layout(c.req.param('id'), query.data.level));
+  });
   routes.get('/drawings/:id/coverage', async (c) => c.json(await source.coverage(c.req.param('id'))));
   return routes;
 }

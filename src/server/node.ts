@@ -17,6 +17,7 @@ import type { Workflow } from '../workflow/types.js';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import { createApp } from './app.js';
 import type { EventStreamLimits } from './events.js';
+import { workerLayouter } from './layout-worker.js';
 import { drawingSource, type CoverageProvider } from './drawings.js';
 import { createJwtAuth, ServerConfigError, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
@@ -241,6 +242,8 @@ async function serveRuntime(
   const hostname = options.hostname ?? '127.0.0.1';
   // Ends the events streams on close: the server would wait for them otherwise.
   const shutdown = new AbortController();
+  // Drawings are laid out off the server's thread: ELK's seconds of CPU do not hold the API.
+  const layouts = workerLayouter();
   const app = createApp({
     runtime,
     jwtSecret: options.jwtSecret,
@@ -250,6 +253,7 @@ async function serveRuntime(
       workflows: () => runtime.registered(),
       ...(options.drawnMachines && { machines: options.drawnMachines }),
       ...(options.coverage && { coverage: options.coverage }),
+      layout: layouts.layout,
     }),
     ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }) } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
@@ -292,6 +296,7 @@ async function serveRuntime(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await firstSweep;
       runtime.close();
+      await layouts.close();
       if (owned) await store.close();
     },
   };

@@ -16,7 +16,7 @@ import {
   ProjectListSchema,
   ProjectRequestSchema,
 } from './documents.js';
-import { DrawingListSchema } from './drawings.js';
+import { DrawingListSchema, LayoutQuerySchema } from './drawings.js';
 import { DEFAULT_DOCUMENT_LIMITS, formatBytes, type DocumentLimits } from '../documents/limits.js';
 import { RuntimeEventSchema } from './events.js';
 import { GraphQueryParamsSchema } from './graph.js';
@@ -330,6 +330,19 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             200: { description: 'The drawing (format gateflow.drawing/1)', content: { 'application/json': { schema: { type: 'object' } } } },
+            404: error('No such workflow or machine (drawing_not_found)'),
+            ...common,
+          },
+        },
+      },
+      '/api/drawings/{id}/layout': {
+        get: {
+          summary: 'One drawing laid out at a level (ELK, on the server): the boxes and edge polylines the viewer draws, made once per drawing version and kept',
+          security,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(LayoutQuerySchema)],
+          responses: {
+            200: { description: 'The layout: width, height, boxes (x, y, width, height, lines) and edges (points, label box)', content: { 'application/json': { schema: { type: 'object' } } } },
+            400: error('The level is neither outline nor machine, or a parameter is misspelt (invalid_query)'),
             404: error('No such workflow or machine (drawing_not_found)'),
             ...common,
           },

@@ -17,9 +17,14 @@ import { SessionStatusSchema, WorkflowVersionSchema, type ReplyEnvelope } from '
  *
  * A turn is `{text}`, `{button}`, `{input: name, value}` (a gate answered),
  * `{timeout: true}` (its deadlines passed) or `{cancel: true}`. An expectation
- * holds the state value, the status, each answer's value by gate name, and the
- * buttons' values (null: none); with `message`, the text too. Replaying one
- * stops at the first difference: which turn, which field, expected and got.
+ * holds the state value, the status, each answer's value by gate name, the
+ * buttons' values (null: none) and `message`, the text shown: a change of
+ * wording fails the test too. Messages are compared with their whitespace
+ * normalised (runs of spaces and line breaks are one space; ends trimmed).
+ * To not check a turn's wording, delete its `message`; `gateflow save-test
+ * --no-messages` saves none (and `runConversation(..., { messages: false })`
+ * checks none). Replaying one stops at the first difference: which turn,
+ * which field, expected and got.
  */
 
 export const CONVERSATION_FORMAT = 'gateflow.conversation/1';
@@ -31,7 +36,7 @@ export const ReplyExpectationSchema = z.strictObject({
   status: SessionStatusSchema,
   answers: z.record(z.string(), z.json()).describe("Each answer's value by gate name ({} when none)"),
   buttons: z.array(z.string()).nullable().describe("The buttons' values, in order; null when none"),
-  message: z.string().optional().describe('The text shown, when it must stay the same too'),
+  message: z.string().optional().describe('The text shown (compared with whitespace normalised); absent: the wording of this reply is not checked'),
 });
 export type ReplyExpectation = z.infer<typeof ReplyExpectationSchema>;
 
@@ -69,6 +74,11 @@ export function parseConversationTest(text: string, source: string): Conversatio
   return parsed.data;
 }
 
+/** A message as a conversation test compares it: runs of whitespace one space, ends trimmed (a reflowed line is not a change of wording). */
+export function normalisedMessage(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** What a reply shows, as a conversation test checks it. */
 export function expectationOf(reply: ReplyEnvelope, options: { message?: boolean } = {}): ReplyExpectation {
   const answers = (reply as { answers?: Record<string, { value: unknown }> }).answers ?? {};
@@ -81,11 +91,12 @@ export function expectationOf(reply: ReplyEnvelope, options: { message?: boolean
   };
 }
 
-/** A session's journal (oldest first, the opening reply first) as a conversation test. */
+/** A session's journal (oldest first, the opening reply first) as a conversation test; `messages: false` leaves the wording out. */
 export function conversationOf(
   history: readonly { turn: JournalTurn | null; reply: ReplyEnvelope }[],
-  options: { sessionId?: string; savedAt?: Date; name?: string } = {},
+  options: { sessionId?: string; savedAt?: Date; name?: string; messages?: boolean } = {},
 ): ConversationTest {
+  const message = options.messages ?? true;
   const opening = history[0];
   if (!opening) throw new ConversationFileError('the session has no history to save');
   return {
@@ -94,7 +105,7 @@ export function conversationOf(
     flowVersion: opening.reply.flowVersion,
     ...(options.name && { name: options.name }),
     ...(options.sessionId && { savedFrom: { sessionId: options.sessionId, savedAt: (options.savedAt ?? new Date()).toISOString() } }),
-    start: expectationOf(opening.reply),
-    turns: history.slice(1, MAX_CONVERSATION_TURNS + 1).map((e) => ({ turn: replayTurnOf(e.turn!), expect: expectationOf(e.reply) })),
+    start: expectationOf(opening.reply, { message }),
+    turns: history.slice(1, MAX_CONVERSATION_TURNS + 1).map((e) => ({ turn: replayTurnOf(e.turn!), expect: expectationOf(e.reply, { message }) })),
   };
 }

@@ -4,7 +4,7 @@ import { replayConversation, type ReplayTurn } from '../runtime/replay.js';
 import { createRuntime } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { Workflow } from '../workflow/types.js';
-import { expectationOf, type ConversationTest, type ReplyExpectation } from './conversation-format.js';
+import { expectationOf, normalisedMessage, type ConversationTest, type ReplyExpectation } from './conversation-format.js';
 
 /** Replaying saved conversations (the format is in conversation-format.ts, which the viewer uses without the runtime). */
 
@@ -24,10 +24,22 @@ const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.s
 const canonical = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(canonical) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)])) : v;
 
-/** The first field where `got` differs from `expected` (message only when expected names one), or null. */
-export function firstDifference(expected: ReplyExpectation, got: ReplyExpectation): { field: (typeof FIELDS)[number]; expected: unknown; got: unknown } | null {
+/**
+ * The first field where `got` differs from `expected`, or null. The message
+ * only when `expected` names one (and `messages` is not false), compared with
+ * whitespace normalised; the difference shows both texts as they are.
+ */
+export function firstDifference(
+  expected: ReplyExpectation,
+  got: ReplyExpectation,
+  options: { messages?: boolean } = {},
+): { field: (typeof FIELDS)[number]; expected: unknown; got: unknown } | null {
   for (const field of FIELDS) {
-    if (field === 'message' && expected.message === undefined) continue;
+    if (field === 'message') {
+      if (expected.message === undefined || options.messages === false) continue;
+      if (got.message === undefined || normalisedMessage(expected.message) !== normalisedMessage(got.message)) return { field, expected: expected.message, got: got.message ?? null };
+      continue;
+    }
     if (!same(expected[field], got[field])) return { field, expected: expected[field], got: got[field] };
   }
   return null;
@@ -35,14 +47,15 @@ export function firstDifference(expected: ReplyExpectation, got: ReplyExpectatio
 
 /**
  * Replays a conversation against a workflow (on a memory store, with the
- * given actors) and stops at the first difference. A turn the workflow
+ * given actors) and stops at the first difference (wording included where
+ * the test saved it, unless `messages` is false). A turn the workflow
  * refuses (a button it no longer offers, a gate it no longer opens) is a
  * difference too, with the refusal as what came.
  */
 export async function runConversation(
   workflow: Workflow,
   conversation: ConversationTest,
-  options: { actors?: Record<string, AnyActorLogic>; message?: boolean } = {},
+  options: { actors?: Record<string, AnyActorLogic>; /** false: no reply's wording is checked, even where the test saved it. */ messages?: boolean } = {},
 ): Promise<ConversationResult> {
   const store = createMemoryStore();
   let offset = 0;
@@ -58,7 +71,7 @@ export async function runConversation(
       onStep: (step, reply) => {
         reached = step - 1;
         const expected = expectations[step - 1]!;
-        const found = firstDifference(expected, expectationOf(reply, { message: options.message ?? expected.message !== undefined }));
+        const found = firstDifference(expected, expectationOf(reply, { message: true }), { ...(options.messages !== undefined && { messages: options.messages }) });
         if (!found) return true;
         difference = { turn: step - 1, said: step === 1 ? null : conversation.turns[step - 2]!.turn, ...found };
         return false;

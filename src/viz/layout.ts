@@ -147,11 +147,11 @@ interface Scene {
  * nodes holding their children, edge labels placed by ELK). At the outline
  * level the authors' `ui` positions are kept where a scope has them.
  */
-export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLevel): Promise<DrawingLayout> {
+export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLevel, options: LayoutDrawingOptions = {}): Promise<DrawingLayout> {
   const drawn = effectiveLevel(drawing, level);
   const scene = drawn === 'outline' ? outlineScene(drawing) : machineScene(drawing);
   const graph = elkGraph(scene);
-  const laid = await (await newElk()).layout(graph);
+  const laid = await (options.elk ?? (await newElk())).layout(graph);
   return place(drawing, drawn, scene, laid);
 }
 
@@ -159,7 +159,14 @@ export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLeve
 // loaded on first use, so that importing gateflow does not load 1.5 MB of
 // layout engine. It is CommonJS: its `module.exports` is the constructor, with
 // `default` set to itself, which TypeScript (NodeNext) types as the module; read either.
-type ElkLayouter = { layout(graph: ElkNode): Promise<ElkNode> };
+/** What lays an ELK graph out: elkjs's `ELK`, or one that runs it elsewhere (a worker thread: src/server/layout-worker.ts). */
+export type ElkLayouter = { layout(graph: ElkNode): Promise<ElkNode> };
+
+export interface LayoutDrawingOptions {
+  /** The ELK to lay out with; by default elkjs's bundled build, in this thread. */
+  elk?: ElkLayouter;
+}
+
 type ElkConstructor = new () => ElkLayouter;
 async function newElk(): Promise<ElkLayouter> {
   const loaded = (await importOptional('elkjs', 'laying out drawings (SVG, the viewer)', () => import('elkjs/lib/elk.bundled.js'))) as unknown as { default: ElkConstructor & { default?: ElkConstructor } };

@@ -302,4 +302,35 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await context.close();
     }
   });
+
+  it("draws a level from the layout the server made (the page never loads ELK), and lays it out itself when the server has none", async () => {
+    const source = (page: Page) =>
+      page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name === 'gateflow:layout machine').map((m) => (m as PerformanceMeasure).detail?.source as string));
+    const drawing = await api<WorkflowDrawing>('/api/drawings/patient-intake');
+    const expected = drawing.machine.states.map((s) => s.id).sort();
+
+    const fromServer = await open();
+    const elk: string[] = [];
+    fromServer.page.on('request', (r) => r.url().includes('elk') && elk.push(r.url()));
+    try {
+      await fromServer.page.goto(`${served.server.url}/viewer?workflow=patient-intake&level=machine`);
+      expect((await drawnBoxIds(fromServer.page)).sort()).toEqual(expected);
+      expect(await source(fromServer.page)).toEqual(['server']);
+      expect(elk).toEqual([]);
+      expect(fromServer.errors).toEqual([]);
+    } finally {
+      await fromServer.context.close();
+    }
+
+    // A server without the layout route (an older one): the page lays the drawing out with ELK, the same boxes.
+    const alone = await open();
+    try {
+      await alone.page.route('**/api/drawings/*/layout?*', (route) => route.fulfill({ status: 404, json: { error: { code: 'not_found', message: 'no route' } } }));
+      await alone.page.goto(`${served.server.url}/viewer?workflow=patient-intake&level=machine`);
+      expect((await drawnBoxIds(alone.page)).sort()).toEqual(expected);
+      expect(await source(alone.page)).toEqual(['browser']);
+    } finally {
+      await alone.context.close();
+    }
+  });
 });

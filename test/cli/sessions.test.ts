@@ -87,6 +87,7 @@ describe('gateflow save-test and gateflow test --conversations', () => {
       status: 'active',
       answers: { order_number: 'CD5678', amount: 250 },
       buttons: ['damaged', 'late', 'wrong_item', 'other'],
+      message: 'What went wrong?',
     });
     expect(test.turns[3]!.expect.status).toBe('waiting');
 

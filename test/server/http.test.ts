@@ -843,6 +843,7 @@ describe('GET /api/openapi.json', () => {
     '/api/drawings': { get: [200, 403, 503] },
     '/api/drawings/{id}': { get: [200, 403, 404, 503] },
     '/api/drawings/{id}/coverage': { get: [200, 403, 404, 503] },
+    '/api/drawings/{id}/layout': { get: [200, 400, 403, 404, 503] },
     '/api/openapi.json': { get: [200] },
   };
   const listed = (d: any, path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number).sort();
