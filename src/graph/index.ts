@@ -71,4 +71,4 @@ export {
   updatePropsTool,
 } from './tools/graph-tools.js';
 export { ToolRegistry, type ToolOutcome } from './tools/registry.js';
-export { defineTool, TOOL_NAME, type GraphTool } from './tools/tool.js';
+export { defineTool, TOOL_NAME, type GraphTool, type ToolContext } from './tools/tool.js';

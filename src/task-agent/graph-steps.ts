@@ -82,18 +82,31 @@ async function replay(registry: ToolRegistry, graph: PropertyGraph, writes: read
  */
 export async function previewCall(
   options: GraphStepsOptions,
-  request: { owner: string | null; call: ToolSignature; replay: readonly ToolSignature[]; timeoutMs: number },
+  request: {
+    owner: string | null;
+    call: ToolSignature;
+    replay: readonly ToolSignature[];
+    timeoutMs: number;
+    /** Stops the wait (the goal's time ran out): the call rejects with the signal's reason. */
+    signal?: AbortSignal;
+  },
 ): Promise<{ outcome: ToolOutcome; write: boolean }> {
   const tool = options.registry.get(request.call.tool);
+  if (request.signal?.aborted) throw request.signal.reason;
   const work = inRolledBack(options, request.owner, async (graph) => {
     // Only the earlier writes this call can depend on: not every write again for each call.
     await replay(options.registry, graph, writesToReplay(options.registry, request.call, request.replay));
-    return options.registry.call(graph, request.call.tool, request.call.args);
+    return options.registry.call(graph, request.call.tool, request.call.args, request.signal && { signal: request.signal });
   });
   work.catch(() => undefined); // settled after a timeout: nobody waits for it any more
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const { signal } = request;
+  let stopped: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ToolTimeoutError(request.call.tool, request.timeoutMs)), request.timeoutMs);
+    stopped = () => reject(signal!.reason);
+    if (signal?.aborted) stopped();
+    else signal?.addEventListener('abort', stopped, { once: true });
   });
   try {
     // The database finishes (and rolls back) a statement it started; the agent stops waiting for it.
@@ -101,6 +114,7 @@ export async function previewCall(
     return { outcome: jsonSafe(outcome), write: !(tool?.readOnly ?? false) };
   } finally {
     clearTimeout(timer);
+    if (stopped) signal?.removeEventListener('abort', stopped);
   }
 }
 
