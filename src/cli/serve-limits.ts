@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { documentLimits, DocumentLimitsSchema, type DocumentLimitsInput } from '../documents/limits.js';
 import type { EventStreamLimits } from '../server/events.js';
+import type { GraphLimits } from '../graph/age-graph.js';
 import type { GoalLimits } from '../../machines/task-agent.js';
 import { GoalLimitsSchema } from '../task-agent/goal-limits.js';
 import { CliError } from './io.js';
@@ -16,6 +17,8 @@ export const ServeLimitsSchema = z.strictObject({
   documents: DocumentLimitsSchema.partial().optional(),
   /** The task agent's limits per goal (steps, model and tool calls, prompt bytes, time). */
   goal: GoalLimitsSchema.optional(),
+  /** How many nodes and edges one owner's task-agent graph may hold. */
+  graph: z.strictObject({ maxNodes: z.number().int().min(1).max(1_000_000_000).optional(), maxEdges: z.number().int().min(1).max(1_000_000_000).optional() }).optional(),
   /** Concurrent event streams, per caller (429 beyond) and in total (503 beyond). */
   eventStreams: z.strictObject({ perCaller: z.number().int().min(1).max(1_000_000).optional(), total: z.number().int().min(1).max(1_000_000).optional() }).optional(),
   /** Turns one session takes (409 `turn_limit_reached` beyond). */
@@ -25,6 +28,7 @@ export const ServeLimitsSchema = z.strictObject({
 export interface ServeLimits {
   documents?: DocumentLimitsInput;
   goal?: Partial<GoalLimits>;
+  graph?: Partial<GraphLimits>;
   eventStreams?: EventStreamLimits;
   maxTurnsPerSession?: number;
 }
@@ -84,12 +88,12 @@ function stripUndefined(value: unknown): unknown {
 /** Where each cap of a limits file goes in `startServer`'s options (the server's, the task agent's, the document agent's). */
 export function limitsOptions(caps: ServeLimits | undefined): {
   server: { eventStreams?: EventStreamLimits; maxTurnsPerSession?: number };
-  taskAgent: { limits?: Partial<GoalLimits> };
+  taskAgent: { limits?: Partial<GoalLimits>; graphLimits?: Partial<GraphLimits> };
   documentAgent: { limits?: DocumentLimitsInput };
 } {
   return {
     server: { ...(caps?.eventStreams && { eventStreams: caps.eventStreams }), ...(caps?.maxTurnsPerSession !== undefined && { maxTurnsPerSession: caps.maxTurnsPerSession }) },
-    taskAgent: caps?.goal ? { limits: caps.goal } : {},
+    taskAgent: { ...(caps?.goal && { limits: caps.goal }), ...(caps?.graph && { graphLimits: caps.graph }) },
     documentAgent: caps?.documents ? { limits: caps.documents } : {},
   };
 }

@@ -3,6 +3,7 @@ import { fromPromise } from 'xstate';
 import { generateObjectSafely, type ModelSchema, type ObjectCallFailure } from '../extract/object-call.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { CypherLimits } from '../graph/cypher-query.js';
+import type { GraphLimits } from '../graph/age-graph.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import type { SqlDatabase } from '../store/types.js';
 import type {
@@ -45,6 +46,8 @@ export interface TaskAgentActorOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   cypherLimits?: Partial<CypherLimits>;
+  /** How many nodes and edges one owner's graph may hold (DEFAULT_GRAPH_LIMITS unless said). */
+  graphLimits?: Partial<GraphLimits>;
   /** The clock the goal's time limits read, in ms since the epoch (default Date.now). */
   now?: () => number;
   /**
@@ -183,7 +186,7 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       const timer = goalTimer(input.timeLeft, signal);
       try {
         return stamp(began, timer, await previewCall(
-          { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) },
+          { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }), ...(options.graphLimits && { graphLimits: options.graphLimits }) },
           { owner: input.owner, call: input.call, replay: input.replay, timeoutMs: options.toolTimeoutMs ?? 10_000, signal: timer.signal },
         ));
       } catch (error) {

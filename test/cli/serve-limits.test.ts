@@ -30,6 +30,7 @@ const file = (name: string, text: string) => {
 const LIMITS = {
   documents: { maxContentBytes: 2048, maxProjectsPerOwner: 1 },
   goal: { maxSteps: 1, maxGoalMs: 30_000 },
+  graph: { maxNodes: 5 },
   eventStreams: { perCaller: 2 },
   maxTurnsPerSession: 3,
 };
@@ -40,7 +41,7 @@ describe('the limits file', () => {
     expect(readServeLimits(file('ok.json', JSON.stringify(LIMITS)), '--limits')).toMatchObject(LIMITS);
     expect(limitsOptions(readServeLimits(file('ok.json', JSON.stringify(LIMITS)), '--limits'))).toEqual({
       server: { eventStreams: { perCaller: 2 }, maxTurnsPerSession: 3 },
-      taskAgent: { limits: { maxSteps: 1, maxGoalMs: 30_000 } },
+      taskAgent: { limits: { maxSteps: 1, maxGoalMs: 30_000 }, graphLimits: { maxNodes: 5 } },
       documentAgent: { limits: { ...DEFAULT_DOCUMENT_LIMITS, maxContentBytes: 2048, maxProjectsPerOwner: 1 } },
     });
     expect(limitsOptions(undefined)).toEqual({ server: {}, taskAgent: {}, documentAgent: {} });
@@ -72,7 +73,7 @@ describe('the limits file', () => {
   });
 
   it('is in serve\'s help', () => {
-    expect(COMMANDS.serve.options.limits.description).toMatch(/maxProjectsPerOwner.*maxGoalMs.*perCaller.*maxTurnsPerSession/);
+    expect(COMMANDS.serve.options.limits.description).toMatch(/maxProjectsPerOwner.*maxGoalMs.*maxNodes.*perCaller.*maxTurnsPerSession/);
   });
 
   it('stops `gateflow serve` before it starts anything, with exit code 2 and one line', async () => {
