@@ -69,9 +69,9 @@ export interface GoalLimits {
 }
 
 /**
- * The limits checked as the goal moves from one actor to the next: a limit of
- * time may be passed by the one model or tool call under way (each bounded by
- * its own timeout), never by another.
+ * The limits checked as the goal moves from one actor to the next; the limits
+ * of time hold during a call too: each actor is given the time left
+ * ({@link timeLeft}) and stops its model or tool call when it runs out.
  */
 export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000, maxGoalMs: 180_000 };
 
@@ -84,6 +84,8 @@ export interface GoalUsage {
   lastAt: number | null;
   /** The time the goal's earlier steps took, added up (absent in snapshots saved before it was kept). */
   workedMs?: number;
+  /** A limit of time an actor reached during its call (it stopped the call), in words. */
+  timeUp?: string;
 }
 
 /** A goal's usage (zero for a snapshot saved before usage was kept). */
@@ -92,20 +94,55 @@ export const usageOf = (context: Partial<Pick<TaskAgentContext, 'usage'>>): Goal
 /** The usage after an actor reported what it spent. */
 function spend(context: Partial<Pick<TaskAgentContext, 'usage'>>, spent: Spent): GoalUsage {
   const u = usageOf(context);
-  return { ...u, promptBytes: u.promptBytes + (spent.promptBytes ?? 0), startedAt: u.startedAt ?? spent.at ?? null, lastAt: spent.at ?? u.lastAt };
+  return {
+    ...u,
+    promptBytes: u.promptBytes + (spent.promptBytes ?? 0),
+    // The step's clock starts when its first actor began (its own call counts), or failing that when it finished.
+    startedAt: u.startedAt ?? spent.began ?? spent.at ?? null,
+    lastAt: spent.at ?? u.lastAt,
+    ...(spent.timeUp && { timeUp: spent.timeUp }),
+  };
+}
+
+/** "50 s", "1.5 s", "300 ms": a limit of time as the answer says it. */
+export const formatMs = (ms: number): string => (ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.max(0, Math.round(ms))} ms`);
+
+const stepLimitWords = (l: GoalLimits) => `the time limit of ${formatMs(l.maxStepMs)} for one step`;
+const goalLimitWords = (l: GoalLimits) => `the time limit of ${formatMs(l.maxGoalMs)} per goal`;
+
+/**
+ * The time the next actor has, and the limit that sets it: the step's and the
+ * goal's, whichever runs out first. An actor stops its model or tool call when
+ * it runs out and reports it (`Spent.timeUp`), so a limit of time holds during
+ * a call, not only between calls.
+ */
+export function timeLeft(context: Partial<Pick<TaskAgentContext, 'limits' | 'usage'>>): TimeLeft {
+  const l = { ...DEFAULT_GOAL_LIMITS, ...context.limits };
+  const u = usageOf(context);
+  const stepMs = u.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
+  const stepLeft = l.maxStepMs - stepMs;
+  const goalLeft = l.maxGoalMs - (u.workedMs ?? 0) - stepMs;
+  return goalLeft <= stepLeft ? { ms: Math.max(0, goalLeft), limit: goalLimitWords(l) } : { ms: Math.max(0, stepLeft), limit: stepLimitWords(l) };
+}
+
+/** What an actor is told of the goal's time: how much is left (ms from when it starts) and the limit's words. */
+export interface TimeLeft {
+  ms: number;
+  limit: string;
 }
 
 /** The limit the goal has reached, in words, or null. Tolerates snapshots saved before limits were kept. */
 export function limitReached(context: Pick<TaskAgentContext, 'steps' | 'modelCalls'> & Partial<Pick<TaskAgentContext, 'limits' | 'usage'>>): string | null {
   const l = { ...DEFAULT_GOAL_LIMITS, ...context.limits };
   const u = context.usage;
+  if (u?.timeUp) return u.timeUp;
   if (context.steps.length >= l.maxSteps) return `the limit of ${l.maxSteps} steps per goal`;
   if (context.modelCalls >= l.maxModelCalls) return `the limit of ${l.maxModelCalls} model calls per goal`;
   if (u && u.toolCalls >= l.maxToolCalls) return `the limit of ${l.maxToolCalls} tool calls per goal`;
   if (u && u.promptBytes >= l.maxPromptBytes) return `the limit of ${l.maxPromptBytes} bytes of prompts per goal`;
   const stepMs = u?.startedAt != null && u.lastAt != null ? u.lastAt - u.startedAt : 0;
-  if (u?.startedAt != null && stepMs >= l.maxStepMs) return `the time limit of ${Math.round(l.maxStepMs / 1000)} s for one step`;
-  if (u && (u.workedMs ?? 0) + stepMs >= l.maxGoalMs) return `the time limit of ${Math.round(l.maxGoalMs / 1000)} s per goal`;
+  if (u?.startedAt != null && stepMs >= l.maxStepMs) return stepLimitWords(l);
+  if (u && (u.workedMs ?? 0) + stepMs >= l.maxGoalMs) return goalLimitWords(l);
   return null;
 }
 
@@ -153,7 +190,11 @@ export type TaskAgentEvent = { type: 'user.text'; text: string } | { type: 'user
 /** What an actor spent, reported with its outcome: the prompt bytes it sent and when it finished. */
 export interface Spent {
   promptBytes?: number;
+  /** When the actor began and finished (ms since the epoch, by the actors' clock). */
+  began?: number;
   at?: number;
+  /** The limit of time it reached during its call, in words (see {@link timeLeft}). */
+  timeUp?: string;
 }
 export type ParseOutcome = ({ ok: true; spec: GoalSpec; planned: ToolSignature[]; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number }) & Spent;
 /** plan_step's outcome: the next call, or why none could be planned. */
@@ -163,10 +204,14 @@ export type DiagnoseOutcome = { diagnosis: Diagnosis; modelCalls: number } & Spe
 export type AnswerOutcome = { message: string; modelCalls: number } & Spent;
 
 export interface ParseGoalInput {
+  /** The goal's time left when the actor starts (absent: unbounded, as for actors a test provides). */
+  timeLeft?: TimeLeft;
   goal: string;
   earlier: string[];
 }
 export interface PlanStepInput {
+  /** The goal's time left when the actor starts (absent: unbounded, as for actors a test provides). */
+  timeLeft?: TimeLeft;
   goal: string;
   spec: GoalSpec | null;
   planned: ToolSignature[];
@@ -182,12 +227,16 @@ export interface RouteToolInput {
   failure: TaskFailure | null;
 }
 export interface CallToolInput {
+  /** The goal's time left when the actor starts (absent: unbounded, as for actors a test provides). */
+  timeLeft?: TimeLeft;
   owner: string | null;
   call: ToolSignature;
   /** This step's earlier writes, replayed first (the graph as this step left it). */
   replay: ToolSignature[];
 }
 export interface DiagnoseInput {
+  /** The goal's time left when the actor starts (absent: unbounded, as for actors a test provides). */
+  timeLeft?: TimeLeft;
   failure: TaskFailure;
   /** The person's words (the goal and what they said before it): a tool they named is theirs to settle, one the model made up is not. */
   said: string;
@@ -197,6 +246,8 @@ export interface DiagnoseInput {
   retryBudget: number;
 }
 export interface AnswerInput {
+  /** The goal's time left when the actor starts (absent: unbounded, as for actors a test provides). */
+  timeLeft?: TimeLeft;
   /** Model calls the goal needed so far: none means it was read offline, and the facts alone answer it. */
   modelCalls: number;
   goal: string | null;
@@ -414,6 +465,14 @@ export const taskAgentMachine = setup({
       routeAfterDiagnose((event as unknown as { output: DiagnoseOutcome }).output.diagnosis, context) === params.route,
     /** The goal has spent one of its limits: it ends. */
     limitReached: ({ context }) => limitReached(context) !== null,
+    /**
+     * The goal's time ran out during this actor (it stopped its call, or finished past the limit):
+     * the goal ends there, no further call begun.
+     */
+    timeRanOut: ({ context, event }) => {
+      const output = (event as unknown as { output?: Spent }).output ?? {};
+      return Boolean(output.timeUp) || timeLeft({ ...context, usage: spend(context, output) }).ms <= 0;
+    },
     /** The escalation only informs: nothing to wait for. */
     nothingToAsk: ({ context }) => !context.escalation?.asks,
     /**
@@ -498,8 +557,9 @@ export const taskAgentMachine = setup({
       invoke: {
         id: 'parseGoal',
         src: 'parseGoal',
-        input: ({ context }) => ({ goal: context.goal ?? '', earlier: context.earlier }),
+        input: ({ context }) => ({ goal: context.goal ?? '', earlier: context.earlier, timeLeft: timeLeft(context) }),
         onDone: [
+          { guard: 'timeRanOut', target: 'answer', actions: ['countModelCalls', 'endByLimit'] },
           {
             guard: { type: 'routeAfterParseGoal', params: { route: 'simple' } },
             target: 'route_tool',
@@ -539,6 +599,7 @@ export const taskAgentMachine = setup({
         id: 'planStep',
         src: 'planStep',
         input: ({ context }) => ({
+          timeLeft: timeLeft(context),
           goal: context.goal ?? '',
           spec: context.spec,
           planned: context.planned,
@@ -546,25 +607,28 @@ export const taskAgentMachine = setup({
           avoid: context.diagnosis && context.diagnosis.remedy === 'replan' ? context.diagnosis.explanation : null,
           retry: context.diagnosis?.remedy === 'retry' ? context.current : null,
         }),
-        onDone: {
-          target: 'route_tool',
-          actions: [
-            'countModelCalls',
-            assign(({ context, event }) =>
-              event.output.ok
-                ? {
-                    current: event.output.plan,
-                    failure: null,
-                    // A call taken from those planned ahead leaves the list (a retried step was taken from it before).
-                    planned:
-                      context.diagnosis?.remedy !== 'retry' && context.planned.length > 0 && sameCall(context.planned[0]!, event.output.plan.call)
-                        ? context.planned.slice(1)
-                        : context.planned,
-                  }
-                : { current: null, failure: event.output.failure },
-            ),
-          ],
-        },
+        onDone: [
+          { guard: 'timeRanOut', target: 'answer', actions: ['countModelCalls', 'endByLimit'] },
+          {
+            target: 'route_tool',
+            actions: [
+              'countModelCalls',
+              assign(({ context, event }) =>
+                event.output.ok
+                  ? {
+                      current: event.output.plan,
+                      failure: null,
+                      // A call taken from those planned ahead leaves the list (a retried step was taken from it before).
+                      planned:
+                        context.diagnosis?.remedy !== 'retry' && context.planned.length > 0 && sameCall(context.planned[0]!, event.output.plan.call)
+                          ? context.planned.slice(1)
+                          : context.planned,
+                    }
+                  : { current: null, failure: event.output.failure },
+              ),
+            ],
+          },
+        ],
         onError: { target: 'route_tool', actions: assign(({ event }) => ({ current: null, failure: thrown('plan', event.error, null) })) },
       },
     },
@@ -599,6 +663,7 @@ export const taskAgentMachine = setup({
         id: 'callTool',
         src: 'callTool',
         input: ({ context }) => ({
+          timeLeft: timeLeft(context),
           owner: context.owner,
           call: context.current!.call,
           replay: context.steps.slice(context.stepStart).filter((s) => s.write && s.outcome.ok).map((s) => s.call),
@@ -639,6 +704,7 @@ export const taskAgentMachine = setup({
         id: 'diagnose',
         src: 'diagnose',
         input: ({ context }) => ({
+          timeLeft: timeLeft(context),
           failure: context.failure ?? { stage: 'call', code: 'unknown', message: 'the step failed', call: null },
           said: personSaid(context),
           failedBefore: failedCalls(context.steps.slice(0, -1)),
@@ -646,6 +712,7 @@ export const taskAgentMachine = setup({
           retryBudget: context.retryBudget,
         }),
         onDone: [
+          { guard: 'timeRanOut', target: 'answer', actions: ['countModelCalls', 'endByLimit'] },
           { guard: 'limitReached', target: 'answer', actions: ['countModelCalls', 'endByLimit'] },
           {
             guard: { type: 'routeAfterDiagnose', params: { route: 'retry' } },
@@ -702,6 +769,7 @@ export const taskAgentMachine = setup({
         id: 'answer',
         src: 'answer',
         input: ({ context }) => ({
+          timeLeft: timeLeft(context),
           modelCalls: context.modelCalls,
           goal: context.goal,
           spec: context.spec,

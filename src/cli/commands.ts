@@ -45,6 +45,14 @@ export const COMMANDS = {
       flows: { type: 'string', value: 'DIR', description: 'serve the flow documents in DIR instead of the example flows' },
       'with-examples': { type: 'boolean', description: 'with --flows: serve the example flows too' },
       agents: { type: 'string', value: 'LIST', description: 'the agents to serve, with their routes: task-agent,document-agent (the default), one of them, or none' },
+      limits: {
+        type: 'string',
+        value: 'FILE',
+        description:
+          'the caps, from a JSON file (or the file GATEFLOW_LIMITS names): {"documents": {maxContentBytes, maxNameLength, maxTextLength, maxProjectsPerOwner, maxDocumentsPerProject, ' +
+          'maxChatsPerProject, maxMessagesPerChat, page sizes}, "goal": {maxSteps, maxModelCalls, maxToolCalls, maxPromptBytes, maxStepMs, maxGoalMs}, ' +
+          '"graph": {maxNodes, maxEdges}, "eventStreams": {perCaller, total}, "maxTurnsPerSession"}; each optional, the others keep their defaults; its values win over the GATEFLOW_MAX_* variables',
+      },
       watch: {
         type: 'boolean',
         description:

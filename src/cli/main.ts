@@ -16,6 +16,7 @@ import { StoreUnavailableError } from '../store/types.js';
 import { EXAMPLE_ACTORS } from './example-actors.js';
 import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv, servedAgents } from './serve.js';
+import { limitsOptions, serveLimits } from './serve-limits.js';
 import { runValidate } from './validate.js';
 import { watchFlows } from './watch-flows.js';
 import { parseMin, runTestFlow } from './test-flow.js';
@@ -97,6 +98,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     watch: flag('watch'),
     withExamples: flag('with-examples'),
     agents: text('agents'),
+    limits: text('limits'),
   };
 
   switch (command) {
@@ -126,7 +128,9 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
       const flows = [...(values.flows === undefined || values.withExamples ? readFlowsDir(EXAMPLE_FLOWS_DIR) : []), ...(values.flows !== undefined ? readFlowsDir(values.flows) : [])];
       const duplicate = flows.find((f, i) => flows.findIndex((g) => g.id === f.id) !== i);
       if (duplicate) throw new CliError(`gateflow serve: two flows have the id "${duplicate.id}" (one of the examples and one in ${values.flows}); rename one, or drop --with-examples`, 2);
-      const settings = serveOptionsFromEnv(env);
+      // A limits file's caps win over the GATEFLOW_MAX_* variables.
+      const caps = limitsOptions(serveLimits(values.limits, env));
+      const settings = { ...serveOptionsFromEnv(env), ...caps.server };
       const { extract, note } = await extractorFromEnv(env);
       // Loaded here: the chat and eval commands need no database driver.
       const { startServer } = await import('../server/node.js');
@@ -146,13 +150,13 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
       }
       const workflows = flows.map((flow) => flowWorkflow(flow));
       const { model } = (await modelFromEnv(env)) ?? {};
-      const documentAgent = { ...(model && { model }), webSearch };
+      const documentAgent = { ...(model && { model }), webSearch, ...caps.documentAgent };
       const server = await startServer({
         ...settings,
         workflows,
         replySchema: ReplySchema,
         actors: { extract, ...EXAMPLE_ACTORS },
-        ...(agents.has('task-agent') && { taskAgent: { model } }),
+        ...(agents.has('task-agent') && { taskAgent: { model, ...caps.taskAgent } }),
         ...(agents.has('document-agent') && { documentAgent }),
         port,
         postgresTimeouts,
@@ -169,6 +173,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
           (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
           `gateflow: store: ${server.storeDescription}\n` +
+          (values.limits !== undefined || env.GATEFLOW_LIMITS?.trim() ? `gateflow: limits: ${values.limits ?? env.GATEFLOW_LIMITS?.trim()}\n` : '') +
           (!agents.has('task-agent')
             ? 'gateflow: task agent off (--agents)\n'
             : server.graph.available

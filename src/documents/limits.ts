@@ -22,6 +22,14 @@ export const DocumentLimitsSchema = z.strictObject({
   maxProjectPage: z.number().int().min(1).max(10_000).default(500),
   /** A documents page ends early once its contents pass this many bytes (default 4 MiB; one document always fits). */
   maxPageBytes: z.number().int().min(1).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** How many projects one owner may have (default 1000; the anonymous owner of a server without auth is one owner). */
+  maxProjectsPerOwner: z.number().int().min(1).max(100_000_000).default(1000),
+  /** How many documents one project may hold (default 1000). */
+  maxDocumentsPerProject: z.number().int().min(1).max(100_000_000).default(1000),
+  /** How many chats one project may hold (default 10,000: each act call without a chat_id starts one). */
+  maxChatsPerProject: z.number().int().min(1).max(100_000_000).default(10_000),
+  /** How many messages one chat may hold (default 10,000: a person's and the agent's, two or more per act call). */
+  maxMessagesPerChat: z.number().int().min(1).max(100_000_000).default(10_000),
 });
 export type DocumentLimits = z.output<typeof DocumentLimitsSchema>;
 /** The caps to set, each optional (the rest keep their defaults). */
@@ -82,6 +90,30 @@ export class TextTooLongError extends GateflowError {
     super(`the ${field} is ${length.toLocaleString('en-US')} characters long, over this server's cap of ${maxLength.toLocaleString('en-US')} (${cap})`);
   }
 }
+
+/** The caps on how many of a thing there may be. */
+export type CountCap = 'maxProjectsPerOwner' | 'maxDocumentsPerProject' | 'maxChatsPerProject' | 'maxMessagesPerChat';
+
+/** A create refused because the container holds as many as the cap allows (409): nothing was written. */
+export class CapReachedError extends GateflowError {
+  override readonly name = 'CapReachedError';
+  readonly code = 'cap_reached';
+  readonly status = 409;
+  constructor(
+    /** The option that sets the cap. */
+    readonly cap: CountCap,
+    readonly max: number,
+  ) {
+    super(`${CAP_WORDS[cap](max.toLocaleString('en-US'))}, this server's cap (${cap}); nothing was created`);
+  }
+}
+
+const CAP_WORDS: Record<CountCap, (max: string) => string> = {
+  maxProjectsPerOwner: (max) => `you have ${max} projects already`,
+  maxDocumentsPerProject: (max) => `this project has ${max} documents already`,
+  maxChatsPerProject: (max) => `this project has ${max} chats already`,
+  maxMessagesPerChat: (max) => `this chat has ${max} messages already: start a new chat`,
+};
 
 /** Throws when a document's content is over the cap. */
 export function checkContent(limits: DocumentLimits, content: string, what = "the document's content"): void {

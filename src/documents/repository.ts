@@ -9,7 +9,7 @@ import {
   InvalidDocumentInputError,
   ProjectNotFoundError,
 } from './errors.js';
-import { checkContent, checkName, checkText, documentLimits, utf8Bytes, type DocumentLimits, type DocumentLimitsInput } from './limits.js';
+import { CapReachedError, checkContent, checkName, checkText, documentLimits, utf8Bytes, type DocumentLimits, type DocumentLimitsInput } from './limits.js';
 import {
   DocumentContentSchema,
   ListPageSchema,
@@ -216,11 +216,16 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       const p = valid(NewProjectSchema, project);
       checkName(limits, p.name);
       checkText(limits, p.description, 'description');
+      // Counted in the insert itself (at most the cap's rows are read); concurrent creates on PostgreSQL may pass it by their number.
       const { rows } = await sql.query<ProjectRow>(
-        `INSERT INTO gateflow_projects (owner, name, description) VALUES ($1, $2, $3) RETURNING ${PROJECT_COLUMNS}`,
-        [ownerOf(owner), p.name, p.description],
+        `INSERT INTO gateflow_projects (owner, name, description)
+           SELECT $1, $2, $3
+            WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_projects WHERE owner IS NOT DISTINCT FROM $1 LIMIT $4) n) < $4
+         RETURNING ${PROJECT_COLUMNS}`,
+        [ownerOf(owner), p.name, p.description, limits.maxProjectsPerOwner],
       );
-      return toProject(rows[0]!);
+      if (!rows[0]) throw new CapReachedError('maxProjectsPerOwner', limits.maxProjectsPerOwner);
+      return toProject(rows[0]);
     },
 
     async listProjects(owner) {
@@ -260,9 +265,10 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       const { rows } = await sql.query<DocumentRow>(
         `INSERT INTO gateflow_documents (project_id, name, standing_instruction, content)
            SELECT p.id, $3, $4, $5 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+              AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_documents WHERE project_id = $1 LIMIT $6) n) < $6
          ON CONFLICT (project_id, lower(name)) DO NOTHING
          RETURNING ${DOCUMENT_COLUMNS}`,
-        [project, who, d.name, d.standingInstruction, d.content],
+        [project, who, d.name, d.standingInstruction, d.content, limits.maxDocumentsPerProject],
       );
       if (rows[0]) return toDocument(rows[0]);
       if (!(await findProject(who, project))) throw new ProjectNotFoundError(project);
@@ -270,8 +276,9 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
         'SELECT id, name FROM gateflow_documents WHERE project_id = $1 AND lower(name) = lower($2)',
         [project, d.name],
       );
-      // Documents are never deleted, so the row that refused the insert is still there.
-      const taken = existing[0]!;
+      // Documents are never deleted, so a row that refused the insert is still there; none: the project is full.
+      const taken = existing[0];
+      if (!taken) throw new CapReachedError('maxDocumentsPerProject', limits.maxDocumentsPerProject);
       throw new DuplicateDocumentNameError(project, id(taken.id), taken.name);
     },
 
@@ -343,24 +350,32 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       if (!row) throw new ProjectNotFoundError(project);
       if (row.id !== null) return { chat: toChat(row as ChatRow), created: false };
       const { rows: made } = await sql.query<ChatRow>(
-        `INSERT INTO gateflow_chats (project_id, owner) VALUES ($1, $2) RETURNING ${CHAT_COLUMNS}`,
-        [project, who],
+        `INSERT INTO gateflow_chats (project_id, owner)
+           SELECT $1, $2 WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $3) n) < $3
+         RETURNING ${CHAT_COLUMNS}`,
+        [project, who, limits.maxChatsPerProject],
       );
-      return { chat: toChat(made[0]!), created: true };
+      if (!made[0]) throw new CapReachedError('maxChatsPerProject', limits.maxChatsPerProject);
+      return { chat: toChat(made[0]), created: true };
     },
 
     async addMessage(chatId, role, content, metadata) {
       const chat = idOf(chatId, 'chatId');
       const m = valid(NewMessageSchema, { role, content, metadata });
       // Taking the next number locks the chat's row, so that messages added together are numbered in turn.
+      // The chat's count of messages is its last number: the cap is checked under the same row lock.
       const { rows } = await sql.query<MessageRow>(
-        `WITH c AS (UPDATE gateflow_chats SET last_seq = last_seq + 1 WHERE id = $1 RETURNING id, last_seq)
+        `WITH c AS (UPDATE gateflow_chats SET last_seq = last_seq + 1 WHERE id = $1 AND last_seq < $5 RETURNING id, last_seq)
          INSERT INTO gateflow_messages (chat_id, seq, role, content, metadata)
            SELECT c.id, c.last_seq, $2, $3, $4::jsonb FROM c
          RETURNING ${MESSAGE_COLUMNS}`,
-        [chat, m.role, m.content, JSON.stringify(m.metadata)],
+        [chat, m.role, m.content, JSON.stringify(m.metadata), limits.maxMessagesPerChat],
       );
-      if (!rows[0]) throw new ChatNotFoundError(chat);
+      if (!rows[0]) {
+        const { rows: found } = await sql.query('SELECT 1 FROM gateflow_chats WHERE id = $1', [chat]);
+        if (found.length > 0) throw new CapReachedError('maxMessagesPerChat', limits.maxMessagesPerChat);
+        throw new ChatNotFoundError(chat);
+      }
       return toMessage(rows[0]);
     },
 
@@ -401,11 +416,15 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       await sql.query(
         `INSERT INTO gateflow_chats (project_id, owner, session_id)
            SELECT p.id, p.owner, $3 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+              AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $4) n) < $4
          ON CONFLICT (session_id) DO NOTHING`,
-        [project, who, sessionId],
+        [project, who, sessionId, limits.maxChatsPerProject],
       );
       const { rows } = await sql.query<ChatRow>(`SELECT ${CHAT_COLUMNS} FROM gateflow_chats WHERE session_id = $1 AND project_id = $2`, [sessionId, project]);
-      if (!rows[0]) throw new ProjectNotFoundError(project);
+      if (!rows[0]) {
+        if (await findProject(who, project)) throw new CapReachedError('maxChatsPerProject', limits.maxChatsPerProject);
+        throw new ProjectNotFoundError(project);
+      }
       return toChat(rows[0]);
     },
 

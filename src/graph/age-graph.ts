@@ -6,6 +6,7 @@ import {
   DuplicateEdgeError,
   DuplicateNodeError,
   EdgeNotFoundError,
+  GraphCapReachedError,
   GraphInputError,
   GraphUnavailableError,
   LabelKindConflictError,
@@ -39,7 +40,19 @@ export interface AgeGraphOptions {
   owner: string | null;
   /** Bounds on cypher_query (defaults: DEFAULT_CYPHER_LIMITS). */
   cypherLimits?: Partial<CypherLimits>;
+  /** How large one owner's graph may grow (defaults: DEFAULT_GRAPH_LIMITS). */
+  graphLimits?: Partial<GraphLimits>;
+  /** Adds made in the same unit of work that this transaction does not see (a task agent's preview), counted against the caps. */
+  reserved?: { nodes: number; edges: number };
 }
+
+/** How many nodes and edges one owner's graph may hold: an add past one is refused (`GraphCapReachedError`). */
+export interface GraphLimits {
+  maxNodes: number;
+  maxEdges: number;
+}
+
+export const DEFAULT_GRAPH_LIMITS: Readonly<GraphLimits> = { maxNodes: 100_000, maxEdges: 500_000 };
 
 /**
  * Opens the owner's graph inside the caller's transaction (created on first
@@ -74,7 +87,7 @@ export async function openAgeGraph(sql: GraphSql, options: AgeGraphOptions): Pro
     const { rows } = await sql.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM ag_catalog.ag_graph WHERE name = $1) AS present', [graph]);
     if (rows[0]?.present !== true) await sql.query('SELECT ag_catalog.create_graph($1)', [graph]);
   });
-  return new AgeGraph(sql, graph, { ...DEFAULT_CYPHER_LIMITS, ...options.cypherLimits });
+  return new AgeGraph(sql, graph, { ...DEFAULT_CYPHER_LIMITS, ...options.cypherLimits }, { ...DEFAULT_GRAPH_LIMITS, ...options.graphLimits }, options.reserved ?? { nodes: 0, edges: 0 });
 }
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
@@ -121,6 +134,8 @@ class AgeGraph implements PropertyGraph {
     private readonly sql: GraphSql,
     readonly name: string,
     private readonly limits: CypherLimits,
+    private readonly size: GraphLimits,
+    private readonly reserved: { nodes: number; edges: number },
   ) {
     if (!isGraphName(name)) throw new Error(`not a graph name: ${name}`);
   }
@@ -152,6 +167,18 @@ class AgeGraph implements PropertyGraph {
     if (existing !== undefined && existing !== kind) throw new LabelKindConflictError(label, existing === 'v' ? 'nodes' : 'edges');
   }
 
+  /**
+   * Refuses an add past the cap: AGE keeps every label's rows in tables that inherit
+   * `_ag_label_vertex` / `_ag_label_edge`, so one count (of at most the cap's rows) sees them all.
+   */
+  private async checkRoom(kind: 'maxNodes' | 'maxEdges'): Promise<void> {
+    const max = this.size[kind];
+    const table = kind === 'maxNodes' ? '_ag_label_vertex' : '_ag_label_edge';
+    const { rows } = await this.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM "${this.name}".${table} LIMIT $1) x`, [max]);
+    const reserved = kind === 'maxNodes' ? this.reserved.nodes : this.reserved.edges;
+    if (Number(rows[0]?.n ?? 0) + reserved >= max) throw new GraphCapReachedError(kind, max);
+  }
+
   private async nodeExists(ref: NodeRef): Promise<boolean> {
     return (await this.count(`MATCH (n:${ident(ref.label)} {key: $key}) RETURN count(n)`, { key: ref.key })) > 0;
   }
@@ -170,6 +197,7 @@ class AgeGraph implements PropertyGraph {
       await this.claimLabel(node.label, 'v');
       await this.lock('node', node.label, node.key);
       if (await this.nodeExists(node)) throw new DuplicateNodeError({ label: node.label, key: node.key });
+      await this.checkRoom('maxNodes');
       const map = propertyMap(node.properties, true);
       const [stored] = await this.run(`CREATE (n:${ident(node.label)}${map.text}) RETURN properties(n)`, { ...map.params, key: node.key });
       return toNode(node.label, stored);
@@ -185,6 +213,7 @@ class AgeGraph implements PropertyGraph {
       const ref = { type: edge.type, from: edge.from, to: edge.to };
       const pattern = this.edgePattern(ref);
       if ((await this.count(`MATCH ${pattern.text} RETURN count(r)`, pattern.params)) > 0) throw new DuplicateEdgeError(ref);
+      await this.checkRoom('maxEdges');
       const map = propertyMap(edge.properties, false);
       const [stored] = await this.run(
         `MATCH (a:${ident(edge.from.label)} {key: $from}), (b:${ident(edge.to.label)} {key: $to})

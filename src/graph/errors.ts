@@ -34,6 +34,19 @@ export class GraphUnavailableError extends GateflowError {
   }
 }
 
+/** A write that would grow the owner's graph past this server's cap (409): nothing was written. */
+export class GraphCapReachedError extends GateflowError {
+  override readonly name = 'GraphCapReachedError';
+  readonly code = 'graph_cap_reached';
+  readonly status = 409;
+  constructor(
+    readonly cap: 'maxNodes' | 'maxEdges',
+    readonly max: number,
+  ) {
+    super(`the graph holds ${max.toLocaleString('en-US')} ${cap === 'maxNodes' ? 'nodes' : 'edges'} already, this server's cap (${cap}); nothing was added`);
+  }
+}
+
 export class NodeNotFoundError extends GateflowError {
   override readonly name = 'NodeNotFoundError';
   readonly code = 'graph_node_not_found';

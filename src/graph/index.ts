@@ -5,7 +5,7 @@
  * importing this does not load the AGE bundle.
  */
 export { parseAgtype, type AgValue } from './agtype.js';
-export { openAgeGraph, type AgeGraphOptions } from './age-graph.js';
+export { DEFAULT_GRAPH_LIMITS, openAgeGraph, type AgeGraphOptions, type GraphLimits } from './age-graph.js';
 export { ensureGraphSupport } from './availability.js';
 export { checkReadPlan } from './cypher-plan.js';
 export { DEFAULT_CYPHER_LIMITS, runReadOnlyCypher, type CypherLimits, type CypherResult } from './cypher-query.js';
@@ -17,6 +17,7 @@ export {
   DuplicateNodeError,
   DuplicateToolError,
   EdgeNotFoundError,
+  GraphCapReachedError,
   GraphInputError,
   GraphUnavailableError,
   LabelKindConflictError,
@@ -71,4 +72,4 @@ export {
   updatePropsTool,
 } from './tools/graph-tools.js';
 export { ToolRegistry, type ToolOutcome } from './tools/registry.js';
-export { defineTool, TOOL_NAME, type GraphTool } from './tools/tool.js';
+export { defineTool, TOOL_NAME, type GraphTool, type ToolContext } from './tools/tool.js';

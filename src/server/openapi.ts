@@ -374,7 +374,9 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
   const caps =
     `This server's caps (\`documentAgent.limits\`): a document's content at most ${formatBytes(limits.maxContentBytes)} (maxContentBytes), ` +
     `a name at most ${limits.maxNameLength} characters (maxNameLength), a description or standing instruction at most ${limits.maxTextLength} (maxTextLength), ` +
-    'whoever writes it: a caller, or the agent from its model\'s output (which is then dropped, not stored or echoed).';
+    'whoever writes it: a caller, or the agent from its model\'s output (which is then dropped, not stored or echoed). ' +
+    `At most ${limits.maxProjectsPerOwner} projects per owner (maxProjectsPerOwner), ${limits.maxDocumentsPerProject} documents per project (maxDocumentsPerProject), ` +
+    `${limits.maxChatsPerProject} chats per project (maxChatsPerProject) and ${limits.maxMessagesPerChat} messages per chat (maxMessagesPerChat): past one, 409 \`cap_reached\`, nothing created.`;
   const page = (byDefault: number, max: number, after: string) => [
     { name: 'after', in: 'query', required: false, description: `The \`nextAfter\` of the page before: only the rows after this ${after} (default 0)`, schema: { type: 'integer', minimum: 0, default: 0 } },
     { name: 'limit', in: 'query', required: false, description: `At most this many (1 to ${max}, default ${byDefault})`, schema: { type: 'integer', minimum: 1, maximum: max, default: byDefault } },
@@ -400,7 +402,10 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           200: json('ActResponse', "The document created or changed, the agent's reply as stored, its decision, and what it waits for"),
           400: error('invalid_json; invalid_body: a field is missing, of the wrong type or unknown (the message names it)'),
           404: error("project_not_found: not the caller's project; document_not_found: document_id is not a document of that project"),
-          409: error('document_version_conflict: the document changed while the agent edited it, nothing was saved; turn_id_reused: the turn_id was used for another message'),
+          409: error(
+            'document_version_conflict: the document changed while the agent edited it, nothing was saved; turn_id_reused: the turn_id was used for another message; ' +
+              'cap_reached: the project holds as many documents or chats, or the chat as many messages, as this server allows (the message names the cap); nothing was written',
+          ),
           422: error('text_too_long: a name or text the model gave is far over its cap (the message says the length and the cap); nothing was written'),
           502: error("model_error: the language model failed or answered outside the decision's schema; nothing was written (no message, no document)"),
           ...post,
@@ -413,12 +418,13 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
     '/api/projects': {
       post: {
         summary: 'Create a project',
-        description: `The name at most ${limits.maxNameLength} characters (maxNameLength), the description at most ${limits.maxTextLength} (maxTextLength).`,
+        description: `The name at most ${limits.maxNameLength} characters (maxNameLength), the description at most ${limits.maxTextLength} (maxTextLength); at most ${limits.maxProjectsPerOwner} projects per owner (maxProjectsPerOwner).`,
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('ProjectRequest') } } },
         responses: {
           201: json('Project', 'The new project'),
           400: error('invalid_json; invalid_body: the name is missing or empty, or a field is unknown'),
+          409: error(`cap_reached: the caller has ${limits.maxProjectsPerOwner} projects already (maxProjectsPerOwner); nothing was created`),
           422: error('text_too_long: the name or the description is over its cap; the message says its length and the cap'),
           ...post,
           ...common,

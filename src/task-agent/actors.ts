@@ -3,6 +3,7 @@ import { fromPromise } from 'xstate';
 import { generateObjectSafely, type ModelSchema, type ObjectCallFailure } from '../extract/object-call.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import type { CypherLimits } from '../graph/cypher-query.js';
+import type { GraphLimits } from '../graph/age-graph.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import type { SqlDatabase } from '../store/types.js';
 import type {
@@ -17,10 +18,12 @@ import type {
   PlanOutcome,
   PlanStepInput,
   RouteToolInput,
+  Spent,
   TaskFailure,
 } from '../../machines/task-agent.js';
 import { backoffMs, diagnoseByRule } from './diagnose.js';
 import { previewCall } from './graph-steps.js';
+import { goalTimer, pause, type GoalTimer } from './goal-time.js';
 import { readGoalOffline } from './offline-reader.js';
 import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
 import { taskAgentModelSchemas } from './model-schemas.js';
@@ -43,6 +46,8 @@ export interface TaskAgentActorOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   cypherLimits?: Partial<CypherLimits>;
+  /** How many nodes and edges one owner's graph may hold (DEFAULT_GRAPH_LIMITS unless said). */
+  graphLimits?: Partial<GraphLimits>;
   /** The clock the goal's time limits read, in ms since the epoch (default Date.now). */
   now?: () => number;
   /**
@@ -77,21 +82,39 @@ const modelFailure = (stage: TaskFailure['stage'], f: ObjectCallFailure): TaskFa
 export function taskAgentActors(options: TaskAgentActorOptions) {
   const { registry, model } = options;
   const now = options.now ?? Date.now;
-  /** An outcome with the time it was reached: the clock the machine bounds a step and the goal by (GoalLimits.maxStepMs, maxGoalMs). */
-  const stamp = <T extends object>(outcome: T): T & { at: number } => ({ ...outcome, at: now() });
+  /**
+   * An outcome with when its actor began and finished (the clock the machine bounds a step and the goal by:
+   * GoalLimits.maxStepMs, maxGoalMs), and the limit of time that stopped its call, if one did.
+   */
+  const stamp = <T extends object>(began: number, timer: GoalTimer, outcome: T): T & Spent => {
+    const up = timer.timeUp();
+    timer.clear();
+    return { ...outcome, began, at: now(), ...(up && { timeUp: up }) };
+  };
+  /** The failure of a call the goal's time stopped. */
+  const timeUpFailure = (stage: TaskFailure['stage'], limit: string, call: ToolSignature | null): TaskFailure => ({
+    stage,
+    code: 'goal_time_limit',
+    message: `not finished: the goal reached ${limit}`,
+    call,
+  });
   // Built once per registry (and again only if tools are added to it).
   const schemas = () => taskAgentModelSchemas(registry);
-  const ask = async <T>(request: ModelRequest, schema: ModelSchema<T>, name: string) => {
+  const ask = async <T>(request: ModelRequest, schema: ModelSchema<T>, name: string, signal: AbortSignal) => {
     const result = await generateObjectSafely(
       { ...request, schema, name },
       // A tool's arguments may hold free-form objects (properties), which OpenAI's strict structured outputs refuse.
-      { model: model!, timeoutMs: options.modelTimeoutMs ?? 20_000, providerOptions: { openai: { strictJsonSchema: false } } },
+      // The call's own timeout, and the goal's time left (the signal): whichever comes first stops it.
+      { model: model!, timeoutMs: options.modelTimeoutMs ?? 20_000, abortSignal: signal, providerOptions: { openai: { strictJsonSchema: false } } },
     );
     return Object.assign(result, { promptBytes: utf8Bytes(request.instructions) + utf8Bytes(request.prompt) });
   };
 
   return {
-    parseGoal: fromPromise<ParseOutcome, ParseGoalInput>(async ({ input }) => stamp(await (async (): Promise<ParseOutcome> => {
+    parseGoal: fromPromise<ParseOutcome, ParseGoalInput>(async ({ input, signal }) => {
+      const began = now();
+      const timer = goalTimer(input.timeLeft, signal);
+      return stamp(began, timer, await (async (): Promise<ParseOutcome> => {
       const offline = options.offlineReader === false ? { kind: 'abstain' as const, reason: 'the offline reader is off' } : readGoalOffline(input.goal);
       if (offline.kind === 'sure') return { ok: true, spec: offline.spec, planned: offline.calls, modelCalls: 0 };
       if (!model)
@@ -100,14 +123,20 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           failure: { stage: 'parse', code: 'needs_explicit_command', message: `I could not read that as a command (${offline.reason}), and no model is configured to read it.`, call: null },
           modelCalls: 0,
         };
-      const result = await ask(parseGoalRequest(input, registry), schemas().goalSpec, 'GoalSpec');
+      const result = await ask(parseGoalRequest(input, registry), schemas().goalSpec, 'GoalSpec', timer.signal);
+      const up = timer.timeUp();
+      if (up) return { ok: false, failure: timeUpFailure('parse', up, null), modelCalls: 1, promptBytes: result.promptBytes };
       if (!result.ok) return { ok: false, failure: modelFailure('parse', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
       const oversized = result.output.step && oversizedCall(result.output.step);
       if (oversized) return { ok: false, failure: { stage: 'parse', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
       return { ok: true, spec: result.output, planned: [], modelCalls: 1, promptBytes: result.promptBytes };
-    })())),
+    })());
+    }),
 
-    planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input }) => stamp(await (async (): Promise<PlanOutcome> => {
+    planStep: fromPromise<PlanOutcome, PlanStepInput>(async ({ input, signal }) => {
+      const began = now();
+      const timer = goalTimer(input.timeLeft, signal);
+      return stamp(began, timer, await (async (): Promise<PlanOutcome> => {
       // A passing fault: the same step again, as it was planned.
       if (input.retry) return { ok: true, plan: input.retry, modelCalls: 0 };
       const next = input.planned[0];
@@ -119,13 +148,16 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
           failure: { stage: 'plan', code: 'needs_explicit_command', message: 'I cannot plan another step without a model.', call: null },
           modelCalls: 0,
         };
-      const result = await ask(planStepRequest(input, schemas().toolLines), schemas().stepPlan, 'StepPlan');
+      const result = await ask(planStepRequest(input, schemas().toolLines), schemas().stepPlan, 'StepPlan', timer.signal);
+      const up = timer.timeUp();
+      if (up) return { ok: false, failure: timeUpFailure('plan', up, null), modelCalls: 1, promptBytes: result.promptBytes };
       if (!result.ok) return { ok: false, failure: modelFailure('plan', result.failure), modelCalls: 1, promptBytes: result.promptBytes };
       // Refused before it enters the session: a megabyte label is never echoed into the reply or the journal.
       const oversized = oversizedCall(result.output.call);
       if (oversized) return { ok: false, failure: { stage: 'plan', code: 'invalid_output', message: oversized, call: null }, modelCalls: 1, promptBytes: result.promptBytes };
       return { ok: true, plan: result.output, modelCalls: 1, promptBytes: result.promptBytes };
-    })())),
+    })());
+    }),
 
     routeTool: fromPromise<ToolSignature, RouteToolInput>(async ({ input }) => {
       if (input.failure) throw new StepFailure(input.failure);
@@ -149,13 +181,19 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       }
     }),
 
-    callTool: fromPromise<CallOutcome, CallToolInput>(async ({ input }) => {
+    callTool: fromPromise<CallOutcome, CallToolInput>(async ({ input, signal }) => {
+      const began = now();
+      const timer = goalTimer(input.timeLeft, signal);
       try {
-        return stamp(await previewCall(
-          { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) },
-          { owner: input.owner, call: input.call, replay: input.replay, timeoutMs: options.toolTimeoutMs ?? 10_000 },
+        return stamp(began, timer, await previewCall(
+          { database: options.database, registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }), ...(options.graphLimits && { graphLimits: options.graphLimits }) },
+          { owner: input.owner, call: input.call, replay: input.replay, timeoutMs: options.toolTimeoutMs ?? 10_000, signal: timer.signal },
         ));
       } catch (error) {
+        // The goal's time ran out during the call: an outcome, not a fault of the tool (nothing of it is kept: the preview rolls back).
+        const up = timer.timeUp();
+        if (up) return stamp(began, timer, { outcome: { ok: false, error: { code: 'goal_time_limit', message: timeUpFailure('call', up, input.call).message } }, write: false });
+        timer.clear();
         // Outages and timeouts keep their code (diagnose reads it); anything else a tool threw is the tool's error.
         const code = error instanceof GateflowError ? error.code : 'tool_error';
         // What the tool said in its own words (hosts, URLs, stacks) goes to the log; the person, the journal and the diagnosis get plain words.
@@ -165,13 +203,15 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       }
     }),
 
-    diagnose: fromPromise<DiagnoseOutcome, DiagnoseInput>(async ({ input }) => {
+    diagnose: fromPromise<DiagnoseOutcome, DiagnoseInput>(async ({ input, signal }) => {
+      const began = now();
+      const timer = goalTimer(input.timeLeft, signal);
       const ruled = diagnoseByRule(input, { canReplan: Boolean(model) });
       let diagnosis = ruled;
       let modelCalls = 0;
       let promptBytes = 0;
       if (!diagnosis && model) {
-        const result = await ask(diagnoseRequest(input), schemas().diagnosis, 'Diagnosis');
+        const result = await ask(diagnoseRequest(input), schemas().diagnosis, 'Diagnosis', timer.signal);
         modelCalls = 1;
         promptBytes = result.promptBytes;
         if (result.ok) diagnosis = result.output;
@@ -180,16 +220,18 @@ export function taskAgentActors(options: TaskAgentActorOptions) {
       // A failed call never goes again unchanged unless the fault was passing.
       if (diagnosis.remedy === 'retry' && diagnosis.kind !== 'random') diagnosis = { ...diagnosis, remedy: model ? 'replan' : 'escalate' };
       // A passing fault is given time to pass, whether the same call follows or another plan.
-      if (diagnosis.kind === 'random' && diagnosis.remedy !== 'escalate') await sleep(backoffMs(input.retries, options.backoffMs ?? 200, options.maxBackoffMs ?? 5000));
-      return stamp({ diagnosis, modelCalls, promptBytes });
+      if (diagnosis.kind === 'random' && diagnosis.remedy !== 'escalate') await pause(backoffMs(input.retries, options.backoffMs ?? 200, options.maxBackoffMs ?? 5000), timer.signal);
+      return stamp(began, timer, { diagnosis, modelCalls, promptBytes });
     }),
 
-    answer: fromPromise<AnswerOutcome, AnswerInput>(async ({ input }) => {
+    answer: fromPromise<AnswerOutcome, AnswerInput>(async ({ input, signal }) => {
       const facts = summarizeSteps(input);
       // A goal read without the model is answered without it too: the facts say all there is.
       // A goal that reached a limit is answered from the facts: no further model call.
       if (!model || input.steps.length === 0 || input.modelCalls === 0 || input.ending === 'limit') return { message: facts, modelCalls: 0 };
-      const result = await ask(answerRequest(input, facts), schemas().answer, 'Answer');
+      // Past the goal's time the facts answer alone.
+      const timer = goalTimer(input.timeLeft, signal);
+      const result = await ask(answerRequest(input, facts), schemas().answer, 'Answer', timer.signal).finally(() => timer.clear());
       if (!result.ok) return { message: facts, modelCalls: 1 };
       const lead = result.output.message.trim();
       // The model's sentences lead, the facts follow, so nothing claimed goes unlisted; but over a step
@@ -217,5 +259,3 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 
 /** A lead sentence that claims the goal is done. */
 const CLAIMS_DONE = /^\W*(done|completed?|finished|fixed|success)/i;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

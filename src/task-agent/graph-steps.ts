@@ -1,4 +1,4 @@
-import { openAgeGraph } from '../graph/age-graph.js';
+import { openAgeGraph, type GraphLimits } from '../graph/age-graph.js';
 import type { CypherLimits } from '../graph/cypher-query.js';
 import type { PropertyGraph } from '../graph/property-graph.js';
 import type { ToolOutcome, ToolRegistry } from '../graph/tools/registry.js';
@@ -50,14 +50,29 @@ export interface GraphStepsOptions {
   database: SqlDatabase;
   registry: ToolRegistry;
   cypherLimits?: Partial<CypherLimits>;
+  graphLimits?: Partial<GraphLimits>;
 }
 
+/** The owner's graph in `tx`, with the host's bounds. */
+const graphIn = (tx: SqlTransaction, owner: string | null, options: Omit<GraphStepsOptions, 'database' | 'registry'>, reserved?: { nodes: number; edges: number }) =>
+  openAgeGraph(tx, {
+    owner,
+    ...(options.cypherLimits && { cypherLimits: options.cypherLimits }),
+    ...(options.graphLimits && { graphLimits: options.graphLimits }),
+    ...(reserved && { reserved }),
+  });
+
 /** Runs `fn` on the owner's graph in a transaction that is rolled back whatever happens. */
-async function inRolledBack<T>(options: GraphStepsOptions, owner: string | null, fn: (graph: PropertyGraph) => Promise<T>): Promise<T> {
+async function inRolledBack<T>(
+  options: GraphStepsOptions,
+  owner: string | null,
+  fn: (graph: PropertyGraph) => Promise<T>,
+  reserved?: { nodes: number; edges: number },
+): Promise<T> {
   let result: { value: T } | undefined;
   try {
     await options.database.transaction(async (tx) => {
-      const graph = await openAgeGraph(tx, { owner, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) });
+      const graph = await graphIn(tx, owner, options, reserved);
       result = { value: await fn(graph) };
       throw ROLLBACK;
     });
@@ -82,18 +97,40 @@ async function replay(registry: ToolRegistry, graph: PropertyGraph, writes: read
  */
 export async function previewCall(
   options: GraphStepsOptions,
-  request: { owner: string | null; call: ToolSignature; replay: readonly ToolSignature[]; timeoutMs: number },
+  request: {
+    owner: string | null;
+    call: ToolSignature;
+    replay: readonly ToolSignature[];
+    timeoutMs: number;
+    /** Stops the wait (the goal's time ran out): the call rejects with the signal's reason. */
+    signal?: AbortSignal;
+  },
 ): Promise<{ outcome: ToolOutcome; write: boolean }> {
   const tool = options.registry.get(request.call.tool);
-  const work = inRolledBack(options, request.owner, async (graph) => {
-    // Only the earlier writes this call can depend on: not every write again for each call.
-    await replay(options.registry, graph, writesToReplay(options.registry, request.call, request.replay));
-    return options.registry.call(graph, request.call.tool, request.call.args);
-  });
+  if (request.signal?.aborted) throw request.signal.reason;
+  // Only the earlier writes this call can depend on: not every write again for each call.
+  const replayed = writesToReplay(options.registry, request.call, request.replay);
+  // The adds not replayed still count against the graph's caps, as they will when the step commits.
+  const skipped = request.replay.filter((w) => !replayed.includes(w));
+  const reserved = { nodes: skipped.filter((w) => w.tool === 'add_node').length, edges: skipped.filter((w) => w.tool === 'add_edge').length };
+  const work = inRolledBack(
+    options,
+    request.owner,
+    async (graph) => {
+      await replay(options.registry, graph, replayed);
+      return options.registry.call(graph, request.call.tool, request.call.args, request.signal && { signal: request.signal });
+    },
+    reserved,
+  );
   work.catch(() => undefined); // settled after a timeout: nobody waits for it any more
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const { signal } = request;
+  let stopped: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ToolTimeoutError(request.call.tool, request.timeoutMs)), request.timeoutMs);
+    stopped = () => reject(signal!.reason);
+    if (signal?.aborted) stopped();
+    else signal?.addEventListener('abort', stopped, { once: true });
   });
   try {
     // The database finishes (and rolls back) a statement it started; the agent stops waiting for it.
@@ -101,13 +138,14 @@ export async function previewCall(
     return { outcome: jsonSafe(outcome), write: !(tool?.readOnly ?? false) };
   } finally {
     clearTimeout(timer);
+    if (stopped) signal?.removeEventListener('abort', stopped);
   }
 }
 
 /** The writes a step made, applied in the transaction that saves the step. */
 export function commitWrites(options: Omit<GraphStepsOptions, 'database'>, owner: string | null, writes: readonly ToolSignature[]) {
   return async (tx: SqlTransaction): Promise<void> => {
-    const graph = await openAgeGraph(tx, { owner, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) });
+    const graph = await graphIn(tx, owner, options);
     await replay(options.registry, graph, writes);
   };
 }

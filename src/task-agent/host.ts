@@ -21,10 +21,10 @@ export interface TaskAgentHostOptions extends Partial<Omit<TaskAgentActorOptions
  * when a step is saved). Give both to `createRuntime`.
  */
 export function taskAgentHost(options: TaskAgentHostOptions): { workflow: Workflow; actors: Record<string, AnyActorLogic> } {
-  const { database, model, tools = [], retryBudget, answerWithin, cypherLimits, limits, ...actorOptions } = options;
+  const { database, model, tools = [], retryBudget, answerWithin, cypherLimits, graphLimits, limits, ...actorOptions } = options;
   const registry = createGraphToolRegistry(...tools);
   return {
-    workflow: taskAgentWorkflow({ registry, ...(retryBudget !== undefined && { retryBudget }), ...(answerWithin && { answerWithin }), ...(cypherLimits && { cypherLimits }), ...(limits && { limits }) }),
-    actors: taskAgentActors({ database, registry, ...actorOptions, ...(cypherLimits && { cypherLimits }), ...(model && { model }) }),
+    workflow: taskAgentWorkflow({ registry, ...(retryBudget !== undefined && { retryBudget }), ...(answerWithin && { answerWithin }), ...(cypherLimits && { cypherLimits }), ...(graphLimits && { graphLimits }), ...(limits && { limits }) }),
+    actors: taskAgentActors({ database, registry, ...actorOptions, ...(cypherLimits && { cypherLimits }), ...(graphLimits && { graphLimits }), ...(model && { model }) }),
   };
 }

@@ -1,5 +1,6 @@
 import type { Snapshot } from 'xstate';
 import type { CypherLimits } from '../graph/cypher-query.js';
+import type { GraphLimits } from '../graph/age-graph.js';
 import type { ToolRegistry } from '../graph/tools/registry.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
@@ -43,6 +44,8 @@ export interface TaskAgentWorkflowOptions {
   /** The tools the writes are replayed with when a step is saved: the same registry the actors call. */
   registry: ToolRegistry;
   cypherLimits?: Partial<CypherLimits>;
+  /** How many nodes and edges one owner's graph may hold (checked again as the step's writes commit). */
+  graphLimits?: Partial<GraphLimits>;
   retryBudget?: number;
   /** How long an escalation waits for the person (ISO 8601 duration, default PT1H). */
   answerWithin?: string;
@@ -89,7 +92,11 @@ export function taskAgentWorkflow(options: TaskAgentWorkflowOptions): Workflow {
       const saved = writesOf((before as Snapshot<unknown> & { context?: TaskAgentContext }).context?.steps).length;
       const writes = writesOf((after.context as TaskAgentContext).steps).slice(saved);
       if (writes.length === 0) return null;
-      return commitWrites({ registry: options.registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }) }, session.owner, writes);
+      return commitWrites(
+        { registry: options.registry, ...(options.cypherLimits && { cypherLimits: options.cypherLimits }), ...(options.graphLimits && { graphLimits: options.graphLimits }) },
+        session.owner,
+        writes,
+      );
     },
   });
 }

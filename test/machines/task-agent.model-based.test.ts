@@ -98,6 +98,10 @@ const plan = (next: ToolSignature, isFinalStep: boolean): PlanOutcome => ({
   modelCalls: next === EDGE ? 1 : 0,
 });
 
+/** An actor stopped its model call: the goal's time ran out (issue 27 §3). */
+const TIME_UP = 'the time limit of 180 s per goal';
+const timeUpFailure = (stage: 'parse' | 'plan') => ({ stage, code: 'goal_time_limit', message: `not finished: the goal reached ${TIME_UP}`, call: null });
+
 const DIAGNOSES: Record<string, DiagnoseOutcome> = {
   retry: { diagnosis: DiagnosisSchema.parse({ kind: 'random', remedy: 'retry', explanation: 'a passing fault' }), modelCalls: 0 },
   replan: { diagnosis: DiagnosisSchema.parse({ kind: 'systematic', remedy: 'replan', explanation: 'that node exists already' }), modelCalls: 1 },
@@ -127,6 +131,7 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
       return [
         ...Object.entries(PARSE_OUTCOMES).map(([name, output]) => labelled(`parsed ${name}`, doneEvent('parseGoal', output))),
         labelled('parse threw', errorEvent('parseGoal', new Error('the model call failed'))),
+        labelled('parse: time ran out', doneEvent('parseGoal', { ok: false, failure: timeUpFailure('parse'), modelCalls: 1, timeUp: TIME_UP } satisfies ParseOutcome)),
       ];
     case 'plan_step': {
       const next = c.planned[0] ?? EDGE;
@@ -135,6 +140,7 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
         labelled('planned not final', doneEvent('planStep', plan(next, false))),
         labelled('plan failed', doneEvent('planStep', { ok: false, failure: { stage: 'plan', code: 'invalid_output', message: 'the model answered outside the form', call: null }, modelCalls: 1 } satisfies PlanOutcome)),
         labelled('plan threw', errorEvent('planStep', new Error('the planner timed out'))),
+        labelled('plan: time ran out', doneEvent('planStep', { ok: false, failure: timeUpFailure('plan'), modelCalls: 1, timeUp: TIME_UP } satisfies PlanOutcome)),
       ];
     }
     case 'route_tool': {
@@ -163,6 +169,7 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
       return [
         ...Object.entries(DIAGNOSES).map(([remedy, output]) => labelled(`diagnosed ${remedy}`, doneEvent('diagnose', output))),
         labelled('diagnose threw', errorEvent('diagnose', new Error('the diagnosis failed'))),
+        labelled('diagnose: time ran out', doneEvent('diagnose', { ...DIAGNOSES.escalate!, modelCalls: 1, timeUp: TIME_UP })),
       ];
     case 'escalate':
       return [
@@ -219,6 +226,8 @@ function key(snapshot: AnyMachineSnapshot): string {
     c.earlier.length > 0,
     // The steps against the limit (INPUT's maxSteps).
     Math.min(c.steps.length, 3),
+    // The goal's time ran out during a call.
+    c.usage.timeUp !== undefined,
   ]);
 }
 
@@ -260,7 +269,8 @@ describe('task agent: model-based paths', () => {
     expect(coverage.transitions.percent).toBe(100);
     // Every state of the seed (and START/END) and the three routing guards' every route, counted on the machine itself.
     expect(coverage.states.total).toBe(11);
-    expect(coverage.transitions.total).toBe(29); // 27, and the words typed at a contradiction: a cancel word, or the clarified goal
+    // 27, the words typed at a contradiction (a cancel word, or the clarified goal), and the goal's time running out during parse, plan and diagnose
+    expect(coverage.transitions.total).toBe(32);
   });
 
   it('takes every outcome of every actor and every answer somewhere', () => {
@@ -283,6 +293,9 @@ describe('task agent: model-based paths', () => {
       'call threw tool_timeout',
       ...Object.keys(DIAGNOSES).map((r) => `diagnosed ${r}`),
       'diagnose threw',
+      'parse: time ran out',
+      'plan: time ran out',
+      'diagnose: time ran out',
       'answered "stop"',
       'answered "open"',
       'answered "closed"',
@@ -308,6 +321,8 @@ describe('task agent: model-based paths', () => {
       'parsed contradiction': ['diagnose'],
       'parsed unsupported': ['diagnose'],
       'parsed not read': ['diagnose'],
+      // Not a route of the seed's function: the goal's time ran out during the call, and the goal ends.
+      'parse: time ran out': ['answer'],
     });
   });
 
@@ -364,7 +379,7 @@ describe('task agent: model-based paths', () => {
     for (const step of clarified) {
       expect(step.snapshot.value).toBe('parse_goal');
       const before = ctx(step.before);
-      expect(startedInput(step, 'parseGoal')).toEqual({ goal: FREE_TEXT, earlier: [...before.earlier, before.goal] });
+      expect(startedInput(step, 'parseGoal')).toEqual({ goal: FREE_TEXT, earlier: [...before.earlier, before.goal], timeLeft: { ms: 60_000, limit: 'the time limit of 60 s for one step' } });
     }
   });
 
@@ -445,13 +460,22 @@ describe('task agent: model-based paths', () => {
   });
 
   it('ends a goal that reached its limit of steps at once, with the answer, after a call or a diagnosis', () => {
-    const ended = allSteps().filter((s) => limited(s) && ctx(s.before).ending !== 'limit');
+    const ended = allSteps().filter((s) => limited(s) && ctx(s.before).ending !== 'limit' && !ctx(s.snapshot).usage.timeUp);
     expect(ended.some((s) => s.event.type === 'xstate.done.actor.callTool')).toBe(true);
     expect(ended.some((s) => isDone(s, 'diagnose'))).toBe(true);
     for (const step of ended) {
       expect(ctx(step.snapshot).steps.length).toBeGreaterThanOrEqual(3);
       expect(step.snapshot.value).toBe('answer');
       expect(startedInput<AnswerInput>(step, 'answer')!).toMatchObject({ ending: 'limit', limit: 'the limit of 3 steps per goal' });
+    }
+  });
+
+  it('ends a goal whose time ran out during a call at once, with the answer naming the limit', () => {
+    const ended = allSteps().filter((s) => ctx(s.snapshot).usage.timeUp && !ctx(s.before).usage.timeUp);
+    expect(new Set(ended.map((s) => s.event.type))).toEqual(new Set(['xstate.done.actor.parseGoal', 'xstate.done.actor.planStep', 'xstate.done.actor.diagnose']));
+    for (const step of ended) {
+      expect(step.snapshot.value).toBe('answer');
+      expect(startedInput<AnswerInput>(step, 'answer')!).toMatchObject({ ending: 'limit', limit: TIME_UP });
     }
   });
 });

@@ -51,7 +51,8 @@ const ROUTES: Record<string, string> = {
  * contradiction settled, a goal put in other words).
  */
 // The last: issue 27's limits per goal (a diagnosis once a limit is reached answers at once).
-const BEYOND_THE_SEED = ['route_tool -> diagnose', 'escalate -> plan_step', 'escalate -> parse_goal', 'diagnose -> answer'];
+// The last two: a goal whose time ran out during the model call ends there (issue 27 §3).
+const BEYOND_THE_SEED = ['route_tool -> diagnose', 'escalate -> plan_step', 'escalate -> parse_goal', 'diagnose -> answer', 'parse_goal -> answer', 'plan_step -> answer'];
 
 interface Edge {
   from: string;

@@ -53,12 +53,12 @@ describe('limits per goal', () => {
     expect(steps(byBytes.reply)).toHaveLength(1);
   });
 
-  it("ends at a step's time limit (0 ms: after the first call)", async () => {
+  it("ends at a step's time limit (0 ms: no call is begun)", async () => {
     const m = scriptedModel({ GoalSpec: [goalSpec({})], StepPlan: endless(50) });
     const { reply } = await startGoal(taskAgentRuntime(store, { model: m.model, offlineReader: false, limits: { maxStepMs: 0 } }), 'go');
     expect(reply.completion.reason).toBe('limit');
-    expect(reply.message).toMatch(/reached the time limit of 0 s for one step/);
-    expect(steps(reply)).toHaveLength(1);
+    expect(reply.message).toMatch(/reached the time limit of 0 ms for one step/);
+    expect(steps(reply)).toHaveLength(0);
   });
 });
 

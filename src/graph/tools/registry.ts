@@ -2,7 +2,7 @@ import { GateflowError } from '../../error/gateflow-error.js';
 import { DuplicateToolError, ToolInputError, ToolNotFoundError } from '../errors.js';
 import { issuesOf } from '../model.js';
 import type { PropertyGraph } from '../property-graph.js';
-import { TOOL_NAME, type GraphTool } from './tool.js';
+import { TOOL_NAME, type GraphTool, type ToolContext } from './tool.js';
 
 /** A call's outcome as the model and the task agent read it: the result, or the error's code and message. */
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
@@ -57,10 +57,10 @@ export class ToolRegistry {
   }
 
   /** Checks and runs a call. Errors gateflow raises on purpose are the outcome; anything else is thrown. */
-  async call(graph: PropertyGraph, name: string, args: unknown): Promise<ToolOutcome> {
+  async call(graph: PropertyGraph, name: string, args: unknown, context?: ToolContext): Promise<ToolOutcome> {
     try {
       const resolved = this.resolve(name, args);
-      return { ok: true, result: await resolved.tool.run(graph, resolved.args) };
+      return { ok: true, result: await resolved.tool.run(graph, resolved.args, context) };
     } catch (error) {
       if (error instanceof GateflowError && error.status < 500) return { ok: false, error: error.toJSON() };
       throw error;

@@ -17,7 +17,13 @@ export interface GraphTool<S extends z.ZodType = z.ZodType, O = unknown> {
    * not read-only must change nothing but the graph it is given.
    */
   readonly readOnly?: boolean;
-  run(graph: PropertyGraph, args: z.output<S>): Promise<O>;
+  /** `context.signal` aborts when the caller stops waiting (a task agent's goal ran out of time): a long tool should stop then. */
+  run(graph: PropertyGraph, args: z.output<S>, context?: ToolContext): Promise<O>;
+}
+
+/** What a tool is told besides its arguments. */
+export interface ToolContext {
+  signal?: AbortSignal;
 }
 
 /** A tool, typed by its schema (so `run` gets the parsed arguments). */
