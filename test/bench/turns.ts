@@ -342,10 +342,14 @@ async function side(name: string) {
     json: async () => (subject.runtime && subject.store ? jsonBytes(subject.store, await subject.conversation()) : null),
     corrections: async () => (subject.runtime && subject.store ? corrections(subject.runtime, subject.store) : null),
     close: async () => {
+      closed = true;
       await subject.close();
       return null;
     },
   };
+  // The parent gone (it failed, or was stopped): so is this side, with its pools and files.
+  let closed = false;
+  process.on('disconnect', () => (closed ? undefined : void subject.close().finally(() => process.exit(0))));
   let queue = Promise.resolve();
   process.on('message', (r: Request) => {
     queue = queue.then(async () => {
