@@ -29,7 +29,8 @@ export function createMemoryStore(): Store {
   const gates = new Map<string, { gate: string; leaseUntil: number; place: number }>();
   // The order gates were opened in, as the SQL stores' `n`.
   let places = 0;
-  let events: string[] = [];
+  // The announcements: JSON text of those a caller gave, and each step's own (made here, never shared) as is.
+  let events: (string | Stepped)[] = [];
   const parseRecord = (text: string): SessionRecord => {
     const r = JSON.parse(text) as SessionRecord & { createdAt: string; updatedAt: string };
     return { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
@@ -47,8 +48,12 @@ export function createMemoryStore(): Store {
       closedAt: g.closedAt === null ? null : new Date(g.closedAt),
     };
   };
-  const parseEvent = (text: string): SessionEvent => {
-    const e = JSON.parse(text) as SessionEvent & { createdAt: string };
+  const parseEvent = (held: string | Stepped, index: number): SessionEvent => {
+    if (typeof held !== 'string') {
+      const { sessionId, workflowId, owner, seq, status, at } = held;
+      return { ...steppedEvent({ sessionId, workflowId, owner }, seq, status), id: index + 1, createdAt: new Date(at) };
+    }
+    const e = JSON.parse(held) as SessionEvent & { createdAt: string };
     return { ...e, createdAt: new Date(e.createdAt) };
   };
   const openGates = (sessionId: string) =>
@@ -121,8 +126,8 @@ export function createMemoryStore(): Store {
         held.gate = JSON.stringify({ ...gate, status: c.status, value: c.value ?? null, answeredBy: c.answeredBy ?? null, closedAt: now });
       }
       announce(t.events);
-      // Last, as a SQL store reads it from the journal: the step itself.
-      announce([steppedEvent({ sessionId, workflowId: s.flowId, owner: s.owner }, version, t.reply.status)]);
+      // Last, as a SQL store reads it from the journal: the step itself (built into an event when read).
+      events.push({ sessionId, workflowId: s.flowId, owner: s.owner, seq: version, status: t.reply.status, at: now.getTime() });
       return version;
     },
     async history(sessionId, page) {
@@ -185,7 +190,8 @@ export function createMemoryStore(): Store {
       return next;
     },
     async readEvents(after, limit) {
-      return events.slice(Math.max(0, after), Math.max(0, after) + limit).map(parseEvent);
+      const from = Math.max(0, after);
+      return events.slice(from, from + limit).map((e, i) => parseEvent(e, from + i));
     },
     async lastEventId() {
       return events.length;
@@ -197,6 +203,16 @@ export function createMemoryStore(): Store {
       events = [];
     },
   };
+}
+
+/** A step's announcement as the memory store keeps it: what `session.stepped` says, and when. */
+interface Stepped {
+  sessionId: string;
+  workflowId: string;
+  owner: string | null;
+  seq: number;
+  status: string;
+  at: number;
 }
 
 // Gates are kept in the order they were opened (a Map keeps insertion order; the sort is stable).

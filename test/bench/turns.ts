@@ -2,7 +2,7 @@
  * `npm run bench`: gateflow beside LangGraph.js in one run. Per store
  * (memory, PGlite, PostgreSQL) the latency of one turn of a five-question
  * intake through the runtime with the offline matcher (p50, p95), the CPU one
- * conversation costs this process, database round trips and commits per step
+ * conversation costs its process, database round trips and commits per step
  * (the start or a turn; LangGraph.js's counted on its pool too), turns per
  * second with 50 sessions driven at once, and the rows and bytes a completed
  * conversation leaves in each table; the same intake as a LangGraph.js
@@ -10,16 +10,27 @@
  * and the ratios; on PostgreSQL also one durable commit on its own (the floor
  * of a turn that writes once). Then what a correction at the summary costs beside a gate turn.
  *
- * The machine may be loaded: the two sides run in alternating rounds, so that
- * the ratios compare like with like; absolute figures move with the load.
+ * The machine may be loaded: the sides run in alternating rounds, so that the
+ * ratios compare like with like; absolute figures move with the load. Each
+ * side runs in a process of its own (this file, started with BENCH_SIDE), so
+ * that its CPU (process.cpuUsage: its garbage collection and compilation
+ * threads too) is its own: in one process, each side's collections would mark
+ * the other's heap, and a forced collection between batches shrinks V8's young
+ * generation and charges the batch after it. Before measuring, each side runs
+ * BENCH_WARMUP conversations (default 500) unmeasured: V8 compiles hot code
+ * in a program's first few thousand calls, which a server pays once, not per
+ * conversation.
  *
  * PostgreSQL is measured when GATEFLOW_BENCH_DATABASE_URL (or
  * GATEFLOW_TEST_DATABASE_URL) names a server; each side's tables go in a fresh schema.
- * BENCH_SESSIONS sets the conversations per side (default 300), BENCH_ROUNDS the rounds (default 5).
+ * BENCH_SESSIONS sets the conversations per side (default 300), BENCH_ROUNDS the rounds (default 5),
+ * BENCH_STORES which stores run (default `memory,pglite,postgres`; e.g. `memory` for a quick look).
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { parseFlowText } from '../../src/flow/parse.js';
 import { createFlowRuntime } from '../../src/flow/runtime.js';
@@ -55,6 +66,8 @@ const QUESTIONS: Question[] = (() => {
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const CONCURRENT_SESSIONS = 50;
+const WARMUP = Math.max(0, Number(process.env.BENCH_WARMUP ?? 500));
+const STORES = new Set((process.env.BENCH_STORES ?? 'memory,pglite,postgres').split(',').map((s) => s.trim()));
 const url = process.env.GATEFLOW_BENCH_DATABASE_URL?.trim() || process.env.GATEFLOW_TEST_DATABASE_URL?.trim();
 
 /** Rows and bytes (as stored: pg_column_size of each row) per table. */
@@ -246,58 +259,12 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-interface Measured {
-  name: string;
-  p50: number;
-  p95: number;
-  /** This process's CPU (user + system) per conversation, ms. */
+/** What a side reports of one batch of conversations: each turn's ms, its process's CPU, what it sent, the last conversation's id. */
+interface Batch {
+  samples: number[];
   cpu: number;
-  queriesPerTurn: number | null;
-  commitsPerTurn: number | null;
-  footprint: Footprint | null;
-}
-
-/** Runs the subjects in alternating rounds (warm-up first), SESSIONS conversations each. */
-async function compare(subjects: Subject[]): Promise<Measured[]> {
-  for (const s of subjects) for (let i = 0; i < 30; i++) await s.conversation(); // warm-up: JIT, caches, connections
-  const samples = subjects.map(() => [] as number[]);
-  const cpu = subjects.map(() => 0);
-  const queries = subjects.map(() => 0);
-  const commits = subjects.map(() => 0);
-  const last = subjects.map(() => '');
-  const perRound = Math.ceil(SESSIONS / ROUNDS);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, s] of subjects.entries()) {
-      // The other side's garbage is collected before this batch, not charged to it (with --expose-gc).
-      (globalThis as { gc?: () => void }).gc?.();
-      const q0 = s.queries();
-      const c0 = cpuMs();
-      for (let n = 0; n < perRound; n++) last[i] = await s.conversation(samples[i]);
-      cpu[i]! += cpuMs() - c0;
-      // Minus the start of each conversation (what LangGraph.js sends to start one is counted on its side too).
-      if (q0 !== null) {
-        const q1 = s.queries()!;
-        queries[i]! += q1.roundTrips - q0.roundTrips;
-        commits[i]! += q1.commits - q0.commits;
-      }
-    }
-  }
-  const conversations = perRound * ROUNDS;
-  return Promise.all(
-    subjects.map(async (s, i) => {
-      const sorted = samples[i]!.sort((a, b) => a - b);
-      return {
-        name: s.name,
-        p50: percentile(sorted, 50),
-        p95: percentile(sorted, 95),
-        cpu: cpu[i]! / conversations,
-        // Per step: the start or a turn (an intake has INTAKE.length + 1).
-        queriesPerTurn: s.queries() === null ? null : queries[i]! / conversations / (INTAKE.length + 1),
-        commitsPerTurn: s.queries() === null ? null : commits[i]! / conversations / (INTAKE.length + 1),
-        footprint: await s.footprint(last[i]!),
-      };
-    }),
-  );
+  sent: Sent | null;
+  last: string;
 }
 
 async function throughput(runtime: Runtime): Promise<number> {
@@ -319,17 +286,17 @@ async function jsonBytes(store: Store, sessionId: string) {
 }
 
 /** A correction at the summary beside a free-text gate turn, in one store: p50 of each. */
-async function corrections(subject: Awaited<ReturnType<typeof gateflowMemory>>) {
+async function corrections(runtime: Runtime, store: Store) {
   const gate: number[] = [];
   const correction: number[] = [];
-  for (let i = 0; i < 30; i++) await intake(subject.runtime, CORRECTED);
-  const check = await intake(subject.runtime, CORRECTED);
-  const answers = (await subject.store.history(check)).at(-2)!.reply as { answers?: Record<string, { value: unknown }> };
+  for (let i = 0; i < 30; i++) await intake(runtime, CORRECTED);
+  const check = await intake(runtime, CORRECTED);
+  const answers = (await store.history(check)).at(-2)!.reply as { answers?: Record<string, { value: unknown }> };
   if (answers.answers?.['5_preferred_contact']?.value !== 'Phone') throw new Error('bench: the correction at the summary was not applied');
   for (let round = 0; round < ROUNDS; round++) {
     for (let n = 0; n < Math.ceil(SESSIONS / ROUNDS); n++) {
       const turns: number[] = [];
-      await intake(subject.runtime, CORRECTED, turns);
+      await intake(runtime, CORRECTED, turns);
       for (const t of TEXT_TURNS) gate.push(turns[t]!);
       correction.push(turns[CORRECTION_AT]!);
     }
@@ -339,112 +306,244 @@ async function corrections(subject: Awaited<ReturnType<typeof gateflowMemory>>) 
   return { 'gate text turn p50 ms': g.toFixed(3), 'correction at summary p50 ms': c.toFixed(3), 'correction / gate turn': `${(c / g).toFixed(2)}x` };
 }
 
+const SIDES: Record<string, () => Promise<Subject & { runtime?: Runtime; store?: Store }>> = {
+  'gateflow memory': gateflowMemory,
+  'LangGraph.js MemorySaver': langgraphMemory,
+  'gateflow pglite': gateflowPglite,
+  'gateflow postgres': () => gateflowPostgres(url!),
+  'LangGraph.js PostgresSaver': () => langgraphPostgres(url!),
+  'one durable commit (INSERT)': () => durableCommit(url!),
+};
+
+/** What the parent asks of a side's process. */
+type Request = { id: number; op: 'warmup' | 'batch' | 'footprint' | 'throughput' | 'json' | 'corrections' | 'close'; n?: number; sessionId?: string };
+
+/** A side's process: opens the side, then answers the parent's requests one at a time. */
+async function side(name: string) {
+  const subject = await SIDES[name]!();
+  const send = (message: unknown) => new Promise<void>((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+  const ops: Record<Request['op'], (r: Request) => Promise<unknown>> = {
+    warmup: async (r) => {
+      for (let i = 0; i < r.n!; i++) await subject.conversation();
+      return null;
+    },
+    batch: async (r): Promise<Batch> => {
+      const samples: number[] = [];
+      const q0 = subject.queries();
+      const c0 = cpuMs();
+      let last = '';
+      for (let i = 0; i < r.n!; i++) last = await subject.conversation(samples);
+      const cpu = cpuMs() - c0;
+      const q1 = subject.queries();
+      return { samples, cpu, sent: q0 && q1 ? { roundTrips: q1.roundTrips - q0.roundTrips, commits: q1.commits - q0.commits } : null, last };
+    },
+    footprint: (r) => subject.footprint(r.sessionId!),
+    throughput: async () => (subject.runtime ? throughput(subject.runtime) : null),
+    json: async () => (subject.runtime && subject.store ? jsonBytes(subject.store, await subject.conversation()) : null),
+    corrections: async () => (subject.runtime && subject.store ? corrections(subject.runtime, subject.store) : null),
+    close: async () => {
+      closed = true;
+      await subject.close();
+      return null;
+    },
+  };
+  // The parent gone (it failed, or was stopped): so is this side, with its pools and files.
+  let closed = false;
+  process.on('disconnect', () => (closed ? undefined : void subject.close().finally(() => process.exit(0))));
+  let queue = Promise.resolve();
+  process.on('message', (r: Request) => {
+    queue = queue.then(async () => {
+      try {
+        await send({ id: r.id, value: await ops[r.op](r) });
+      } catch (error) {
+        await send({ id: r.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      }
+      if (r.op === 'close') process.disconnect();
+    });
+  });
+  await send({ id: 0, value: 'ready' });
+}
+
+/** A side in its own process (this file with BENCH_SIDE), asked over IPC. */
+class Side {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private next = 1;
+  readonly ready: Promise<unknown>;
+  constructor(readonly name: string) {
+    // The same node and loader (tsx) as this process.
+    this.child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_SIDE: name } });
+    this.ready = new Promise((resolve, reject) => this.pending.set(0, { resolve, reject }));
+    this.child.on('message', (m: { id: number; value?: unknown; error?: string }) => {
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.error !== undefined) waiting?.reject(new Error(`${name}: ${m.error}`));
+      else waiting?.resolve(m.value);
+    });
+    this.child.on('exit', (code) => {
+      for (const w of this.pending.values()) w.reject(new Error(`${name}: its process ended (exit code ${code})`));
+      this.pending.clear();
+    });
+  }
+  call<T>(op: Request['op'], args: Omit<Request, 'id' | 'op'> = {}): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ id, op, ...args });
+    });
+  }
+}
+
+interface Measured {
+  name: string;
+  p50: number;
+  p95: number;
+  /** The side's process's CPU (user + system, all its threads) per conversation, ms. */
+  cpu: number;
+  queriesPerTurn: number | null;
+  commitsPerTurn: number | null;
+  footprint: Footprint | null;
+}
+
+/** Runs the sides in alternating rounds (after WARMUP unmeasured conversations each), SESSIONS conversations each. */
+async function compare(sides: Side[]): Promise<Measured[]> {
+  for (const s of sides) await s.call('warmup', { n: WARMUP });
+  const samples = sides.map(() => [] as number[]);
+  const cpu = sides.map(() => 0);
+  const sent = sides.map((): Sent | null => ({ roundTrips: 0, commits: 0 }));
+  const last = sides.map(() => '');
+  const perRound = Math.ceil(SESSIONS / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, s] of sides.entries()) {
+      const batch = await s.call<Batch>('batch', { n: perRound });
+      samples[i]!.push(...batch.samples);
+      cpu[i]! += batch.cpu;
+      last[i] = batch.last;
+      const total = sent[i];
+      sent[i] = total && batch.sent ? { roundTrips: total.roundTrips + batch.sent.roundTrips, commits: total.commits + batch.sent.commits } : null;
+    }
+  }
+  const conversations = perRound * ROUNDS;
+  // Per step: the start or a turn (an intake has INTAKE.length + 1); what LangGraph.js sends to start one is counted on its side too.
+  const perStep = (n: number) => n / conversations / (INTAKE.length + 1);
+  return Promise.all(
+    sides.map(async (s, i) => {
+      const sorted = samples[i]!.sort((a, b) => a - b);
+      return {
+        name: s.name,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        cpu: cpu[i]! / conversations,
+        queriesPerTurn: sent[i] ? perStep(sent[i]!.roundTrips) : null,
+        commitsPerTurn: sent[i] ? perStep(sent[i]!.commits) : null,
+        footprint: await s.call<Footprint | null>('footprint', { sessionId: last[i]! }),
+      };
+    }),
+  );
+}
+
 const ms = (n: number) => n.toFixed(3);
 const ratio = (anchor: number, ours: number) => `${(anchor / ours).toFixed(1)}x`;
 
-console.log(
-  `gateflow bench: flow ${flow.id}@${flow.version}, ${INTAKE.length} turns per intake (5 gates + confirm), ` +
-    `${Math.ceil(SESSIONS / ROUNDS) * ROUNDS} sequential intakes per side in ${ROUNDS} alternating rounds, ` +
-    `${CONCURRENT_SESSIONS} concurrent for throughput; offline matcher, no model`,
-);
+if (process.env.BENCH_SIDE) await side(process.env.BENCH_SIDE);
+else await main();
 
-const results: Measured[] = [];
-const turnsPerSecond = new Map<string, number>();
-const json = new Map<string, Awaited<ReturnType<typeof jsonBytes>>>();
-let correctionRow: Record<string, string> | null = null;
+async function main() {
+  console.log(
+    `gateflow bench: flow ${flow.id}@${flow.version}, ${INTAKE.length} turns per intake (5 gates + confirm), ` +
+      `${Math.ceil(SESSIONS / ROUNDS) * ROUNDS} sequential intakes per side in ${ROUNDS} alternating rounds ` +
+      `after ${WARMUP} unmeasured, each side in a process of its own, ` +
+      `${CONCURRENT_SESSIONS} concurrent for throughput; offline matcher, no model`,
+  );
 
-async function pair(
-  open: () => Promise<Subject & { runtime?: Runtime; store?: Store }>,
-  openAnchor: (() => Promise<Subject>) | null,
-  openFloor: (() => Promise<Subject>) | null = null,
-) {
-  const ours = await open();
-  const anchor = openAnchor ? await openAnchor() : null;
-  const floor = openFloor ? await openFloor() : null;
-  try {
-    const measured = await compare([ours, ...(anchor ? [anchor] : []), ...(floor ? [floor] : [])]);
-    results.push(...measured);
-    if (ours.runtime && ours.store) {
-      turnsPerSecond.set(ours.name, await throughput(ours.runtime));
-      json.set(ours.name, await jsonBytes(ours.store, await ours.conversation()));
+  const results: Measured[] = [];
+  const turnsPerSecond = new Map<string, number>();
+  const json = new Map<string, Awaited<ReturnType<typeof jsonBytes>>>();
+  let correctionRow: Record<string, string> | null = null;
+
+  /** Measures gateflow on one store beside the others named (the anchor, the floor), each in its own process. */
+  async function pair(names: string[], withCorrections = false) {
+    const sides = names.map((n) => new Side(n));
+    try {
+      // Opened one after another: a side's start (PGlite's, a schema) is not charged to another.
+      for (const s of sides) await s.ready;
+      results.push(...(await compare(sides)));
+      const ours = sides[0]!;
+      turnsPerSecond.set(ours.name, (await ours.call<number | null>('throughput')) ?? NaN);
+      const j = await ours.call<Awaited<ReturnType<typeof jsonBytes>> | null>('json');
+      if (j) json.set(ours.name, j);
+      if (withCorrections) correctionRow = await ours.call('corrections');
+    } finally {
+      for (const s of sides) await s.call('close').catch(() => undefined);
     }
-  } finally {
-    await ours.close();
-    await anchor?.close();
-    await floor?.close();
   }
-}
 
-await pair(gateflowMemory, langgraphMemory);
-{
-  const subject = await gateflowMemory();
-  try {
-    correctionRow = await corrections(subject);
-  } finally {
-    await subject.close();
+  if (STORES.has('memory')) await pair(['gateflow memory', 'LangGraph.js MemorySaver'], true);
+  if (STORES.has('pglite')) await pair(['gateflow pglite']);
+  if (url && STORES.has('postgres')) await pair(['gateflow postgres', 'LangGraph.js PostgresSaver', 'one durable commit (INSERT)']);
+
+  console.log("\nturns (same run; CPU is the side's own process, all its threads: a database server's own CPU is not counted)");
+  console.table(
+    results.map((r) => ({
+      side: r.name,
+      'turn p50 ms': ms(r.p50),
+      'turn p95 ms': ms(r.p95),
+      'CPU ms/conversation': ms(r.cpu),
+      'round trips/step': r.queriesPerTurn === null ? '-' : r.queriesPerTurn.toFixed(2),
+      'commits/step': r.commitsPerTurn === null ? '-' : r.commitsPerTurn.toFixed(2),
+      'turns/s (50 sessions)': Number.isFinite(turnsPerSecond.get(r.name)) ? Math.round(turnsPerSecond.get(r.name)!) : '-',
+    })),
+  );
+
+  const find = (name: string) => results.find((r) => r.name === name);
+  const ratios: Record<string, string>[] = [];
+  for (const [ours, theirs, goal] of [
+    ['gateflow memory', 'LangGraph.js MemorySaver', '15x'],
+    ['gateflow postgres', 'LangGraph.js PostgresSaver', '8x'],
+  ] as const) {
+    const a = find(ours);
+    const b = find(theirs);
+    if (a && b) ratios.push({ 'gateflow vs': theirs, 'turn p50: faster by': ratio(b.p50, a.p50), 'CPU/conversation: less by': ratio(b.cpu, a.cpu), goal });
   }
-}
-await pair(gateflowPglite, null);
-if (url) await pair(() => gateflowPostgres(url), () => langgraphPostgres(url), () => durableCommit(url));
-
-console.log('\nturns (same run; CPU is this process only: a database server\'s own CPU is not counted)');
-console.table(
-  results.map((r) => ({
-    side: r.name,
-    'turn p50 ms': ms(r.p50),
-    'turn p95 ms': ms(r.p95),
-    'CPU ms/conversation': ms(r.cpu),
-    'round trips/step': r.queriesPerTurn === null ? '-' : r.queriesPerTurn.toFixed(2),
-    'commits/step': r.commitsPerTurn === null ? '-' : r.commitsPerTurn.toFixed(2),
-    'turns/s (50 sessions)': turnsPerSecond.has(r.name) ? Math.round(turnsPerSecond.get(r.name)!) : '-',
-  })),
-);
-
-const find = (name: string) => results.find((r) => r.name === name);
-const ratios: Record<string, string>[] = [];
-for (const [ours, theirs, goal] of [
-  ['gateflow memory', 'LangGraph.js MemorySaver', '15x'],
-  ['gateflow postgres', 'LangGraph.js PostgresSaver', '8x'],
-] as const) {
-  const a = find(ours);
-  const b = find(theirs);
-  if (a && b) ratios.push({ 'gateflow vs': theirs, 'turn p50: faster by': ratio(b.p50, a.p50), 'CPU/conversation: less by': ratio(b.cpu, a.cpu), goal });
-}
-console.log('\nratios (LangGraph.js figure / gateflow figure, same run)');
-console.table(ratios);
-{
-  // A durable turn waits for at least one WAL flush: what a turn costs beside one commit on its own, and the best
-  // ratio a turn that commits once can reach against the anchor (its p50 over one commit's), same run.
-  const commit = find('one durable commit (INSERT)');
-  const ours = find('gateflow postgres');
-  const theirs = find('LangGraph.js PostgresSaver');
-  if (commit && ours && theirs) {
-    console.log('\nPostgreSQL beside one durable commit (synchronous_commit as the server sets it, the same for every side)');
-    console.table([
-      {
-        'one commit p50 ms': ms(commit.p50),
-        'gateflow turn / one commit': `${(ours.p50 / commit.p50).toFixed(2)}x`,
-        'PostgresSaver turn / one commit': `${(theirs.p50 / commit.p50).toFixed(2)}x`,
-        'best ratio at one commit per turn': ratio(theirs.p50, commit.p50),
-      },
-    ]);
+  console.log('\nratios (LangGraph.js figure / gateflow figure, same run)');
+  console.table(ratios);
+  {
+    // A durable turn waits for at least one WAL flush: what a turn costs beside one commit on its own, and the best
+    // ratio a turn that commits once can reach against the anchor (its p50 over one commit's), same run.
+    const commit = find('one durable commit (INSERT)');
+    const ours = find('gateflow postgres');
+    const theirs = find('LangGraph.js PostgresSaver');
+    if (commit && ours && theirs) {
+      console.log('\nPostgreSQL beside one durable commit (synchronous_commit as the server sets it, the same for every side)');
+      console.table([
+        {
+          'one commit p50 ms': ms(commit.p50),
+          'gateflow turn / one commit': `${(ours.p50 / commit.p50).toFixed(2)}x`,
+          'PostgresSaver turn / one commit': `${(theirs.p50 / commit.p50).toFixed(2)}x`,
+          'best ratio at one commit per turn': ratio(theirs.p50, commit.p50),
+        },
+      ]);
+    }
   }
-}
 
-console.log('\nstored per completed conversation (one intake: start + 6 turns), by table');
-const storage: Record<string, string | number>[] = [];
-for (const r of results) {
-  if (!r.footprint) continue;
-  for (const t of r.footprint) storage.push({ side: r.name, table: t.table, rows: t.rows, bytes: t.bytes });
-  storage.push({ side: r.name, table: '(total)', rows: r.footprint.reduce((n, t) => n + t.rows, 0), bytes: r.footprint.reduce((n, t) => n + t.bytes, 0) });
-}
-console.table(storage);
-console.log('goal for gateflow: at most 4096 bytes and 9 rows per completed conversation');
-console.log('\nJSON a completed gateflow conversation holds (bytes of JSON text)');
-console.table([...json].map(([side, j]) => ({ side, snapshot: j.snapshot, replies: j.replies, traces: j.traces })));
+  const storage: Record<string, string | number>[] = [];
+  for (const r of results) {
+    if (!r.footprint) continue;
+    for (const t of r.footprint) storage.push({ side: r.name, table: t.table, rows: t.rows, bytes: t.bytes });
+    storage.push({ side: r.name, table: '(total)', rows: r.footprint.reduce((n, t) => n + t.rows, 0), bytes: r.footprint.reduce((n, t) => n + t.bytes, 0) });
+  }
+  if (storage.length > 0) {
+    console.log('\nstored per completed conversation (one intake: start + 6 turns), by table');
+    console.table(storage);
+    console.log('goal for gateflow: at most 4096 bytes and 9 rows per completed conversation');
+  }
+  console.log('\nJSON a completed gateflow conversation holds (bytes of JSON text)');
+  console.table([...json].map(([side, j]) => ({ side, snapshot: j.snapshot, replies: j.replies, traces: j.traces })));
 
-console.log('\ncorrection at the summary (gateflow memory; free-text gate turns of the same conversations)');
-console.table([correctionRow]);
-if (!url) console.log('postgres: skipped (set GATEFLOW_BENCH_DATABASE_URL or GATEFLOW_TEST_DATABASE_URL)');
-console.log(`garbage collected between batches: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no (run with --expose-gc)'}`);
-console.log(`node ${process.version}, ${cpus().length} cores, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (correctionRow) {
+    console.log('\ncorrection at the summary (gateflow memory; free-text gate turns of the same conversations)');
+    console.table([correctionRow]);
+  }
+  if (!url) console.log('postgres: skipped (set GATEFLOW_BENCH_DATABASE_URL or GATEFLOW_TEST_DATABASE_URL)');
+  console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+}

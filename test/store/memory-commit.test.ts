@@ -29,4 +29,51 @@ describe('the memory store commits a turn', () => {
     expect(events.at(-1)).toMatchObject({ type: 'session.stepped', sessionId: 's', workflowId: 'f', owner: 'ann', data: { seq: 2, status: 'active' } });
     await expect(store.commitTurn('s', 1, { snapshot: {} as never, flowVersion: 1, turn: { text: 'y' }, turnId: null, reply: reply('late') })).rejects.toThrow(ConflictError);
   });
+
+  it("keeps the step's own announcement as it is made (no JSON text to write and parse), read back in order with the others", async () => {
+    const store = createMemoryStore();
+    await store.create({
+      sessionId: 's',
+      flowId: 'f',
+      flowVersion: 1,
+      snapshot: { value: 'a' } as never,
+      owner: null,
+      reply: reply('hi'),
+      events: [{ type: 'session.started' as never, sessionId: 's', workflowId: 'f', owner: null, to: null, gateId: null, data: {} }],
+    });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    await store.commitTurn('s', 1, {
+      snapshot: { value: 'b' } as never,
+      flowVersion: 1,
+      turn: { text: 'x' },
+      turnId: null,
+      reply: { ...reply('done'), status: 'done' },
+      events: [{ type: 'session.finished', sessionId: 's', workflowId: 'f', owner: null, to: null, gateId: null, data: { status: 'done' } }],
+    });
+    // The record, the journal entry and the caller's one event: nothing for the step's own.
+    expect(stringify).toHaveBeenCalledTimes(3);
+    stringify.mockRestore();
+    const events = await store.readEvents(0, 10);
+    expect(events.map((e) => [e.id, e.type])).toEqual([
+      [1, 'session.started'],
+      [2, 'session.finished'],
+      [3, 'session.stepped'],
+    ]);
+    expect(events[2]).toEqual({
+      id: 3,
+      type: 'session.stepped',
+      sessionId: 's',
+      workflowId: 'f',
+      owner: null,
+      to: null,
+      gateId: null,
+      data: { seq: 2, status: 'done' },
+      createdAt: expect.any(Date),
+    });
+    expect(await store.readEvents(2, 1)).toEqual([events[2]]);
+    expect(await store.lastEventId()).toBe(3);
+    // What a reader gets is its own: changing it changes nothing stored.
+    (events[2]!.data as { seq: number }).seq = 99;
+    expect((await store.readEvents(2, 1))[0]!.data).toEqual({ seq: 2, status: 'done' });
+  });
 });
