@@ -37,8 +37,6 @@ export interface DrawingSource {
    * out next, in the background. Throws `HttpError` 404 for an id not drawn here.
    */
   layout(id: string, level: DrawingLevel): Promise<DrawingLayout>;
-  /** Lays out every drawing at both levels in the background, one at a time (the viewer was opened: its next click is served at once). */
-  prepareLayouts(): void;
 }
 
 /** The query of `GET /api/drawings/{id}/layout`. */
@@ -125,9 +123,6 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
       later(id, level === 'machine' ? 'outline' : 'machine');
       return answer;
     },
-    prepareLayouts: () => {
-      for (const { id } of list()) for (const level of ['machine', 'outline'] as const) later(id, level);
-    },
     list,
     drawing,
     coverage: (id) => {
@@ -196,11 +191,8 @@ function layoutQueue() {
 /** `GET /api/drawings`, `/api/drawings/{id}` (the JSON `gateflow viz --format json` prints) and `/api/drawings/{id}/coverage`. */
 export function drawingRoutes(source: DrawingSource) {
   const routes = new Hono();
-  routes.get('/drawings', (c) => {
-    // The viewer lists drawings first: lay them out ahead, so that a drawing opens without waiting for ELK.
-    source.prepareLayouts();
-    return c.json({ drawings: source.list() });
-  });
+  // Nothing is laid out ahead for a list: a server does no work for drawings nobody opens.
+  routes.get('/drawings', (c) => c.json({ drawings: source.list() }));
   routes.get('/drawings/:id', (c) => c.json(source.drawing(c.req.param('id'))));
   routes.get('/drawings/:id/layout', async (c) => {
     const query = LayoutQuerySchema.safeParse(c.req.query());
