@@ -782,10 +782,19 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   if (words.has(noun)) return false;
   const family = owner === 'my' || owner === 'our';
   if (family && HOUSEHOLD.has(noun) && [...words].some((w) => ABOUT_OTHERS.has(w))) return false;
-  // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...".
+  // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...",
+  // unless the person also speaks of themselves in another clause: then who the question is about is not
+  // clear ("my husband had a gap in coverage, I have always been insured"), and nothing is read.
   const toYou = [...words].some((w) => YOU.has(w) || ABOUT_OTHERS.has(w));
-  if (family && FAMILY.has(noun) && !toYou) return false;
+  if (family && FAMILY.has(noun) && !toYou) return speaksOfSelfElsewhere(tokens, start, at);
   return true;
+}
+
+/** Whether a clause other than the one from `start` past `at` has the person as a subject ("I", "we", "me"). */
+function speaksOfSelfElsewhere(tokens: string[], start: number, at: number): boolean {
+  let end = at;
+  while (end < tokens.length && tokens[end] !== BREAK) end++;
+  return tokens.some((t, k) => (k < start || k >= end) && ME.has(t));
 }
 
 /** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */

@@ -273,3 +273,19 @@ describe('a number denied beside a number stated', () => {
     expect(r.ok && r.value).toBe(29);
   });
 });
+
+describe('a question about "the patient" names no one: a family member and the person both speaking leaves it unclear', () => {
+  const coverage: MatchableQuestion = {
+    prompt: 'Has the patient ever been without dental cover?',
+    categories: ['Yes', 'No', 'Partial'],
+    synonyms: { Yes: ['uninsured for years'], Partial: ['a gap', 'one gap'] },
+  };
+
+  it('reads a family member named alone as the one asked about', () => {
+    expect(read('my daughter had a gap when she changed jobs', coverage)).toBe('Partial');
+  });
+
+  it('abstains when the person also says something of themselves', () => {
+    expect(read('my daughter had a gap when she changed jobs, I was always covered', coverage)).toBe('abstain');
+  });
+});
