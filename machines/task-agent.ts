@@ -71,7 +71,7 @@ export interface GoalLimits {
 /**
  * The limits checked as the goal moves from one actor to the next; the limits
  * of time hold during a call too: each actor is given the time left
- * ({@link timeLeft}) and stops its model or tool call when it runs out.
+ * (`timeLeft`) and stops its model or tool call when it runs out.
  */
 export const DEFAULT_GOAL_LIMITS: Readonly<GoalLimits> = { maxSteps: 100, maxModelCalls: 100, maxToolCalls: 100, maxPromptBytes: 2_000_000, maxStepMs: 60_000, maxGoalMs: 180_000 };
 
@@ -193,7 +193,7 @@ export interface Spent {
   /** When the actor began and finished (ms since the epoch, by the actors' clock). */
   began?: number;
   at?: number;
-  /** The limit of time it reached during its call, in words (see {@link timeLeft}). */
+  /** The limit of time it reached during its call, in words (see `timeLeft`). */
   timeUp?: string;
 }
 export type ParseOutcome = ({ ok: true; spec: GoalSpec; planned: ToolSignature[]; modelCalls: number } | { ok: false; failure: TaskFailure; modelCalls: number }) & Spent;
