@@ -383,7 +383,6 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
   const stateIds = allStateNodes(machine).map((n) => n.id);
   const seenStates = new Set<string>();
   const taken = new Set<AnyTransitionDefinition>();
-  let replayed = 0;
 
   for (const path of pathsToReplay(paths)) {
     slot.pending = undefined;
@@ -431,7 +430,6 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
     }
     actor.stop();
     if (invariants.violations.length > 0) throw new Error(violationsText(path.description, invariants.violations));
-    replayed++;
     if (options.untilCovered && stateIds.every((id) => seenStates.has(id)) && [...transitions.keys()].every((t) => taken.has(t))) break;
   }
 
