@@ -24,8 +24,10 @@ const VITE = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 /** The newest modification time of what the build reads. */
 const newestSource = () => newestMtime(ROOT, ['demo', 'src', 'machines/chat-session.ts', 'vite.config.ts', 'package-lock.json']);
 
+const viteBuildArgs = (extraArgs: string[] = []) => [VITE, 'build', '--logLevel', 'error', ...extraArgs];
+
 function viteBuild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): void {
-  execFileSync(process.execPath, [VITE, 'build', '--logLevel', 'error', ...extraArgs], { cwd: ROOT, env, stdio: 'pipe' });
+  execFileSync(process.execPath, viteBuildArgs(extraArgs), { cwd: ROOT, env, stdio: 'pipe' });
 }
 
 /** Builds the demo page into dist/demo when it is missing or older than its sources (what `npm start` serves). */
@@ -33,7 +35,7 @@ export async function ensureDemoBuilt(): Promise<void> {
   const index = join(DEMO_DIR, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return;
   // In a process of its own, not blocking this one: the global setup makes the PGlite templates meanwhile.
-  await promisify(execFile)(process.execPath, [VITE, 'build', '--logLevel', 'error'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+  await promisify(execFile)(process.execPath, viteBuildArgs(), { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 /**
