@@ -134,8 +134,13 @@ function StepBar({ sessionId, session, step, onStep }: { sessionId: string; sess
   const index = steps.indexOf(at);
   const [forking, setForking] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const go = (i: number) => {
-    const seq = steps[Math.max(0, Math.min(steps.length - 1, i))]!;
+  // The step last asked for: two clicks before the page renders again move two steps, not one.
+  const asked = useRef(index);
+  asked.current = index;
+  const move = (by: number) => {
+    const i = Math.max(0, Math.min(steps.length - 1, asked.current + by));
+    asked.current = i;
+    const seq = steps[i]!;
     onStep(seq === last ? null : seq);
   };
   const fork = async () => {
@@ -161,14 +166,14 @@ function StepBar({ sessionId, session, step, onStep }: { sessionId: string; sess
   return (
     <Panel title="Steps" className="gv-steps">
       <div className="gv-step-bar" role="group" aria-label="Step through the session">
-        <button type="button" onClick={() => go(index - 1)} disabled={index <= 0} aria-label="Step back">
+        <button type="button" onClick={() => move(-1)} disabled={index <= 0} aria-label="Step back">
           ◀ Back
         </button>
         <span className="gv-step-at" role="status">
           Step {at} of {last}
           {step !== null && <span className="gv-muted"> (past)</span>}
         </span>
-        <button type="button" onClick={() => go(index + 1)} disabled={index >= steps.length - 1} aria-label="Step forward">
+        <button type="button" onClick={() => move(1)} disabled={index >= steps.length - 1} aria-label="Step forward">
           Forward ▶
         </button>
         <button type="button" onClick={() => onStep(null)} disabled={step === null}>
