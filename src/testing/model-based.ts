@@ -353,6 +353,41 @@ export function pathsToReplay<P extends { events: readonly unknown[] }>(paths: r
   });
 }
 
+/**
+ * The paths in an order that reaches every state and transition soon, as far
+ * as the graph tells: first those that take a step no earlier path took (from
+ * a state, on an event kind or button, to a state), then those that take a
+ * step with an event no earlier path sent in that state (another text, another
+ * reading: another guard met), then the rest, each group in its order. A
+ * replay that stops once everything is reached gets there after far fewer
+ * paths; the order changes nothing else.
+ */
+export function newStepsFirst<P extends Pick<FlowTestPath, 'events' | 'expected'>>(paths: readonly P[]): P[] {
+  const tiers: ((event: FlowTestEvent) => string)[] = [(event) => `${event.type} ${'value' in event ? String(event.value) : ''}`, (event) => JSON.stringify(event)];
+  const ordered: P[] = [];
+  let rest = [...paths];
+  for (const eventKey of tiers) {
+    const seen = new Set<string>();
+    const later: P[] = [];
+    for (const path of rest) {
+      let novel = false;
+      let from = 'start';
+      for (const [i, event] of path.events.entries()) {
+        const to = JSON.stringify(path.expected[i]);
+        const step = `${from} ${eventKey(event)} ${to}`;
+        if (!seen.has(step)) {
+          seen.add(step);
+          novel = true;
+        }
+        from = to;
+      }
+      (novel ? ordered : later).push(path);
+    }
+    rest = later;
+  }
+  return [...ordered, ...rest];
+}
+
 /** How `replayFlowPaths` replays: the search's options, and whether to stop once all is reached. */
 export interface FlowReplayOptions extends FlowTestOptions {
   /**
@@ -384,7 +419,8 @@ export async function replayFlowPaths(doc: FlowDocument, paths: FlowTestPath[], 
   const seenStates = new Set<string>();
   const taken = new Set<AnyTransitionDefinition>();
 
-  for (const path of pathsToReplay(paths)) {
+  const replayed = pathsToReplay(paths);
+  for (const path of options.untilCovered ? newStepsFirst(replayed) : replayed) {
     slot.pending = undefined;
     const entries = new EntryCounter();
     const actor = createActor(machine, {

@@ -70,7 +70,8 @@ async function ensureStorybook(): Promise<number> {
   const out = `${STORYBOOK_DIR}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    await promisify(execFile)(process.execPath, [STORYBOOK_BIN, 'build', '-o', out, '--quiet'], {
+    // `--test`: the build Storybook makes for tests (no docs, no source maps), in about half the time.
+    await promisify(execFile)(process.execPath, [STORYBOOK_BIN, 'build', '--test', '-o', out, '--quiet'], {
       cwd: ROOT,
       env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: '1', CI: '1', NO_COLOR: '1' },
       timeout: BUILD_TIMEOUT,
@@ -120,7 +121,8 @@ async function serveStatic(root: string): Promise<{ server: Server; url: string 
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${pathname}`);
       return;
     }
-    res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    // Cacheable: each story is a new page, and Chromium then reuses the preview's scripts, compiled, for the next.
+    res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'max-age=600' });
     res.end(readFileSync(file));
   });
   await new Promise<void>((resolve, reject) => {

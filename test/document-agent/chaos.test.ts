@@ -11,7 +11,7 @@
  *   changes nothing;
  * - limits: a document's content stays within its bound; model calls per
  *   message stay under the bound.
- * GATEFLOW_CHAOS_RUNS sets the number of runs (100 in `npm test`; `npm run test:chaos` runs 1000).
+ * GATEFLOW_CHAOS_RUNS sets the number of runs (40 in `npm test`; `npm run test:chaos` runs 1000).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

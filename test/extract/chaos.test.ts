@@ -10,7 +10,7 @@
  * - a value the model gave is one of the question's categories (never the
  *   model's invention), and a failed model call records no answer;
  * - a turn replayed by its id changes nothing and answers as before.
- * GATEFLOW_CHAOS_RUNS sets the number of runs (100 in `npm test`; `npm run test:chaos` runs 1000).
+ * GATEFLOW_CHAOS_RUNS sets the number of runs (40 in `npm test`; `npm run test:chaos` runs 1000).
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';

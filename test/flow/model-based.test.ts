@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compileFlow, parseFlowText, type FlowDocumentInput } from '../../src/flow/index.js';
 import {
   generateFlowPaths,
+  newStepsFirst,
+  pathsToReplay,
   replayFlowPaths,
   type FlowCoverage,
   type FlowTestPath,
@@ -91,6 +93,18 @@ describe('the coverage measure can fail', () => {
     const short = await replayFlowPaths(contact, half, { untilCovered: true });
     expect(short.transitions.percent).toBeLessThan(100);
     expect(short).toEqual(await replayFlowPaths(contact, half));
+  });
+
+  it('a quick replay takes the paths with new steps first, and leaves none out', () => {
+    const replayed = pathsToReplay(paths);
+    const ordered = newStepsFirst(replayed);
+    expect(ordered).toHaveLength(replayed.length);
+    expect(new Set(ordered)).toEqual(new Set(replayed));
+    // A path that only repeats steps taken before it waits until after one that takes a new step.
+    const repeat = replayed[0]!;
+    const again = { ...repeat, description: 'the same steps again' };
+    const fresh = replayed.find((p) => JSON.stringify(p.events[0]) !== JSON.stringify(repeat.events[0]))!;
+    expect(newStepsFirst([repeat, again, fresh])).toEqual([repeat, fresh, again]);
   });
 
   it('refuses a path whose expected state the live actor does not reach', async () => {

@@ -45,8 +45,8 @@ const loadFlow = (name: string): FlowDocument => parseFlowText(rawText(name), `$
 
 // A sample in `npm test`; `npm run test:properties` (which CI runs) takes 1000 / 200, and more is a
 // PROP_DOC_RUNS / PROP_TURN_RUNS away (e.g. 20000 / 2000 for a deeper search).
-const DOC_RUNS = Number(process.env.PROP_DOC_RUNS ?? 250);
-const TURN_RUNS = Number(process.env.PROP_TURN_RUNS ?? 50);
+const DOC_RUNS = Number(process.env.PROP_DOC_RUNS ?? 100);
+const TURN_RUNS = Number(process.env.PROP_TURN_RUNS ?? 20);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 // A new seed each run (more ground covered over time); a failure is replayed with PROP_SEED (fast-check also prints seed and path).
 const SEED = Number(process.env.PROP_SEED ?? Date.now() % 2 ** 31);

@@ -1,6 +1,6 @@
 /**
  * What the chaos suites share (issue 27 §5): how many seeded runs
- * (GATEFLOW_CHAOS_RUNS: 100 in `npm test`, 1000 in `npm run test:chaos`, which CI runs), the base seed (GATEFLOW_CHAOS_SEED;
+ * (GATEFLOW_CHAOS_RUNS: 40 in `npm test`, 1000 in `npm run test:chaos`, which CI runs), the base seed (GATEFLOW_CHAOS_SEED;
  * a failing run prints its seed), the model deadline a hang waits for, and the
  * invariants every workflow keeps whatever its model answers.
  */
@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import type { ChaosOutcome } from '../../src/testing/chaos-model.js';
 
-export const CHAOS_RUNS = Number(process.env.GATEFLOW_CHAOS_RUNS ?? 100);
+export const CHAOS_RUNS = Number(process.env.GATEFLOW_CHAOS_RUNS ?? 40);
 export const CHAOS_SEED = Number(process.env.GATEFLOW_CHAOS_SEED ?? 27);
 /**
  * The model deadline in the chaos suites: a hang (the `timeout` outcome) ends

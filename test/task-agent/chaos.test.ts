@@ -13,7 +13,7 @@
  *   order, once each (a replayed turn commits nothing), and a run with none
  *   leaves the graph as it was;
  * - the model calls per goal stay under the bound.
- * GATEFLOW_CHAOS_RUNS sets the number of runs (100 in `npm test`; `npm run test:chaos` runs 1000).
+ * GATEFLOW_CHAOS_RUNS sets the number of runs (40 in `npm test`; `npm run test:chaos` runs 1000).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
