@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { PATIENCE_MS } from './test/helpers/patience.js';
+import LongestFirst from './test/setup/longest-first.js';
 
 /**
  * The unit layer (`npm run test:fast`, the inner loop): flows, readers,
@@ -57,6 +58,8 @@ export default defineConfig({
     expect: { poll: { timeout: PATIENCE_MS, interval: 50 } },
     // Most suites wait on servers, browsers and child processes rather than compute: two workers per core.
     maxWorkers: 4,
+    // The longest files first, whatever their project: the short ones fill in at the end (see the file).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, ...NOT_FAST, ...ISOLATED], isolate: false } },
       // The suites with child processes and pages: the CLI bundled and the demo page built, once, before the workers start.

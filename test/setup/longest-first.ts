@@ -1,0 +1,37 @@
+/**
+ * Runs the test files longest first, across projects (vitest's own order runs
+ * the projects one after the other, each largest file first). A file that
+ * waits on servers, browsers and processes for a minute then starts while the
+ * short ones fill the other workers, not last with the others idle.
+ *
+ * A file's length is its wall time in test/setup/timings.json (written by
+ * `npm run test:timings`), else vitest's own record of its last run, else 0:
+ * a new file runs among the short ones until the next measure.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const TIMINGS = new URL('./timings.json', import.meta.url);
+
+/** Seconds per test file (relative to the project's root), as last measured. */
+export function readTimings(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(TIMINGS, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const timings = readTimings();
+    const root = this.ctx.config.root;
+    const seconds = (spec: TestSpecification): number => {
+      const file = relative(root, spec.moduleId);
+      return timings[file] ?? (this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? 0) / 1000;
+    };
+    const known = new Map(files.map((spec) => [spec, seconds(spec)]));
+    return [...files].sort((a, b) => known.get(b)! - known.get(a)! || a.moduleId.localeCompare(b.moduleId));
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm run test:timings`: writes each test file's wall time (import, set-up
+ * and tests, in seconds) to test/setup/timings.json, the order
+ * test/setup/longest-first.ts runs the files in. Run it on a quiet machine
+ * after adding or much changing a slow file. A run of some files replaces
+ * theirs and keeps the others; files that no longer exist are dropped.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { readTimings } from './longest-first.js';
+
+export default class TimingsReporter implements Reporter {
+  private root = process.cwd();
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const timings = readTimings();
+    for (const module of modules) {
+      if (module.state() !== 'passed') continue;
+      const { collectDuration, setupDuration, duration } = module.diagnostic();
+      timings[relative(this.root, module.moduleId)] = Math.round((collectDuration + setupDuration + duration) / 100) / 10;
+    }
+    const kept = Object.entries(timings).filter(([file]) => existsSync(join(this.root, file)));
+    const sorted = Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(new URL('./timings.json', import.meta.url), `${JSON.stringify(sorted, null, 2)}\n`);
+  }
+}
