@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
+import { expectedValue, MAX_INPUT_TEXT, type CoercedInput, type InputValue } from './expected-value.js';
+import { inputOptions } from './options.js';
 import { readTypedValue } from '../extract/read-typed.js';
 import { typedValueSchema, type TypedSpec } from '../extract/typed-value.js';
-import { inputOptions } from './options.js';
 import type { InputSpec } from './spec.js';
 
 /**
@@ -11,45 +11,14 @@ import type { InputSpec } from './spec.js';
  * parser and every value checked by the flow's typed-value schema, so a gate
  * and a question accept the same things.
  *
- * This module is what the browser runs (the widget's forms say a refusal in
- * the person's words) and so imports only `zod/mini`; checking JSON against
+ * The browser loads this module when a form first shows (src/react/typed-reader.ts:
+ * the widget's forms say a refusal in the person's words), so it imports no
+ * classic zod (the typed-value schemas are `zod/mini`); checking JSON against
  * an input's JSON Schema needs classic zod's `fromJSONSchema` and is given
  * by `coerceInput` (./coerce.ts), the server's and the library's entry.
  */
 
-/** A JSON value (what a gate's value is once accepted). */
-export type InputValue = z.infer<ReturnType<typeof z.json>>;
-
-export type CoercedInput = { ok: true; value: InputValue } | { ok: false; expected: string; message: string };
-
-/** Text longer than this is refused before it is read. */
-export const MAX_INPUT_TEXT = 10_000;
-
-/** What a value of this input must be, in words (the first half of every refusal). */
-export function expectedValue(spec: InputSpec): string {
-  const range = (min: number | string | undefined, max: number | string | undefined) =>
-    min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : '';
-  switch (spec.type) {
-    case 'boolean': {
-      const [yes, no] = inputOptions(spec)!;
-      return `${yes!.label.toLowerCase()} or ${no!.label.toLowerCase()} (true or false)`;
-    }
-    case 'number':
-      return `a number${range(spec.min, spec.max)}`;
-    case 'integer':
-      return `a whole number${range(spec.min, spec.max)}`;
-    case 'string':
-      return spec.maxLength !== undefined ? `text of at most ${spec.maxLength} characters` : 'text';
-    case 'enum':
-      return `one of ${inputOptions(spec)!.map((o) => JSON.stringify(o.value)).join(', ')}`;
-    case 'date':
-      return `a date (YYYY-MM-DD)${range(spec.min, spec.max)}`;
-    case 'email':
-      return 'an email address';
-    case 'json':
-      return 'JSON matching the input\'s schema';
-  }
-}
+export { expectedValue, MAX_INPUT_TEXT, type CoercedInput, type InputValue } from './expected-value.js';
 
 /** The typed-value spec an input maps onto (json has its own schema). */
 function typedSpec(spec: Exclude<InputSpec, { type: 'json' | 'enum' }>): Exclude<TypedSpec, { type: 'category' }> {

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { answerLabel } from '../../machines/chat-session.js';
-import { coerceInputValue, expectedValue, type InputValue } from '../inputs/coerce-value.js';
+import { expectedValue, type InputValue } from '../inputs/expected-value.js';
 import type { OpenInput } from '../inputs/gate.js';
+import { useTypedReader, type TypedReader } from './typed-reader.js';
 
 export interface InputFormProps {
   input: OpenInput;
@@ -73,7 +74,8 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   const label = inputLabel(input);
   const { spec } = input;
   const hint = spec.type === 'boolean' || spec.type === 'enum' || conversational ? null : `Expected: ${expectedValue(spec)}.`;
-  const shownError = unsent ?? (error && sent ? refusalInWords(input, sent.value, error) : error);
+  const reader = useTypedReader();
+  const shownError = unsent ?? (error && sent ? refusalInWords(input, sent.value, error, reader) : error);
   const describedBy = [note ? `${id}-note` : null, hint ? `${id}-hint` : null, shownError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const invalid = shownError ? true : undefined;
   const labelClass = hideLabel ? 'gf-input-label gf-visually-hidden' : 'gf-input-label';
@@ -227,10 +229,12 @@ function nothingToSend(input: OpenInput, draft: string, unreadable: boolean): st
  * server does) says only what was wrong with the value. Where the two
  * disagree (a date bound read on another day), the server's words stand.
  * A JSON value is only read as JSON here: its schema is checked by the
- * server, whose words stand (checking it here would load classic zod).
+ * server, whose words stand (checking it here would load classic zod). Until
+ * the typed reader has loaded (./typed-reader.ts), the server's words stand.
  */
-export function refusalInWords(input: OpenInput, value: InputValue, serverMessage: string): string {
-  const read = coerceInputValue(input.spec, value, new Date());
+export function refusalInWords(input: OpenInput, value: InputValue, serverMessage: string, reader: TypedReader | undefined): string {
+  if (!reader) return serverMessage;
+  const read = reader(input.spec, value, new Date());
   return read.ok ? serverMessage : read.message;
 }
 

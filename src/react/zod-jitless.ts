@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * zod v4 compiles object parsers with `new Function` (its JIT) and, before
@@ -8,7 +8,9 @@ import { z } from 'zod';
  * a `script-src eval` violation on every page load, though zod catches it.
  * In the browser the JIT is off: this module runs first (the browser entry
  * points import it before anything that builds a schema), so the probe never
- * runs. Node keeps the JIT (the server parses every turn).
+ * runs. Node keeps the JIT (the server parses every turn). `zod/mini` and
+ * classic zod share this setting; the widget's only schemas load with its
+ * typed reader, which imports this module first (./typed-reader.ts).
  */
 z.config({ jitless: true });
 

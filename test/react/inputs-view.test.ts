@@ -11,6 +11,7 @@ import type { InputValue } from '../../src/inputs/coerce.js';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import { relativeTime } from '../../src/react/deadline.js';
 import { refusalInWords } from '../../src/react/InputForm.js';
+import { loadTypedReader } from '../../src/react/typed-reader.js';
 import type { Transport } from '../../src/react/transport.js';
 import { createStage, deliveryCheck, refundApproval, refundAtTheWait, type Stage } from '../../stories/input-gates-script.js';
 
@@ -93,11 +94,17 @@ describe('a refused value in the person\'s terms', () => {
   } as unknown as OpenInput;
   const server = 'input "approved_amount" (gate in_abc) still waits: "-5" is not accepted: The number must be at least 0 EUR. Expected a number of at least 0.';
 
-  it('says what was wrong with the value, without the gate id the server names for logs', () => {
-    expect(refusalInWords(gate, '-5', server)).toBe('"-5" is not accepted: That is a negative number (-5). The number must be at least 0 EUR. Expected a number of at least 0.');
+  it('says what was wrong with the value, without the gate id the server names for logs', async () => {
+    const reader = await loadTypedReader();
+    expect(refusalInWords(gate, '-5', server, reader)).toBe('"-5" is not accepted: That is a negative number (-5). The number must be at least 0 EUR. Expected a number of at least 0.');
   });
 
-  it("keeps the server's words where the reading here accepts the value", () => {
-    expect(refusalInWords(gate, '5', 'refused for a reason only the server knows')).toBe('refused for a reason only the server knows');
+  it("keeps the server's words where the reading here accepts the value", async () => {
+    const reader = await loadTypedReader();
+    expect(refusalInWords(gate, '5', 'refused for a reason only the server knows', reader)).toBe('refused for a reason only the server knows');
+  });
+
+  it("keeps the server's words until the typed reader (a chunk of its own) has loaded", () => {
+    expect(refusalInWords(gate, '-5', server, undefined)).toBe(server);
   });
 });
