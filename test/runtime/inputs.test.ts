@@ -48,11 +48,25 @@ async function atApproval(runtime: Runtime) {
   return { sessionId, reply: waiting };
 }
 
-const backends: { name: string; skip: boolean; open: () => Promise<{ store: Store; close: () => Promise<void> }> }[] = [
-  { name: 'memory', skip: false, open: async () => ({ store: createMemoryStore(), close: async () => {} }) },
+/**
+ * Empties a SQL store's tables (the migrations stay): the store is then as a
+ * new one, without paying for another PGlite start or PostgreSQL schema.
+ */
+async function emptySqlStore(store: Store): Promise<void> {
+  const { rows } = await store.sql!.query<{ tablename: string }>(
+    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'gateflow\\_%' AND tablename <> 'gateflow_migrations'",
+  );
+  expect(rows.map((r) => r.tablename)).toContain('gateflow_inputs');
+  await store.sql!.query(`TRUNCATE ${rows.map((r) => r.tablename).join(', ')} RESTART IDENTITY CASCADE`);
+}
+
+/** `reusable`: emptied between tests (a SQL store) rather than opened anew. */
+const backends: { name: string; skip: boolean; reusable: boolean; open: () => Promise<{ store: Store; close: () => Promise<void> }> }[] = [
+  { name: 'memory', skip: false, reusable: false, open: async () => ({ store: createMemoryStore(), close: async () => {} }) },
   {
     name: 'PGlite',
     skip: false,
+    reusable: true,
     open: async () => {
       const store = await templateStore();
       return { store, close: () => store.close() };
@@ -61,6 +75,7 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ store: Stor
   {
     name: 'PostgreSQL',
     skip: !hasPostgres,
+    reusable: true,
     open: async () => {
       const schema = await createTestSchema('gfin');
       const store = await createPostgresStore({ connectionString: schema.url });
@@ -79,7 +94,9 @@ for (const backend of backends) {
   describe.skipIf(backend.skip)(`input gates on ${backend.name}`, () => {
     let opened: { store: Store; close: () => Promise<void> } | undefined;
     const store = () => opened!.store;
+    // Each test starts on an empty store: a new one, or the SQL store of the test before emptied.
     beforeEach(async () => {
+      if (opened && backend.reusable) return emptySqlStore(opened.store);
       await opened?.close();
       opened = await backend.open();
     });
