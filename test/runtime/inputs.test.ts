@@ -19,6 +19,7 @@ import { createRuntime, type Runtime, type RuntimeEvent } from '../../src/runtim
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { templateDataDir, templateStore } from '../helpers/pglite-template.js';
+import { emptySqlStore } from '../helpers/empty-store.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
@@ -46,18 +47,6 @@ async function atApproval(runtime: Runtime) {
   const { sessionId, reply } = await runtime.start('approval');
   const waiting = await runtime.answer(gateOf(reply, 'email').gateId, 'ana@example.com');
   return { sessionId, reply: waiting };
-}
-
-/**
- * Empties a SQL store's tables (the migrations stay): the store is then as a
- * new one, without paying for another PGlite start or PostgreSQL schema.
- */
-async function emptySqlStore(store: Store): Promise<void> {
-  const { rows } = await store.sql!.query<{ tablename: string }>(
-    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'gateflow\\_%' AND tablename <> 'gateflow_migrations'",
-  );
-  expect(rows.map((r) => r.tablename)).toContain('gateflow_inputs');
-  await store.sql!.query(`TRUNCATE ${rows.map((r) => r.tablename).join(', ')} RESTART IDENTITY CASCADE`);
 }
 
 /** `reusable`: emptied between tests (a SQL store) rather than opened anew. */
