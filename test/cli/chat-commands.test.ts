@@ -4,24 +4,13 @@
  * addressed to a manager is answered there with `/input`, by id or name;
  * `/cancel` ends it. A line that names no command stays an answer.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseChatCommand } from '../../src/cli/chat-commands.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
-import { cliArgs } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
-
-/** `gateflow chat refund-approval` with these lines typed; its output and exit code. */
-function chat(lines: string[]) {
-  const run = spawnSync(process.execPath, cliArgs('chat', 'refund-approval'), {
-    cwd: root,
-    env,
-    input: `${lines.join('\n')}\n`,
-    encoding: 'utf8',
-    timeout: PATIENCE_MS,
-  });
+/** `gateflow chat refund-approval` with these lines typed (in this process, no model set); its output and exit code. */
+async function chat(lines: string[]) {
+  const run = await runCli(['chat', 'refund-approval'], { input: `${lines.join('\n')}\n`, env: { FORCE_COLOR: '', NO_COLOR: '' } });
   return { status: run.status, out: run.stdout, err: run.stderr };
 }
 
@@ -40,8 +29,8 @@ describe('input gates in gateflow chat', () => {
     expect(parseChatCommand('AB1234')).toBeNull();
   });
 
-  it('says how to answer for the manager, refuses a value the gate does not take, and goes on after both answers, in any order', () => {
-    const { status, out } = chat([...TO_THE_WAIT, '/input approved maybe', '/inputs', '/input approved_amount 200', '/input approved yes']);
+  it('says how to answer for the manager, refuses a value the gate does not take, and goes on after both answers, in any order', async () => {
+    const { status, out } = await chat([...TO_THE_WAIT, '/input approved maybe', '/inputs', '/input approved_amount 200', '/input approved yes']);
     expect(status).toBe(0);
     expect(out).toContain('Waiting for a manager: Approve the refund?, Approved amount (EUR).');
     expect(out).toContain('answer for them with /input <gate> <value>');
@@ -54,8 +43,8 @@ describe('input gates in gateflow chat', () => {
     expect(out).toContain('── finished: completed ──');
   });
 
-  it('/cancel ends the request; an unknown gate is said to be unknown and changes nothing', () => {
-    const { status, out } = chat([...TO_THE_WAIT, '/input in_aaaaaaaaaaaaaaaa yes', '/cancel', '/input approved yes']);
+  it('/cancel ends the request; an unknown gate is said to be unknown and changes nothing', async () => {
+    const { status, out } = await chat([...TO_THE_WAIT, '/input in_aaaaaaaaaaaaaaaa yes', '/cancel', '/input approved yes']);
     expect(status).toBe(0);
     expect(out).toContain('no input gate "in_aaaaaaaaaaaaaaaa"');
     expect(out).toContain('── finished: cancelled ──');

@@ -4,12 +4,13 @@
  * terminal); in --json a refused line is one error line and the chat goes on;
  * a message it could not read is shown whole, with the buttons again.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/cli/markdown.js';
 import { NOT_UNDERSTOOD_MESSAGE, ReplySchema } from '../../src/index.js';
-import { cliArgs } from '../helpers/cli.js';
+import { cliArgs, runCli } from '../helpers/cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
@@ -17,7 +18,11 @@ const cli = cliArgs();
 
 const start = (args: string[]) => spawn(process.execPath, [...cli, ...args], { cwd: root, env });
 
-/** The exit code, or "still running" when the process has not ended within `ms` (it is then killed). */
+/**
+ * The exit code, or "still running" when the process has not ended within `ms`
+ * (it is then killed). A chat that exits does so at once; `ms` is PATIENCE_MS,
+ * which only a hang reaches, never a loaded machine.
+ */
 function exitWithin(child: ChildProcessWithoutNullStreams, ms: number): Promise<number | 'still running'> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -43,7 +48,7 @@ describe('gateflow chat ends with the conversation', () => {
     const stdout = collect(child);
     // "No" is the first question's limiting value: the intake stops there. The second line is never a turn.
     child.stdin.write('{"button":"No"}\n{"button":"Yes"}\n');
-    expect(await exitWithin(child, 20_000)).toBe(0);
+    expect(await exitWithin(child, PATIENCE_MS)).toBe(0);
     const replies = stdout().trim().split('\n').map((l) => ReplySchema.parse(JSON.parse(l)));
     expect(replies.map((r) => [r.status, r.completion.reason])).toEqual([
       ['active', 'awaiting_answer'],
@@ -55,7 +60,7 @@ describe('gateflow chat ends with the conversation', () => {
     const child = start(['chat', 'patient-intake', '--json']);
     const stdout = collect(child);
     child.stdin.write(['{"button":"Yes"}', '{"text":"no, always covered"}', '{"text":"follow up"}', '{"button":"Adult"}', '{"text":"text me"}', '{"button":"confirm"}', ''].join('\n'));
-    expect(await exitWithin(child, 20_000)).toBe(0);
+    expect(await exitWithin(child, PATIENCE_MS)).toBe(0);
     const last = ReplySchema.parse(JSON.parse(stdout().trim().split('\n').at(-1)!));
     expect(last.completion).toEqual({ isComplete: true, reason: 'handed_off', readyForHandoff: true });
   });
@@ -64,7 +69,7 @@ describe('gateflow chat ends with the conversation', () => {
     const child = start(['chat', 'patient-intake']);
     const stdout = collect(child);
     child.stdin.write('2\n');
-    expect(await exitWithin(child, 20_000)).toBe(0);
+    expect(await exitWithin(child, PATIENCE_MS)).toBe(0);
     expect(stdout()).toMatch(/── finished: stopped limiting value ──\n$/);
   });
 });
@@ -91,16 +96,18 @@ describe('gateflow chat --json turns', () => {
     expect(await next()).toMatchObject({ error: { code: 'invalid_turn' } });
     child.stdin.write('{"button":"Emergency"}\n');
     expect(await next()).toMatchObject({ state: 'stopped', status: 'done' });
-    expect(await exitWithin(child, 20_000)).toBe(0);
+    expect(await exitWithin(child, PATIENCE_MS)).toBe(0);
   });
 });
 
 describe('gateflow chat shows a message it could not read whole', () => {
-  it('the not-understood message as the reply gives it, the question again, and the numbered buttons', () => {
-    const json = spawnSync(process.execPath, [...cli, 'chat', 'patient-intake', '--json'], { cwd: root, env, input: '{"text":"banana"}\n', encoding: 'utf8' });
+  // What the chat prints is checked, not the process: both run in this process.
+  it('the not-understood message as the reply gives it, the question again, and the numbered buttons', async () => {
+    const plain = { FORCE_COLOR: '', NO_COLOR: '' };
+    const json = await runCli(['chat', 'patient-intake', '--json'], { input: '{"text":"banana"}\n', env: plain });
     const [opening, notUnderstood] = json.stdout.trim().split('\n').map((l) => ReplySchema.parse(JSON.parse(l)));
     expect(notUnderstood!.message).toContain(NOT_UNDERSTOOD_MESSAGE);
-    const terminal = spawnSync(process.execPath, [...cli, 'chat', 'patient-intake'], { cwd: root, env, input: 'banana\n', encoding: 'utf8' });
+    const terminal = await runCli(['chat', 'patient-intake'], { input: 'banana\n', env: plain });
     expect(terminal.status).toBe(0);
     const shown = terminal.stdout.slice(terminal.stdout.indexOf(NOT_UNDERSTOOD_MESSAGE));
     expect(shown).toBe(`${renderMarkdown(notUnderstood!.message, { ansi: false })}\n\n  1) Yes\n  2) No\n`);

@@ -1,15 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFlowText } from '../../src/flow/index.js';
 import { EvalCaseError, evaluateMatcher, parseEvalCases } from '../../src/testing/index.js';
-import { cliArgs } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const flow = parseFlowText(readFileSync(`${root}machines/flows/patient-intake.json`, 'utf8'));
 const casesPath = 'test/fixtures/patient-intake.utterances.jsonl';
-const cli = (args: string[]) =>
-  spawnSync(process.execPath, cliArgs(...args), { cwd: root, encoding: 'utf8' });
+/** `gateflow <args>` in this process (run from the repository, as the case file's path is relative to it). */
+const cli = (args: string[]) => runCli(args);
 
 describe('the offline matcher on the labeled set', () => {
   const cases = parseEvalCases(readFileSync(root + casesPath, 'utf8'), flow, casesPath);
@@ -28,8 +27,8 @@ describe('the offline matcher on the labeled set', () => {
 });
 
 describe('gateflow eval', () => {
-  it('--json prints the figures and the results in input order', () => {
-    const result = cli(['eval', 'patient-intake', casesPath, '--json']);
+  it('--json prints the figures and the results in input order', async () => {
+    const result = await cli(['eval', 'patient-intake', casesPath, '--json']);
     expect(result.status).toBe(0);
     const out = JSON.parse(result.stdout) as { cases: number; results: { text: string; ok: boolean }[]; perGate: object };
     const lines = readFileSync(root + casesPath, 'utf8').trim().split('\n');
@@ -38,8 +37,8 @@ describe('gateflow eval', () => {
     expect(Object.keys(out)).toEqual(expect.arrayContaining(['commits', 'wrongCommits', 'abstentions', 'wrongCommitRate', 'coverage', 'perGate']));
   });
 
-  it('prints a table with overall and per-gate rows and the failures', () => {
-    const result = cli(['eval', 'patient-intake', casesPath]);
+  it('prints a table with overall and per-gate rows and the failures', async () => {
+    const result = await cli(['eval', 'patient-intake', casesPath]);
     expect(result.stdout).toMatch(/^overall\s+\d+\s+\d+\s+0\s+\d+\s+0\.0%/m);
     expect(result.stdout).toMatch(/^3_visit_type\s+\d+/m);
     expect(result.stdout).toMatch(/failures \(\d+\):/);

@@ -1,29 +1,28 @@
 /**
- * `gateflow graph` (issue 13) against real processes: the graph is written
- * through `openAgeGraph` into a PGlite directory, then read by the command
- * from the store itself and from a spawned `gateflow serve` (`--server`,
- * GATEFLOW_SERVER, GATEFLOW_TOKEN for a subject's own graph); on PostgreSQL
+ * `gateflow graph` (issue 13): the graph is written through `openAgeGraph`
+ * into a PGlite directory, then read by the command from the store itself and
+ * from a server (`--server`, GATEFLOW_SERVER, GATEFLOW_TOKEN for a subject's
+ * own graph): a spawned `gateflow serve` where its start-up lines or the
+ * directory it holds are checked, one in this process otherwise; on PostgreSQL
  * without Apache AGE the server starts with one line saying the task agent is
  * off, and the command says why it cannot read.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sign } from 'hono/jwt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatEdge, formatGraph, formatNode } from '../../src/cli/graph.js';
 import { ensureGraphSupport, openAgeGraph, type GraphSnapshot, type PropertyGraph } from '../../src/graph/index.js';
 import { graphPgliteOptions } from '../../src/graph/pglite.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
+import { startServer, type RunningServer } from '../../src/server/node.js';
 import { templateDataDir } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
-import { cleanEnv, killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { killServers, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
-import { cliArgs, runCli, type CliRun } from '../helpers/cli.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'a-test-secret-of-at-least-32-bytes-for-the-graph';
 
 const ticket = { label: 'Ticket', key: 'TICKET-123' };
@@ -79,7 +78,20 @@ beforeAll(async () => {
   templateDataDir('plain', plain);
 });
 
-afterEach(() => killServers());
+/** Servers of this process, closed after each test. */
+const inProcess = new Set<RunningServer>();
+afterEach(async () => {
+  await Promise.all([...inProcess].map((server) => server.close()));
+  inProcess.clear();
+  await killServers();
+});
+
+/** The API `gateflow serve` serves on `dataDir` (its graph, logins with `jwtSecret`), in this process: no Node start, no PGlite compile. */
+async function serveInProcess(dataDir: string, jwtSecret: string): Promise<RunningServer> {
+  const server = await startServer({ workflows: [], dataDir, jwtSecret, port: 0 });
+  inProcess.add(server);
+  return server;
+}
 afterAll(() => {
   if (base) rmSync(base, { recursive: true, force: true });
 });
@@ -96,17 +108,6 @@ function gateflow(args: string[], env: Record<string, string>): Promise<CliRun> 
   return runCli(args, { env });
 }
 
-/** As a process of its own, where which process holds the directory is what is checked (not spawnSync: a server in this process's children must keep answering). */
-async function gateflowProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
-  const child = spawn(process.execPath, cliArgs(...args), { cwd: ROOT, env: cleanEnv(env) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end();
-  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { status: status ?? -1, stdout, stderr };
-}
 
 const ok = (run: CliRun) => {
   expect(run.status, run.stderr).toBe(0);
@@ -192,7 +193,8 @@ describe('gateflow graph through a server', () => {
         nodes: [{ ...john, properties: { name: 'John Doe' } }],
         edges: SHARED.edges,
       });
-      const held = await gateflowProcess(['graph'], { GATEFLOW_DB_DIR: dataDir });
+      // The server's process holds the directory; the command (run here) is refused.
+      const held = await gateflow(['graph'], { GATEFLOW_DB_DIR: dataDir });
       expect(held.status).toBe(1);
       expect(held.stderr).toMatch(/a server holds this store: ask it instead with --server URL/);
     },
@@ -201,7 +203,7 @@ describe('gateflow graph through a server', () => {
   it(
     "with logins, GATEFLOW_TOKEN reads the subject's own graph; without a token the server's refusal is the one line",
     async () => {
-      const server = await spawnServe({ env: { GATEFLOW_DB_DIR: copyOf(populated), GATEFLOW_JWT_SECRET: SECRET } });
+      const server = await serveInProcess(copyOf(populated), SECRET);
       const alice = await sign({ sub: 'alice' }, SECRET);
       const bob = await sign({ sub: 'bob' }, SECRET);
       expect(JSON.parse(ok(await gateflow(['graph', '--json', '--server', server.url], { GATEFLOW_TOKEN: alice })))).toEqual(ALICE);

@@ -1,9 +1,11 @@
 /**
- * `gateflow inputs` and `gateflow input` against real processes (issue 12): a
- * refund-approval session is driven over HTTP to the manager's two gates on a
- * spawned `gateflow serve`, then the gates are listed and answered from the
- * command line, through the store itself once the server is stopped (PGlite,
- * or PostgreSQL while the server runs) and through the server (`--server`).
+ * `gateflow inputs` and `gateflow input` (issue 12): a refund-approval session
+ * is driven over HTTP to the manager's two gates on a server, then the gates
+ * are listed and answered from the command line, through the store itself once
+ * the server is stopped (PGlite, or PostgreSQL while the server runs) and
+ * through the server (`--server`). The server runs in this process (as
+ * `gateflow serve` builds it: the example flows and actors) unless the process
+ * is what is checked: a directory held by a spawned `gateflow serve`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -15,6 +17,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenInput } from '../../src/inputs/gate.js';
 import type { Reply } from '../../src/flow/reply.js';
 import type { JournalTurn } from '../../src/store/types.js';
+import { flowWorkflow } from '../../src/flow/index.js';
+import { EXAMPLE_ACTORS } from '../../src/cli/example-actors.js';
+import { extractorFromEnv } from '../../src/cli/extractor.js';
+import { EXAMPLE_FLOWS_DIR, readFlowsDir } from '../../src/cli/io.js';
+import { startServer, type RunningServer } from '../../src/server/node.js';
+import { acquireDirectoryLock } from '../../src/store/dir-lock.js';
 import { templateDataDir } from '../helpers/pglite-template.js';
 import { FLOWS_DIR } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
@@ -68,6 +76,39 @@ async function startServe(env: Record<string, string>, args: string[] = []): Pro
   return server;
 }
 
+/** Servers started in this process by the test running, closed after it. */
+const inProcess = new Set<RunningServer>();
+
+afterEach(async () => {
+  await Promise.all([...inProcess].map((s) => s.close()));
+  inProcess.clear();
+});
+
+/**
+ * The server `gateflow serve` starts (the flows of `flowsDir`, the examples by
+ * default, with the example actors), in this process: where a server process
+ * itself is not what is checked, this spares a Node start and a PGlite compile.
+ */
+async function startInProcess(options: { dataDir?: string; databaseUrl?: string; jwtSecret?: string; flowsDir?: string }): Promise<RunningServer> {
+  const { extract } = await extractorFromEnv({});
+  const server = await startServer({
+    workflows: readFlowsDir(options.flowsDir ?? EXAMPLE_FLOWS_DIR).map((flow) => flowWorkflow(flow)),
+    actors: { extract, ...EXAMPLE_ACTORS },
+    port: 0,
+    ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
+    ...(options.jwtSecret !== undefined && { jwtSecret: options.jwtSecret }),
+  });
+  inProcess.add(server);
+  return server;
+}
+
+/** Closes a server of this process (its store closed, its directory released). */
+async function closeInProcess(server: RunningServer): Promise<void> {
+  inProcess.delete(server);
+  await server.close();
+}
+
 /** Stops a server (SIGTERM: it closes its store and releases the directory). */
 async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   children.delete(child);
@@ -77,8 +118,8 @@ async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signal
 /**
  * One `gateflow ...` command, in this process (what it prints and returns,
  * against a store or a server of another process). `gateflowProcess` runs it
- * as a process of its own where the process is what is checked: which
- * process holds the directory.
+ * as a process of its own where the process is what is checked: a directory
+ * held by another command (here, this process).
  */
 function gateflow(args: string[], env: Record<string, string>): Promise<CliRun> {
   return runCli(args, { env });
@@ -240,15 +281,15 @@ describe('gateflow inputs / gateflow input', () => {
     async () => {
       const dir = freshDir('local');
       const env = { GATEFLOW_DB_DIR: dir };
-      let server = await startServe(env);
+      let server = await startInProcess({ dataDir: dir });
       const a = await driveToWait(server.url);
       const b = await driveToWait(server.url);
-      await stop(server.child);
+      await closeInProcess(server);
 
       await walkThrough(env, [], a, b);
 
       // The answers are in the store: the server started again finds the session finished.
-      server = await startServe(env);
+      server = await startInProcess({ dataDir: dir });
       await expectApproved(server.url, a);
     },
   );
@@ -261,8 +302,9 @@ describe('gateflow inputs / gateflow input', () => {
       const a = await driveToWait(server.url);
       const b = await driveToWait(server.url);
 
+      // The server's process holds the directory; the command (run here) is refused.
       for (const args of [['inputs'], ['input', a.approved.gateId, 'yes']]) {
-        const held = await gateflowProcess(args, { GATEFLOW_DB_DIR: dir });
+        const held = await gateflow(args, { GATEFLOW_DB_DIR: dir });
         expect(held.status).toBe(1);
         expect(held.stdout).toBe('');
         expect(held.stderr).toContain(`PGlite directory ${dir} is in use by process ${server.child.pid}`);
@@ -282,7 +324,7 @@ describe('gateflow inputs / gateflow input', () => {
   it(
     'sends GATEFLOW_TOKEN to a server with auth: a manager sees and answers the gates addressed to "manager"',
     async () => {
-      const server = await startServe({ GATEFLOW_DB_DIR: freshDir('auth'), GATEFLOW_JWT_SECRET: JWT_SECRET });
+      const server = await startInProcess({ dataDir: freshDir('auth'), jwtSecret: JWT_SECRET });
       const customer = await sign({ sub: 'alice' }, JWT_SECRET);
       const a = await driveToWait(server.url, customer);
       const where = ['--server', server.url];
@@ -332,10 +374,10 @@ describe('gateflow inputs / gateflow input', () => {
       doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT2S';
       writeFileSync(join(flows, 'refund-approval.json'), JSON.stringify(doc));
       const env = { GATEFLOW_DB_DIR: dir };
-      const server = await startServe(env, ['--flows', flows]);
+      const server = await startInProcess({ dataDir: dir, flowsDir: flows });
       const a = await driveToWait(server.url);
       // Stopped before the deadline; it passes while nothing runs.
-      await stop(server.child, 'SIGKILL');
+      await closeInProcess(server);
       const wait = Date.parse(a.approved.deadline!) + 500 - Date.now();
       await new Promise((r) => setTimeout(r, Math.max(0, wait)));
 
@@ -360,20 +402,18 @@ describe('gateflow inputs / gateflow input', () => {
 
   it('says another command holds the directory (not a server) when it is not gateflow serve', async () => {
     const dir = freshDir('held-by-command');
-    // A process that is not `gateflow serve` holds the directory (as a second `gateflow input` would).
-    const locker = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'helpers', 'dir-lock-child.ts')], { cwd: ROOT, env: cleanEnv({}) });
-    children.add(locker);
-    locker.stdout.setEncoding('utf8');
-    const won = new Promise<string>((resolve) => locker.stdout.once('data', (chunk: string) => resolve(chunk)));
-    locker.stdin.write(`${JSON.stringify({ op: 'acquire', dir })}\n`);
-    expect(JSON.parse(await won)).toEqual({ result: 'won' });
-
-    const result = await gateflowProcess(['inputs'], { GATEFLOW_DB_DIR: dir });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`is in use by process ${locker.pid}`);
-    expect(result.stderr).toContain('gateflow: another gateflow command holds this store: try again once it has finished');
-    expect(result.stderr).not.toContain('a server holds this store');
-    locker.stdin.end();
+    // A process that is not `gateflow serve` holds the directory (as a second `gateflow input` would): this test's own process.
+    const lock = acquireDirectoryLock(dir);
+    try {
+      expect(process.argv.join(' ')).not.toMatch(/\bserve\b/);
+      const result = await gateflowProcess(['inputs'], { GATEFLOW_DB_DIR: dir });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`is in use by process ${process.pid}`);
+      expect(result.stderr).toContain('gateflow: another gateflow command holds this store: try again once it has finished');
+      expect(result.stderr).not.toContain('a server holds this store');
+    } finally {
+      lock.release();
+    }
   });
 
   describe.skipIf(!hasPostgres)('on PostgreSQL', () => {
@@ -389,7 +429,7 @@ describe('gateflow inputs / gateflow input', () => {
       'answers from the command line while the server runs on the same database',
       async () => {
         const env = { DATABASE_URL: schema.url };
-        const server = await startServe(env);
+        const server = await startInProcess({ databaseUrl: schema.url });
         const a = await driveToWait(server.url);
         const b = await driveToWait(server.url);
         // Not --server: the CLI opens the database itself, next to the running server.

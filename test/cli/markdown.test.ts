@@ -3,17 +3,12 @@
  * (no raw `##` or `**`), styled with ANSI escapes on a terminal and plain
  * otherwise; what the person typed is never rendered.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, wantsColor } from '../../src/cli/markdown.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
-import { cliArgs } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', FORCE_COLOR: '', NO_COLOR: '' };
-const cli = cliArgs();
-const chat = (input: string, extraEnv: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [...cli, 'chat', 'patient-intake'], { cwd: root, env: { ...env, ...extraEnv }, input, encoding: 'utf8', timeout: PATIENCE_MS });
+/** `gateflow chat patient-intake` in this process: its stdout is a stream that is no terminal, as a pipe; neither NO_COLOR nor FORCE_COLOR set unless given. */
+const chat = (input: string, extraEnv: Record<string, string> = {}) => runCli(['chat', 'patient-intake'], { input, env: { FORCE_COLOR: '', NO_COLOR: '', ...extraEnv } });
 
 const message = [
   '## Summary of Collected Information',
@@ -85,8 +80,8 @@ describe('gateflow chat renders messages for a terminal', () => {
   // Yes, Partial, Follow-up, Adult, then a free-text answer with Markdown in it: the summary follows.
   const toSummary = '1\n3\n2\n1\ntext me **please**\n';
 
-  it('plain when stdout is not a terminal: no raw ## or **, the heading over a rule', () => {
-    const result = chat(toSummary);
+  it('plain when stdout is not a terminal: no raw ## or **, the heading over a rule', async () => {
+    const result = await chat(toSummary);
     expect(result.status).toBe(0);
     const summary = result.stdout.slice(result.stdout.indexOf('Summary of Collected Information'));
     expect(summary).toMatch(/^Summary of Collected Information\n─{32}\n\nProblem Statement: Patient intake: /);
@@ -99,8 +94,8 @@ describe('gateflow chat renders messages for a terminal', () => {
     expect(summary).toContain('→ Text message (from: "text me **please**")');
   });
 
-  it('styled with ANSI escapes on a terminal (FORCE_COLOR stands in for one here)', () => {
-    const result = chat(toSummary, { FORCE_COLOR: '1' });
+  it('styled with ANSI escapes on a terminal (FORCE_COLOR stands in for one here)', async () => {
+    const result = await chat(toSummary, { FORCE_COLOR: '1' });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('\x1b[1;4mSummary of Collected Information\x1b[22;24m');
     expect(result.stdout).toContain('\x1b[1mYour Answers:\x1b[22m');

@@ -4,7 +4,7 @@
  * the seed's chat rule, owners, the last messages, and hostile text stored
  * verbatim — on PGlite and PostgreSQL, through the store's own migrations.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentRepository, type DocumentRepository } from '../../src/documents/repository.js';
 import {
   ChatNotFoundError,
@@ -15,6 +15,7 @@ import {
   ProjectNotFoundError,
 } from '../../src/documents/errors.js';
 import { templateStore } from '../helpers/pglite-template.js';
+import { emptySqlStore } from '../helpers/empty-store.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestSchema, hasPostgres } from '../helpers/postgres.js';
@@ -59,11 +60,13 @@ for (const backend of backends) {
   describe.skipIf(backend.skip)(`document repository on ${backend.name}`, () => {
     let opened: { store: Store; close: () => Promise<void> } | undefined;
     let repo: DocumentRepository;
+    // One store per backend, emptied before each test: every test starts on an empty store.
     beforeEach(async () => {
-      opened = await backend.open();
+      if (opened) await emptySqlStore(opened.store);
+      else opened = await backend.open();
       repo = documentRepository(opened.store.sql!);
     });
-    afterEach(async () => {
+    afterAll(async () => {
       await opened?.close();
       opened = undefined;
     });

@@ -19,6 +19,7 @@ import { createRuntime, type Runtime, type RuntimeEvent } from '../../src/runtim
 import { createMemoryStore } from '../../src/store/memory.js';
 import { createPgliteStore } from '../../src/store/pglite.js';
 import { templateDataDir, templateStore } from '../helpers/pglite-template.js';
+import { emptySqlStore } from '../helpers/empty-store.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
@@ -48,11 +49,13 @@ async function atApproval(runtime: Runtime) {
   return { sessionId, reply: waiting };
 }
 
-const backends: { name: string; skip: boolean; open: () => Promise<{ store: Store; close: () => Promise<void> }> }[] = [
-  { name: 'memory', skip: false, open: async () => ({ store: createMemoryStore(), close: async () => {} }) },
+/** `reusable`: emptied between tests (a SQL store) rather than opened anew. */
+const backends: { name: string; skip: boolean; reusable: boolean; open: () => Promise<{ store: Store; close: () => Promise<void> }> }[] = [
+  { name: 'memory', skip: false, reusable: false, open: async () => ({ store: createMemoryStore(), close: async () => {} }) },
   {
     name: 'PGlite',
     skip: false,
+    reusable: true,
     open: async () => {
       const store = await templateStore();
       return { store, close: () => store.close() };
@@ -61,6 +64,7 @@ const backends: { name: string; skip: boolean; open: () => Promise<{ store: Stor
   {
     name: 'PostgreSQL',
     skip: !hasPostgres,
+    reusable: true,
     open: async () => {
       const schema = await createTestSchema('gfin');
       const store = await createPostgresStore({ connectionString: schema.url });
@@ -79,7 +83,9 @@ for (const backend of backends) {
   describe.skipIf(backend.skip)(`input gates on ${backend.name}`, () => {
     let opened: { store: Store; close: () => Promise<void> } | undefined;
     const store = () => opened!.store;
+    // Each test starts on an empty store: a new one, or the SQL store of the test before emptied.
     beforeEach(async () => {
+      if (opened && backend.reusable) return emptySqlStore(opened.store);
       await opened?.close();
       opened = await backend.open();
     });
