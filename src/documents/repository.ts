@@ -187,9 +187,31 @@ const DOCUMENT_COLUMNS = 'id, project_id, name, standing_instruction, content, v
 const CHAT_COLUMNS = 'id, project_id, owner, session_id, focus_document_id, created_at';
 const MESSAGE_COLUMNS = 'id, chat_id, seq, role, content, metadata, created_at';
 
-/** The document agent's data on a SQL store's database (`store.sql`), within the caps (`DocumentLimits`; defaults when absent). */
-export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?: DocumentLimitsInput | DocumentLimits): DocumentRepository {
+/**
+ * The document agent's data on a SQL store's database (`store.sql`), or in a
+ * transaction already open (a turn's), within the caps (`DocumentLimits`;
+ * defaults when absent).
+ */
+export function documentRepository(
+  sql: Pick<SqlDatabase, 'query'> & Partial<Pick<SqlDatabase, 'transaction'>>,
+  limitsInput?: DocumentLimitsInput | DocumentLimits,
+): DocumentRepository {
   const limits = documentLimits(limitsInput);
+  /**
+   * A create under a count cap. On PostgreSQL, creates that race each count
+   * the rows before any other has committed, and together pass the cap by
+   * their number: the cap's key is locked for the transaction first, and the
+   * create's own statement, run after the lock, counts what those before it
+   * committed.
+   */
+  const underCap = <T>(key: string, create: (q: Pick<SqlDatabase, 'query'>) => Promise<T>): Promise<T> => {
+    const locked = async (q: Pick<SqlDatabase, 'query'>) => {
+      await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`gateflow cap ${key}`]);
+      return create(q);
+    };
+    // Without `transaction`, `sql` is a transaction already (the lock is held until it ends).
+    return sql.transaction ? sql.transaction(locked) : locked(sql);
+  };
   const ownerOf = (owner: Owner) => valid(OwnerSchema, owner, 'owner');
   const idOf = (value: number, path: string) => valid(IdSchema, value, path);
 
@@ -216,13 +238,16 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       const p = valid(NewProjectSchema, project);
       checkName(limits, p.name);
       checkText(limits, p.description, 'description');
-      // Counted in the insert itself (at most the cap's rows are read); concurrent creates on PostgreSQL may pass it by their number.
-      const { rows } = await sql.query<ProjectRow>(
-        `INSERT INTO gateflow_projects (owner, name, description)
-           SELECT $1, $2, $3
-            WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_projects WHERE owner IS NOT DISTINCT FROM $1 LIMIT $4) n) < $4
-         RETURNING ${PROJECT_COLUMNS}`,
-        [ownerOf(owner), p.name, p.description, limits.maxProjectsPerOwner],
+      // Counted in the insert itself (at most the cap's rows are read), under the cap's lock.
+      const who = ownerOf(owner);
+      const { rows } = await underCap(`projects of ${JSON.stringify(who)}`, (q) =>
+        q.query<ProjectRow>(
+          `INSERT INTO gateflow_projects (owner, name, description)
+             SELECT $1, $2, $3
+              WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_projects WHERE owner IS NOT DISTINCT FROM $1 LIMIT $4) n) < $4
+           RETURNING ${PROJECT_COLUMNS}`,
+          [who, p.name, p.description, limits.maxProjectsPerOwner],
+        ),
       );
       if (!rows[0]) throw new CapReachedError('maxProjectsPerOwner', limits.maxProjectsPerOwner);
       return toProject(rows[0]);
@@ -262,13 +287,15 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       checkText(limits, d.standingInstruction, 'standing_instruction');
       checkContent(limits, d.content);
       // The project's owner is checked in the same statement; a taken name inserts nothing.
-      const { rows } = await sql.query<DocumentRow>(
-        `INSERT INTO gateflow_documents (project_id, name, standing_instruction, content)
-           SELECT p.id, $3, $4, $5 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
-              AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_documents WHERE project_id = $1 LIMIT $6) n) < $6
-         ON CONFLICT (project_id, lower(name)) DO NOTHING
-         RETURNING ${DOCUMENT_COLUMNS}`,
-        [project, who, d.name, d.standingInstruction, d.content, limits.maxDocumentsPerProject],
+      const { rows } = await underCap(`documents of project ${project}`, (q) =>
+        q.query<DocumentRow>(
+          `INSERT INTO gateflow_documents (project_id, name, standing_instruction, content)
+             SELECT p.id, $3, $4, $5 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+                AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_documents WHERE project_id = $1 LIMIT $6) n) < $6
+           ON CONFLICT (project_id, lower(name)) DO NOTHING
+           RETURNING ${DOCUMENT_COLUMNS}`,
+          [project, who, d.name, d.standingInstruction, d.content, limits.maxDocumentsPerProject],
+        ),
       );
       if (rows[0]) return toDocument(rows[0]);
       if (!(await findProject(who, project))) throw new ProjectNotFoundError(project);
@@ -349,11 +376,13 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       const row = rows[0];
       if (!row) throw new ProjectNotFoundError(project);
       if (row.id !== null) return { chat: toChat(row as ChatRow), created: false };
-      const { rows: made } = await sql.query<ChatRow>(
-        `INSERT INTO gateflow_chats (project_id, owner)
-           SELECT $1, $2 WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $3) n) < $3
-         RETURNING ${CHAT_COLUMNS}`,
-        [project, who, limits.maxChatsPerProject],
+      const { rows: made } = await underCap(`chats of project ${project}`, (q) =>
+        q.query<ChatRow>(
+          `INSERT INTO gateflow_chats (project_id, owner)
+             SELECT $1, $2 WHERE (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $3) n) < $3
+           RETURNING ${CHAT_COLUMNS}`,
+          [project, who, limits.maxChatsPerProject],
+        ),
       );
       if (!made[0]) throw new CapReachedError('maxChatsPerProject', limits.maxChatsPerProject);
       return { chat: toChat(made[0]), created: true };
@@ -413,12 +442,14 @@ export function documentRepository(sql: Pick<SqlDatabase, 'query'>, limitsInput?
       const who = ownerOf(owner);
       const project = idOf(projectId, 'projectId');
       // Created at most once per session (the unique index), whoever gets there first.
-      await sql.query(
-        `INSERT INTO gateflow_chats (project_id, owner, session_id)
-           SELECT p.id, p.owner, $3 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
-              AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $4) n) < $4
-         ON CONFLICT (session_id) DO NOTHING`,
-        [project, who, sessionId, limits.maxChatsPerProject],
+      await underCap(`chats of project ${project}`, (q) =>
+        q.query(
+          `INSERT INTO gateflow_chats (project_id, owner, session_id)
+             SELECT p.id, p.owner, $3 FROM gateflow_projects p WHERE p.id = $1 AND p.owner IS NOT DISTINCT FROM $2
+                AND (SELECT count(*) FROM (SELECT 1 FROM gateflow_chats WHERE project_id = $1 LIMIT $4) n) < $4
+           ON CONFLICT (session_id) DO NOTHING`,
+          [project, who, sessionId, limits.maxChatsPerProject],
+        ),
       );
       const { rows } = await sql.query<ChatRow>(`SELECT ${CHAT_COLUMNS} FROM gateflow_chats WHERE session_id = $1 AND project_id = $2`, [sessionId, project]);
       if (!rows[0]) {
