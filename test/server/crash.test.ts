@@ -202,6 +202,10 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       for (let round = 0; round < rounds; round++) {
         let killed = false;
         let inFlight: Turn | undefined;
+        // A few turns through (2 to 4: counted, not timed, so a loaded machine changes nothing), then the kill.
+        const through = 2 + Math.floor(Math.random() * 3);
+        let fewThrough!: () => void;
+        const fewAcked = new Promise<void>((resolve) => (fewThrough = resolve));
         const stream = (async () => {
           for (let i = 0; !killed; i++) {
             const t: Turn = { button: buttonAt(sent++), turnId: `r${round}-${i}` };
@@ -211,13 +215,15 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
               expect(status).toBe(200);
               acked.set(t.turnId!, json);
               inFlight = undefined;
+              if (i + 1 === through) fewThrough();
             } catch {
               return; // the connection dropped: the process is gone
             }
           }
         })();
-        // Let a few turns through, then kill in the middle of whatever it is doing.
-        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 400)));
+        // Then a random moment later (a turn takes about as long), so the kill lands in the middle of whatever it is doing.
+        await fewAcked;
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 150)));
         killed = true;
         await crash(server);
         await stream;
@@ -499,13 +505,24 @@ describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () =
       expect(late.status).toBe(409);
       expect(late.json.error.code).toBe('input_closed');
 
-      // Killed and restarted once more, given time to sweep again: still one timeout.
+      // Killed and restarted once more: the restarted server sweeps at once, and finds nothing due: still one timeout.
       await crash(server);
       server = await startServe(dir, {}, args);
-      await new Promise((r) => setTimeout(r, 2500));
       const final = await gatedSession(server, sessionId);
       expect(final).toEqual(s);
       expect(timeouts(final)).toHaveLength(1);
+      // Stopped gracefully, it waits for that first sweep to end (not for a guessed time): then the journal on disk is unchanged.
+      await stopProcess(server.child, 'SIGTERM');
+      expect(server.child.exitCode).toBe(0);
+      children.delete(server.child);
+      const reopened = await createPgliteStore({ dataDir: dir });
+      try {
+        const journal = await reopened.history(sessionId);
+        expect(journal.map((e) => e.reply)).toEqual(s.history.map((e) => e.reply));
+        expect(journal.filter((e) => e.turn !== null && 'timeout' in e.turn)).toHaveLength(1);
+      } finally {
+        await reopened.close();
+      }
     },
   );
 });

@@ -638,7 +638,9 @@ describe('gateflow serve (npm start)', () => {
   });
 
   it('says on start that it serves the document agent, with web search from SEARXNG_URL or off', async () => {
-    const withSearch = await spawnServe({ env: { GATEFLOW_DB_DIR: join(tempDir(), 'db'), SEARXNG_URL: 'http://127.0.0.1:9/searxng' } });
+    // A copy of the migrated template (no initdb, no CREATE EXTENSION), used by both processes in turn.
+    const dir = templateDataDir('graph', join(tempDir(), 'db'));
+    const withSearch = await spawnServe({ env: { GATEFLOW_DB_DIR: dir, SEARXNG_URL: 'http://127.0.0.1:9/searxng' } });
     try {
       expect(withSearch.output()).toContain(
         'gateflow: document agent: document-agent (offline reader only: explicit commands), web search: SearXNG at http://127.0.0.1:9/searxng (POST /api/agent/act)',
@@ -651,7 +653,7 @@ describe('gateflow serve (npm start)', () => {
     } finally {
       await withSearch.kill();
     }
-    const without = await spawnServe({ env: { GATEFLOW_DB_DIR: join(tempDir(), 'db'), SEARXNG_URL: '' } });
+    const without = await spawnServe({ env: { GATEFLOW_DB_DIR: dir, SEARXNG_URL: '' } });
     try {
       expect(without.output()).toContain('gateflow: document agent: document-agent (offline reader only: explicit commands), web search: off (set SEARXNG_URL)');
     } finally {
