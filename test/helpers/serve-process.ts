@@ -43,9 +43,23 @@ export async function stopProcess(child: ChildProcessWithoutNullStreams, signal:
   await exited;
 }
 
-/** `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens. */
-export async function spawnServe(options: { env?: Record<string, string>; args?: string[]; port?: number } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...cliArgs('serve'), '--port', String(options.port ?? 0), ...(options.args ?? [])], {
+/**
+ * Node's options for a server in a test: WebAssembly compiled by the baseline
+ * compiler only. A server here lives seconds, and most of its start is PGlite's
+ * WebAssembly: V8's optimizing tier recompiled the hot part of it on every
+ * start for runs too short to pay it back (the crash tests, 14 starts, went
+ * from 47 to 27 CPU-s; a start on a new directory from 7.5 to 4.8; the
+ * browser viewer's and cli graph's longer-lived servers used no more). What
+ * runs is the same code; only how V8 compiles it changes.
+ */
+export const SERVE_NODE_ARGS: readonly string[] = ['--liftoff-only'];
+
+/**
+ * `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens;
+ * `nodeArgs` are node's own options (SERVE_NODE_ARGS unless given: `[]` for V8's defaults).
+ */
+export async function spawnServe(options: { env?: Record<string, string>; args?: string[]; port?: number; nodeArgs?: readonly string[] } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? SERVE_NODE_ARGS), ...cliArgs('serve'), '--port', String(options.port ?? 0), ...(options.args ?? [])], {
     cwd: ROOT,
     env: cleanEnv(options.env),
   });

@@ -14,7 +14,6 @@ import type { Store } from '../../src/store/types.js';
 import { taskAgentHost } from '../../src/task-agent/host.js';
 import { chaosModel } from '../../src/testing/chaos-model.js';
 import { CHAOS_MODEL_TIMEOUT_MS, CHAOS_SEED, CHAOS_WEIGHTS, Tally } from '../helpers/chaos.js';
-import { openDocumentStore } from '../helpers/document-agent.js';
 import { call, serveOnLoopback, type ApiResponse } from '../helpers/http.js';
 import { openGraphStore } from '../helpers/task-agent.js';
 
@@ -27,13 +26,18 @@ const expectNo5xxButModel = (response: { status: number; text: string; body: { e
   expect(response.status === 502 && response.body?.error?.code === 'model_error' ? 200 : response.status, `${where}: ${response.text.slice(0, 300)}`).toBeLessThan(500);
 };
 
-describe('the document agent over HTTP under a chaos model', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openDocumentStore();
-  });
-  afterAll(() => store?.close());
+/**
+ * One PGlite store (in memory, with AGE) for both agents, as `gateflow serve`
+ * serves them on one database: each run makes a project or a session of its
+ * own, so no run sees another's.
+ */
+let store: Store;
+beforeAll(async () => {
+  store = await openGraphStore();
+});
+afterAll(() => store?.close());
 
+describe('the document agent over HTTP under a chaos model', () => {
   it(`answers no request 500 in ${RUNS} runs`, async () => {
     for (let run = 0; run < RUNS; run++) {
       const seed = CHAOS_SEED * 1000 + run;
@@ -58,12 +62,6 @@ describe('the document agent over HTTP under a chaos model', () => {
 });
 
 describe('the task agent over HTTP under a chaos model', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openGraphStore();
-  });
-  afterAll(() => store?.close());
-
   it(`answers no request 500 in ${RUNS} runs`, async () => {
     for (let run = 0; run < RUNS; run++) {
       const seed = CHAOS_SEED * 1000 + run;

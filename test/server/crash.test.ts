@@ -202,6 +202,10 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
       for (let round = 0; round < rounds; round++) {
         let killed = false;
         let inFlight: Turn | undefined;
+        // A few turns through (2 to 4: counted, not timed, so a loaded machine changes nothing), then the kill.
+        const through = 2 + Math.floor(Math.random() * 3);
+        let fewThrough!: () => void;
+        const fewAcked = new Promise<void>((resolve) => (fewThrough = resolve));
         const stream = (async () => {
           for (let i = 0; !killed; i++) {
             const t: Turn = { button: buttonAt(sent++), turnId: `r${round}-${i}` };
@@ -211,13 +215,16 @@ describe('gateflow serve killed with SIGKILL (PGlite)', () => {
               expect(status).toBe(200);
               acked.set(t.turnId!, json);
               inFlight = undefined;
+              if (i + 1 === through) fewThrough();
             } catch {
               return; // the connection dropped: the process is gone
             }
           }
         })();
-        // Let a few turns through, then kill in the middle of whatever it is doing.
-        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 400)));
+        // Then a random moment later (a turn takes about as long), so the kill lands in the middle of whatever it is doing.
+        // (A stream that ended early, a turn refused, does not leave this waiting: the checks below then tell.)
+        await Promise.race([fewAcked, stream]);
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 150)));
         killed = true;
         await crash(server);
         await stream;
@@ -379,9 +386,9 @@ const REFUND_TURNS: Turn[] = [
 const APPROVED = 'Good news: a manager approved a refund of 150 EUR for order AB1234.';
 const TAKES_OVER = 'a person from our support team is taking over your refund request for order AB1234';
 
-/** A refund-approval session driven through the chat to the wait for the manager. */
-async function refundAtWait(server: Server): Promise<{ sessionId: string; waiting: GatedReply }> {
-  const started = await call<{ sessionId: string }>(server, 'POST', '/api/flows/refund-approval/sessions');
+/** A refund-approval session (of `flowId`) driven through the chat to the wait for the manager. */
+async function refundAtWait(server: Server, flowId = 'refund-approval'): Promise<{ sessionId: string; waiting: GatedReply }> {
+  const started = await call<{ sessionId: string }>(server, 'POST', `/api/flows/${flowId}/sessions`);
   expect(started.status).toBe(201);
   const { sessionId } = started.json;
   let waiting: GatedReply | undefined;
@@ -392,6 +399,7 @@ async function refundAtWait(server: Server): Promise<{ sessionId: string; waitin
   return { sessionId, waiting: waiting! };
 }
 
+/** Every open gate the server lists (of every session). */
 const openInputs = async (server: Server) => {
   const { status, json } = await call<{ inputs: OpenInput[] }>(server, 'GET', '/api/inputs');
   expect(status).toBe(200);
@@ -404,26 +412,76 @@ const gatedSession = (server: Server, sessionId: string) => session(server, sess
 const chatTurns = (s: GatedSession) => s.history.map((e) => e.turn).filter((t): t is Turn => t !== null && ('text' in t || 'button' in t));
 const timeouts = (s: GatedSession) => s.history.filter((e) => e.turn !== null && 'timeout' in e.turn);
 
+/** The example refund flow as `refund-approval-1h`: its manager has an hour instead of 24, far beyond what reaching the wait takes, however loaded the machine. */
+function shortDeadlineFlows(): string {
+  const flows = join(base, 'flows-short-deadline');
+  mkdirSync(flows, { recursive: true });
+  const doc = JSON.parse(readFileSync(join(ROOT, 'machines', 'flows', 'refund-approval.json'), 'utf8')) as { id: string; nodes: { id: string; deadline?: string }[] };
+  doc.id = 'refund-approval-1h';
+  doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT1H';
+  writeFileSync(join(flows, 'refund-approval-1h.json'), JSON.stringify(doc));
+  return flows;
+}
+
+/**
+ * Two sessions waiting for a manager in one server, killed and started again
+ * together (each restart costs seconds): one whose gate is answered across the
+ * kill, one whose deadline passes while the server is down.
+ */
 describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () => {
   it(
-    'keeps the unanswered gate with its id; answering it after the restart finishes the flow, nothing before the wait runs again',
+    'keeps the unanswered gate with its id (answered after the restart, the flow finishes, nothing before the wait runs again); a deadline that passed while the server was down fires exactly once after the restart',
     async () => {
       const dir = freshDir('gates-across-kill');
-      let server = await startServe(dir);
+      // The examples, and the refund flow with a deadline of an hour.
+      const args = ['--flows', shortDeadlineFlows(), '--with-examples'];
+      let server = await startServe(dir, {}, args);
+
+      // Answered across the kill: the example flow (a manager has 24 hours).
       const { sessionId, waiting } = await refundAtWait(server);
       const [approved, amount] = waiting.inputs as [OpenInput, OpenInput];
-      expect(await openInputs(server)).toEqual(waiting.inputs);
+      // Timed out across the kill.
+      const late = await refundAtWait(server, 'refund-approval-1h');
+      const deadline = Date.parse(late.waiting.inputs[0]!.deadline!);
+      expect(deadline - Date.parse(late.waiting.inputs[0]!.openedAt)).toBe(3_600_000);
+      expect(await openInputs(server)).toEqual([...waiting.inputs, ...late.waiting.inputs]);
 
       const first = await call<GatedReply>(server, 'POST', `/api/inputs/${approved.gateId}`, { value: 'yes' });
       expect(first.status, JSON.stringify(first.json)).toBe(200);
       expect(first.json.status).toBe('waiting');
       expect(first.json.inputs).toEqual([amount]);
       const before = await gatedSession(server, sessionId);
-
+      expect(await openInputs(server)).toEqual([amount, ...late.waiting.inputs]);
+      // Killed before the deadline: it passes while no process runs.
+      expect(Date.now()).toBeLessThan(deadline);
       await crash(server);
-      server = await startServe(dir);
 
-      // The same gate, same id, same deadline; the answered one is not back.
+      // On disk, read directly: still waiting, both gates open, no timeout journaled.
+      const store = await createPgliteStore({ dataDir: dir });
+      try {
+        expect((await store.listInputs({ sessionId: late.sessionId })).map((g) => g.gateId)).toEqual(late.waiting.inputs.map((g) => g.gateId));
+        expect(await store.history(late.sessionId)).toHaveLength(1 + REFUND_TURNS.length);
+        // The hour passes while no process runs: the gates' deadline, as stored, is now behind us.
+        await store.sql!.query("UPDATE gateflow_inputs SET deadline = now() - interval '1 second' WHERE session_id = $1", [late.sessionId]);
+      } finally {
+        await store.close();
+      }
+
+      server = await startServe(dir, {}, args);
+      // The server sweeps the store for due deadlines (at start, then every second): that session takes the timeout edge.
+      let s = await gatedSession(server, late.sessionId);
+      for (const until = Date.now() + PATIENCE_MS; s.reply.status === 'waiting' && Date.now() < until; s = await gatedSession(server, late.sessionId))
+        await new Promise((r) => setTimeout(r, 100));
+      expect(s.reply.message).toContain(TAKES_OVER);
+      expect(s.reply).toMatchObject({ state: 'person_takes_over', inputs: [], completion: { isComplete: true } });
+      expect(timeouts(s).map((e) => e.turn)).toEqual([{ timeout: late.waiting.inputs.map((g) => g.gateId) }]);
+      expect(s.history).toHaveLength(1 + REFUND_TURNS.length + 1);
+      expect(chatTurns(s)).toEqual(REFUND_TURNS);
+      const tooLate = await call<{ error: { code: string } }>(server, 'POST', `/api/inputs/${late.waiting.inputs[1]!.gateId}`, { value: '150' });
+      expect(tooLate.status).toBe(409);
+      expect(tooLate.json.error.code).toBe('input_closed');
+
+      // The same gate, same id, same deadline; the answered one is not back (and the timed-out ones are gone).
       expect(await openInputs(server)).toEqual([amount]);
       const restored = await gatedSession(server, sessionId);
       expect(restored).toEqual(before);
@@ -449,63 +507,26 @@ describe('input gates when gateflow serve is killed with SIGKILL (PGlite)', () =
       // What was journaled before the kill is there unchanged, once.
       expect(finished.history.slice(0, before.history.length)).toEqual(before.history);
       expect(chatTurns(finished)).toEqual(REFUND_TURNS);
-    },
-  );
 
-  it(
-    'fires a deadline that passed while the server was down exactly once after the restart',
-    async () => {
-      const dir = freshDir('deadline-across-kill');
-      // The example flow with a manager who has an hour instead of 24: far beyond what reaching the wait takes, however loaded the machine.
-      const flows = join(base, 'flows-short-deadline');
-      mkdirSync(flows, { recursive: true });
-      const doc = JSON.parse(readFileSync(join(ROOT, 'machines', 'flows', 'refund-approval.json'), 'utf8')) as { nodes: { id: string; deadline?: string }[] };
-      doc.nodes.find((n) => n.id === 'manager_approval')!.deadline = 'PT1H';
-      writeFileSync(join(flows, 'refund-approval.json'), JSON.stringify(doc));
-      const args = ['--flows', flows];
-
-      let server = await startServe(dir, {}, args);
-      const { sessionId, waiting } = await refundAtWait(server);
-      const deadline = Date.parse(waiting.inputs[0]!.deadline!);
-      expect(deadline - Date.parse(waiting.inputs[0]!.openedAt)).toBe(3_600_000);
-      expect(await openInputs(server)).toEqual(waiting.inputs);
-      // Killed before the deadline: it passes while no process runs.
-      expect(Date.now()).toBeLessThan(deadline);
-      await crash(server);
-
-      // On disk, read directly: still waiting, both gates open, no timeout journaled.
-      const store = await createPgliteStore({ dataDir: dir });
-      try {
-        expect((await store.listInputs({ sessionId })).map((g) => g.gateId)).toEqual(waiting.inputs.map((g) => g.gateId));
-        expect(await store.history(sessionId)).toHaveLength(1 + REFUND_TURNS.length);
-        // The hour passes while no process runs: the gates' deadline, as stored, is now behind us.
-        await store.sql!.query("UPDATE gateflow_inputs SET deadline = now() - interval '1 second' WHERE session_id = $1", [sessionId]);
-      } finally {
-        await store.close();
-      }
-
-      server = await startServe(dir, {}, args);
-      // The server sweeps the store for due deadlines (every second): the session takes the timeout edge.
-      let s = await gatedSession(server, sessionId);
-      for (const until = Date.now() + PATIENCE_MS; s.reply.status === 'waiting' && Date.now() < until; s = await gatedSession(server, sessionId))
-        await new Promise((r) => setTimeout(r, 200));
-      expect(s.reply.message).toContain(TAKES_OVER);
-      expect(s.reply).toMatchObject({ state: 'person_takes_over', inputs: [], completion: { isComplete: true } });
-      expect(timeouts(s).map((e) => e.turn)).toEqual([{ timeout: waiting.inputs.map((g) => g.gateId) }]);
-      expect(s.history).toHaveLength(1 + REFUND_TURNS.length + 1);
-      expect(chatTurns(s)).toEqual(REFUND_TURNS);
-      expect(await openInputs(server)).toEqual([]);
-      const late = await call<{ error: { code: string } }>(server, 'POST', `/api/inputs/${waiting.inputs[1]!.gateId}`, { value: '150' });
-      expect(late.status).toBe(409);
-      expect(late.json.error.code).toBe('input_closed');
-
-      // Killed and restarted once more, given time to sweep again: still one timeout.
+      // Killed and restarted once more: the restarted server sweeps at once, and finds nothing due: still one timeout.
       await crash(server);
       server = await startServe(dir, {}, args);
-      await new Promise((r) => setTimeout(r, 2500));
-      const final = await gatedSession(server, sessionId);
+      const final = await gatedSession(server, late.sessionId);
       expect(final).toEqual(s);
       expect(timeouts(final)).toHaveLength(1);
+      expect(await gatedSession(server, sessionId)).toEqual(finished);
+      // Stopped gracefully, it waits for that first sweep to end (not for a guessed time): then the journal on disk is unchanged.
+      await stopProcess(server.child, 'SIGTERM');
+      expect(server.child.exitCode).toBe(0);
+      children.delete(server.child);
+      const reopened = await createPgliteStore({ dataDir: dir });
+      try {
+        const journal = await reopened.history(late.sessionId);
+        expect(journal.map((e) => e.reply)).toEqual(s.history.map((e) => e.reply));
+        expect(journal.filter((e) => e.turn !== null && 'timeout' in e.turn)).toHaveLength(1);
+      } finally {
+        await reopened.close();
+      }
     },
   );
 });

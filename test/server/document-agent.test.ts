@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { sign } from 'hono/jwt';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
@@ -30,6 +29,7 @@ import { textResult } from '../helpers/mock-model.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { killServers, spawnServe } from '../helpers/serve-process.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
+import { runCli } from '../helpers/cli.js';
 import { templateDataDir } from '../helpers/pglite-template.js';
 
 const SECRET = 'a-secret-of-at-least-32-bytes-for-the-documents';
@@ -627,18 +627,16 @@ describe('a server without the document agent', () => {
 
 describe('gateflow serve (npm start)', () => {
   it('refuses a malformed SEARXNG_URL before starting, naming it', async () => {
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      const code = await main(['serve', '--port', '0'], { SEARXNG_URL: 'not a url', GATEFLOW_DB_DIR: join(tempDir(), 'db') });
-      expect(code).toBe(2);
-      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(/^gateflow: .*SEARXNG_URL/m);
-    } finally {
-      stderr.mockRestore();
-    }
+    // The CLI's main with streams of its own (not a spy on process.stderr, which would make this file need a module graph of its own).
+    const { status, stderr } = await runCli(['serve', '--port', '0'], { env: { SEARXNG_URL: 'not a url', GATEFLOW_DB_DIR: join(tempDir(), 'db') } });
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^gateflow: .*SEARXNG_URL/m);
   });
 
   it('says on start that it serves the document agent, with web search from SEARXNG_URL or off', async () => {
-    const withSearch = await spawnServe({ env: { GATEFLOW_DB_DIR: join(tempDir(), 'db'), SEARXNG_URL: 'http://127.0.0.1:9/searxng' } });
+    // A copy of the migrated template (no initdb, no CREATE EXTENSION), used by both processes in turn.
+    const dir = templateDataDir('graph', join(tempDir(), 'db'));
+    const withSearch = await spawnServe({ env: { GATEFLOW_DB_DIR: dir, SEARXNG_URL: 'http://127.0.0.1:9/searxng' } });
     try {
       expect(withSearch.output()).toContain(
         'gateflow: document agent: document-agent (offline reader only: explicit commands), web search: SearXNG at http://127.0.0.1:9/searxng (POST /api/agent/act)',
@@ -651,7 +649,7 @@ describe('gateflow serve (npm start)', () => {
     } finally {
       await withSearch.kill();
     }
-    const without = await spawnServe({ env: { GATEFLOW_DB_DIR: join(tempDir(), 'db'), SEARXNG_URL: '' } });
+    const without = await spawnServe({ env: { GATEFLOW_DB_DIR: dir, SEARXNG_URL: '' } });
     try {
       expect(without.output()).toContain('gateflow: document agent: document-agent (offline reader only: explicit commands), web search: off (set SEARXNG_URL)');
     } finally {

@@ -900,7 +900,8 @@ describe('GET /api/openapi.json', () => {
 
 describe('startServer with PGlite in a temp directory', () => {
   it('serves a full intake; after a restart on the same directory the session is still there with its history', async () => {
-    const dataDir = join(tempDir(), 'db');
+    // A copy of the migrated template with AGE, as a server leaves a directory: what is tested is serving and restarting, not initdb.
+    const dataDir = templateDataDir('graph', join(tempDir(), 'db'));
     const extract = createExtractActor();
     const first = await startServer({ workflows: FLOWS.map((f) => flowWorkflow(f)), actors: { extract }, port: 0, dataDir });
     let sessionId: string;

@@ -16,6 +16,7 @@ import { createPgliteClient, createPgliteStore } from '../../src/store/pglite.js
 import { templateDataDir } from '../helpers/pglite-template.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
 import { cliArgs } from '../helpers/cli.js';
+import { SERVE_NODE_ARGS } from '../helpers/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOCKER = join(ROOT, 'test', 'helpers', 'dir-lock-child.ts');
@@ -283,7 +284,7 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
    * would not reach the server).
    */
   function serve(dbDir: string) {
-    const child = track(spawn(process.execPath, cliArgs('serve', '--port', '0'), { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
+    const child = track(spawn(process.execPath, [...SERVE_NODE_ARGS, ...cliArgs('serve', '--port', '0')], { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -316,6 +317,8 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
   it(
     'the second is refused with one line naming the directory and the first pid; after the first is SIGKILLed, the next takes over with the data intact',
     async () => {
+      // A directory that does not exist yet: the first server makes it (initdb, migrations, AGE). Of the tests of
+      // `gateflow serve`, this is the one that starts on a new directory; the others copy the migrated template.
       const dir = join(base, 'served');
       const t0 = Date.now();
       const first = serve(dir);
