@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractActor } from '../../src/extract/actor.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { modelFromEnv } from '../../src/extract/model-from-env.js';
+import { INSPECTOR_CONNECT_TIMEOUT_MS } from '../../src/react/stately-inspector.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import {
   DEMO_DIR,
@@ -88,6 +89,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     base = mkdtempSync(join(tmpdir(), 'gateflow-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
     shared = await serveInProcess('shared');
+    void developmentDemo();
   });
 
   afterEach(async () => {
@@ -103,15 +105,20 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
-  let developmentDir: string | undefined;
-  /** The demo page with React's development build (StrictMode runs effects twice), built once. */
-  function developmentDemo(): string {
-    if (!developmentDir) {
+  let developmentBuild: Promise<string> | undefined;
+  /**
+   * The demo page with React's development build (StrictMode runs effects
+   * twice), built once: started with the file, in Vite's own process, so the
+   * tests before the first that needs it run meanwhile.
+   */
+  function developmentDemo(): Promise<string> {
+    if (!developmentBuild) {
       const dir = join(base, 'demo-development');
-      buildDevelopmentDemo(dir);
-      developmentDir = dir;
+      developmentBuild = buildDevelopmentDemo(dir).then(() => dir);
+      // Awaited by the tests that need it (a failure is theirs); no unhandled rejection before then.
+      developmentBuild.catch(() => {});
     }
-    return developmentDir;
+    return developmentBuild;
   }
 
   /** startServer in this process, on a PGlite directory of its own, serving the built demo. */
@@ -133,7 +140,12 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   }
 
   /** A new browser context (no localStorage shared with other tests) on the demo page. */
-  async function openDemo(baseUrl: string, query = `?flow=${FLOW_ID}`, initScript?: string, options: { statelyReachable?: boolean } = {}): Promise<Opened> {
+  async function openDemo(
+    baseUrl: string,
+    query = `?flow=${FLOW_ID}`,
+    initScript?: string,
+    options: { statelyReachable?: boolean; fakeClock?: boolean } = {},
+  ): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
     contexts.add(context);
     context.setDefaultTimeout(WAIT);
@@ -153,6 +165,8 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
       },
     );
     if (initScript) await context.addInitScript(initScript);
+    // Time flows as usual, and the test may jump it forward (a deadline in the page reached at once, not waited for).
+    if (options.fakeClock) await context.clock.install();
     const page = await context.newPage();
     opened.page = page;
     page.on('popup', (p) => opened.popups.push(p));
@@ -415,7 +429,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
   it.each(['development', 'production'] as const)(
     'StrictMode (%s build): one session per page load and no duplicated turn', async (mode) => {
-      const staticDir = mode === 'development' ? developmentDemo() : DEMO_DIR;
+      const staticDir = mode === 'development' ? await developmentDemo() : DEMO_DIR;
       const server = await serveInProcess(`strict-${mode}`, { staticDir });
       const dataDir = join(base, `strict-${mode}`);
       const { page, errors, api } = await openDemo(server.url);
@@ -791,11 +805,14 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   it('?inspect when stately.ai does not answer: the window is closed again and the widget says why', async () => {
-    const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false });
+    const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false, fakeClock: true });
     const w = widget(page);
     await expect.poll(() => popups.length).toBe(1);
     await page.bringToFront();
     await press(page, 'Yes');
+    // The inspector window never says it is connected: its deadline passes (jumped to, not waited for).
+    expect(await w.root.getByRole('status').filter({ hasText: 'stately.ai' }).count()).toBe(0);
+    await page.clock.fastForward(INSPECTOR_CONNECT_TIMEOUT_MS);
     const note = w.root.getByRole('status').filter({ hasText: 'stately.ai' });
     await note.waitFor({ timeout: WAIT });
     expect(await note.innerText()).toMatch(/Inspection is off: the Stately inspector runs on stately\.ai, which did not answer/);
@@ -807,7 +824,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
   it.each(['production', 'development'] as const)(
     '?inspect (%s build): connects the Stately inspector (kept offline) and the widget still works', async (mode) => {
-      const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: developmentDemo() });
+      const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: await developmentDemo() });
       const { page, errors, popups, offsite } = await openDemo(server.url, `?flow=${FLOW_ID}&inspect`, COUNT_WINDOW_OPEN);
       const w = widget(page);
       // The inspector client opened its window (answered by the stand-in page, never the internet).
