@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, ConsoleMessage, Locator, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createExtractActor } from '../../src/extract/actor.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { modelFromEnv } from '../../src/extract/model-from-env.js';
@@ -99,6 +99,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   afterAll(async () => {
+    await tab?.context.close().catch(() => {});
     await Promise.all([...servers].map((s) => s.close().catch(() => {})));
     await browser?.close();
     await killChildren();
@@ -139,44 +140,102 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     await server.close();
   }
 
-  /** A new browser context (no localStorage shared with other tests) on the demo page. */
-  async function openDemo(
-    baseUrl: string,
-    query = `?flow=${FLOW_ID}`,
-    initScript?: string,
-    options: { statelyReachable?: boolean; fakeClock?: boolean } = {},
-  ): Promise<Opened> {
-    const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
-    contexts.add(context);
-    context.setDefaultTimeout(WAIT);
-    const opened: Opened = { context, page: undefined as unknown as Page, errors: [], api: [], offsite: [], popups: [] };
-    const origin = new URL(baseUrl).origin;
-    // Nothing leaves the machine: the Stately inspector gets a stand-in page
-    // that says it is connected and keeps what it receives, anything else a 404.
+  /** Routes what a context asks of anywhere but `origin` (nothing leaves the machine), recording it in `record().offsite`. */
+  async function keepOffline(context: BrowserContext, origin: string, record: () => Opened, options: { statelyReachable?: boolean }) {
+    // The Stately inspector gets a stand-in page that says it is connected
+    // and keeps what it receives, anything else a 404.
     await context.route(
       (url) => url.origin !== origin,
       (route) => {
         const url = route.request().url();
-        opened.offsite.push(url);
+        record().offsite.push(url);
         // No internet, as far as stately.ai goes: the request fails as it does offline.
         if (/stately\.ai/.test(url) && options.statelyReachable === false) return route.abort('internetdisconnected');
         if (/stately\.ai/.test(url)) return route.fulfill({ status: 200, contentType: 'text/html', body: FAKE_INSPECTOR });
         return route.fulfill({ status: 404, body: '' });
       },
     );
-    if (initScript) await context.addInitScript(initScript);
-    // Time flows as usual, and the test may jump it forward (a deadline in the page reached at once, not waited for).
-    if (options.fakeClock) await context.clock.install();
-    const page = await context.newPage();
-    opened.page = page;
-    page.on('popup', (p) => opened.popups.push(p));
-    page.on('pageerror', (e) => opened.errors.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
+  }
+
+  /**
+   * The tab the tests on the shared server with nothing added to the page
+   * load the demo into, one after the other: a browser context (and its
+   * renderer) costs about a CPU-second to start. Each test's page starts with
+   * the origin's storage emptied, so no test sees another's session.
+   */
+  let tab: { context: BrowserContext; page: Page; current: Opened } | undefined;
+
+  async function sharedTab(): Promise<{ context: BrowserContext; page: Page; current: Opened }> {
+    if (!tab) {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+      context.setDefaultTimeout(WAIT);
+      const page = await context.newPage();
+      const made: { context: BrowserContext; page: Page; current: Opened } = {
+        context,
+        page,
+        current: { context, page, errors: [], api: [], offsite: [], popups: [] },
+      };
+      await keepOffline(context, new URL(shared.url).origin, () => made.current, {});
+      tab = made;
+    } else {
+      // Away from the demo (a JSON answer: no script of the page runs on), then the origin's storage emptied.
+      await tab.page.goto(`${shared.url}/api/flows`);
+      await tab.page.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+    }
+    return tab;
+  }
+
+  /**
+   * The demo page in a browser context of its own, or (on the shared server,
+   * with no script or option added) in the shared tab with its storage
+   * emptied: either way no localStorage from other tests.
+   */
+  async function openDemo(
+    baseUrl: string,
+    query = `?flow=${FLOW_ID}`,
+    initScript?: string,
+    options: { statelyReachable?: boolean; fakeClock?: boolean } = {},
+  ): Promise<Opened> {
+    const origin = new URL(baseUrl).origin;
+    let opened: Opened;
+    if (baseUrl === shared.url && !initScript && Object.keys(options).length === 0) {
+      const reused = await sharedTab();
+      opened = reused.current = { context: reused.context, page: reused.page, errors: [], api: [], offsite: [], popups: [] };
+    } else {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+      contexts.add(context);
+      context.setDefaultTimeout(WAIT);
+      opened = { context, page: undefined as unknown as Page, errors: [], api: [], offsite: [], popups: [] };
+      const own = opened;
+      await keepOffline(context, origin, () => own, options);
+      if (initScript) await context.addInitScript(initScript);
+      // Time flows as usual, and the test may jump it forward (a deadline in the page reached at once, not waited for).
+      if (options.fakeClock) await context.clock.install();
+      opened.page = await context.newPage();
+    }
+    const { page } = opened;
+    const onPopup = (p: Page) => opened.popups.push(p);
+    const onPageError = (e: Error) => opened.errors.push(`pageerror: ${e.message}`);
+    const onConsole = (m: ConsoleMessage) => {
       if (m.type() === 'error') opened.errors.push(`console: ${m.text()}`);
-    });
-    page.on('request', (r: Request) => {
+    };
+    const onRequest = (r: Request) => {
       const url = new URL(r.url());
       if (url.origin === origin && url.pathname.startsWith('/api/')) opened.api.push(`${r.method()} ${url.pathname}`);
+    };
+    page.on('popup', onPopup);
+    page.on('pageerror', onPageError);
+    page.on('console', onConsole);
+    page.on('request', onRequest);
+    // What the page does after this test is not this test's (the shared tab goes on to the next).
+    onTestFinished(() => {
+      page.off('popup', onPopup);
+      page.off('pageerror', onPageError);
+      page.off('console', onConsole);
+      page.off('request', onRequest);
     });
     await page.goto(`${baseUrl}/${query}`);
     await settled(page, 1);
