@@ -50,25 +50,30 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('no CSP violation on any serv
   ];
 
   it('each page loads its scripts under the policy and reports no violation', async () => {
-    for (const [name, path, ready] of pages()) {
-      const context = await browser.newContext();
+    // One tab loads each page in turn (a context costs a renderer's start): every load is a new document, with its own scripts and its own record.
+    const context = await browser.newContext();
+    try {
       const page = await context.newPage();
-      const reports: string[] = [];
-      // Registered before any script of the page runs: every violation is recorded, caught or not.
+      // Registered before any script of each page runs: every violation is recorded, caught or not.
       await page.addInitScript(() => {
         const seen: string[] = [];
         (window as unknown as { __csp: string[] }).__csp = seen;
         document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
       });
+      let reports: string[] = [];
       page.on('console', (message) => {
         if (/Content Security Policy|unsafe-eval/i.test(message.text())) reports.push(message.text());
       });
-      const response = await page.goto(`${server.url}${path}`);
-      expect(response?.headers()['content-security-policy'], name).toMatch(/script-src 'self'(;|$)/);
-      // Shown: the page's modules have run (zod builds its schemas, and probed for eval, as they load).
-      await page.locator(ready!).first().waitFor();
-      const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
-      expect({ page: name, violations, reports }).toEqual({ page: name, violations: [], reports: [] });
+      for (const [name, path, ready] of pages()) {
+        reports = [];
+        const response = await page.goto(`${server.url}${path}`);
+        expect(response?.headers()['content-security-policy'], name).toMatch(/script-src 'self'(;|$)/);
+        // Shown: the page's modules have run (zod builds its schemas, and probed for eval, as they load).
+        await page.locator(ready!).first().waitFor();
+        const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+        expect({ page: name, violations, reports }).toEqual({ page: name, violations: [], reports: [] });
+      }
+    } finally {
       await context.close();
     }
   });

@@ -69,6 +69,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
   });
 
   afterAll(async () => {
+    await unlisted?.close();
     await browser?.close();
     if (base) rmSync(base, { recursive: true, force: true });
   });
@@ -85,6 +86,21 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
     });
     servers.add(server);
     return server;
+  }
+
+  /**
+   * The server the tests that never look at the inbox share (each reads only
+   * its own session and its gates): one server start fewer. Started by the
+   * first of them, closed after the file.
+   */
+  let unlisted: RunningServer | undefined;
+  async function serveWithoutInbox(): Promise<RunningServer> {
+    if (!unlisted) {
+      unlisted = await serve('no-inbox');
+      // Not closed after the test, as the servers of their own are.
+      servers.delete(unlisted);
+    }
+    return unlisted;
   }
 
   /**
@@ -374,7 +390,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
   });
 
   it('"Start over" while waiting withdraws the request before starting again', async () => {
-    const server = await serve('start-over');
+    const server = await serveWithoutInbox();
     const customer = await open(server.url, `?flow=${FLOW_ID}`);
     const page = customer.page;
     const c = chat(page);
@@ -394,7 +410,7 @@ describe.skipIf(!runBrowser)('input gates in Chromium: the customer waits, the m
   });
 
   it('a broken events stream: once it connects again the customer page reads the session and shows the outcome', async () => {
-    const server = await serve('reconnect');
+    const server = await serveWithoutInbox();
     const customer = await open(server.url, `?flow=${FLOW_ID}`);
     const page = customer.page;
     const c = chat(page);

@@ -19,8 +19,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { EXAMPLE_ACTORS } from '../../src/cli/example-actors.js';
 import { createExtractActor } from '../../src/extract/actor.js';
 import { SKIP_VALUE } from '../../src/flow/answer.js';
@@ -60,7 +60,14 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
   let browser: Browser;
   let base: string;
   let server: RunningServer;
-  const contexts = new Set<BrowserContext>();
+  /**
+   * One page for every flow, each test loading its flow into it: a browser
+   * context (and its renderer) costs about a CPU-second to start, and the
+   * flows share nothing in the page (each keeps its session under its own
+   * localStorage key, and every test starts its flow's page afresh).
+   */
+  let context: BrowserContext;
+  let page: Page;
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -75,14 +82,14 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
       dataDir: freshDataDir(template, base, 'typing'),
       staticDir: DEMO_DIR,
     });
-  });
-
-  afterEach(async () => {
-    await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
-    contexts.clear();
+    context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+    context.setDefaultTimeout(WAIT);
+    await context.route((url) => url.origin !== new URL(server.url).origin, (route) => route.fulfill({ status: 404, body: '' }));
+    page = await context.newPage();
   });
 
   afterAll(async () => {
+    await context?.close();
     await server?.close();
     await browser?.close();
     if (base) rmSync(base, { recursive: true, force: true });
@@ -94,16 +101,18 @@ describe.skipIf(!runBrowser)('typing after every reply, on every example flow, i
 
   it.each(flows.map((f) => [f.id, f] as const))(
     '%s: typed answers, Enter after each; the focus stays in the text box and only the typed text is recorded', async (flowId, flow) => {
-      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
-      contexts.add(context);
-      context.setDefaultTimeout(WAIT);
       const origin = server.url;
-      await context.route((url) => url.origin !== new URL(origin).origin, (route) => route.fulfill({ status: 404, body: '' }));
-      const page = await context.newPage();
       const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
+      const onPageError = (e: Error) => errors.push(`pageerror: ${e.message}`);
+      const onConsole = (m: ConsoleMessage) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      };
+      // This flow's page alone: what another flow's page said is not this test's.
+      page.on('pageerror', onPageError);
+      page.on('console', onConsole);
+      onTestFinished(() => {
+        page.off('pageerror', onPageError);
+        page.off('console', onConsole);
       });
       await page.goto(`${origin}/?flow=${flowId}`);
       await settled(page, 1);

@@ -11,8 +11,8 @@
  * Skipped without /usr/bin/chromium, unless GATEFLOW_REQUIRE_BROWSER=1.
  */
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
 import { fetchSession } from '../helpers/browser-server.js';
@@ -29,14 +29,55 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
 
   const api = <T>(path: string, body?: unknown) => served.api<T>(path, body);
 
-  /** A page of its own, collecting console errors and uncaught exceptions. */
-  async function open(width = 1400, height = 900): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await served.browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
+  /**
+   * The tab the tests that route nothing load their pages into, one after
+   * the other: a browser context (and its renderer) costs about a CPU-second
+   * to start. Each test gets it with the origin's storage emptied.
+   */
+  let tab: { context: BrowserContext; page: Page } | undefined;
+  afterAll(async () => {
+    await tab?.context.close().catch(() => {});
+  });
+
+  /**
+   * A page collecting console errors and uncaught exceptions: of its own when
+   * the test routes requests (`own`), else the shared tab (at the size asked
+   * for, storage emptied); `close()` ends what is the test's.
+   */
+  async function open(width = 1400, height = 900, own = false): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+    let page: Page;
+    let close: () => Promise<void>;
+    if (own) {
+      const context = await served.browser.newContext({ viewport: { width, height } });
+      page = await context.newPage();
+      close = () => context.close();
+    } else {
+      if (!tab) {
+        const context = await served.browser.newContext({ viewport: { width, height } });
+        tab = { context, page: await context.newPage() };
+      } else {
+        // Away from the pages (a JSON answer: no script runs on), then the origin's storage emptied.
+        await tab.page.goto(`${served.server.url}/api/drawings`);
+        await tab.page.evaluate(() => {
+          localStorage.clear();
+          sessionStorage.clear();
+        });
+        await tab.page.setViewportSize({ width, height });
+      }
+      page = tab.page;
+      close = async () => {
+        page.off('pageerror', onPageError);
+        page.off('console', onConsole);
+      };
+    }
     const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-    return { context, page, errors };
+    const onPageError = (e: Error) => errors.push(`pageerror: ${e.message}`);
+    const onConsole = (m: ConsoleMessage) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    };
+    page.on('pageerror', onPageError);
+    page.on('console', onConsole);
+    return { page, errors, close };
   }
 
   /** The drawing's box ids as the page shows them, once drawn. */
@@ -63,7 +104,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     const { drawings } = await api<{ drawings: { id: string; kind: string }[] }>('/api/drawings');
     const ids = drawings.map((d) => d.id);
     for (const id of ['patient-intake', 'led-sales', 'refund-approval', 'task-agent', 'document-agent', 'pathSelection', 'chatSession']) expect(ids).toContain(id);
-    const { context, page, errors } = await open();
+    const { page, errors, close } = await open();
     try {
       await page.goto(`${served.server.url}/viewer`);
       const list = page.getByRole('navigation', { name: 'Drawings' });
@@ -90,12 +131,12 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       }
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   it('shows a clicked box or edge in the details panel, switches levels, pans and zooms', async () => {
-    const { context, page, errors } = await open();
+    const { page, errors, close } = await open();
     try {
       await page.goto(`${served.server.url}/viewer?workflow=led-sales`);
       await drawnBoxIds(page);
@@ -145,7 +186,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(await details.textContent()).toMatch(/Transitions.*on user\.text/);
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
@@ -153,7 +194,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
     const drawing = await api<WorkflowDrawing>('/api/drawings/refund-approval');
     const root = drawing.machine.states.find((s) => s.parent === null)!.id;
     const { sessionId } = await api<{ sessionId: string }>('/api/flows/refund-approval/sessions', {});
-    const { context, page, errors } = await open();
+    const { page, errors, close } = await open();
     try {
       await page.goto(`${served.server.url}/viewer?session=${sessionId}`);
       await drawnBoxIds(page);
@@ -232,12 +273,12 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await expect.poll(() => page.getByRole('alert').textContent(), { timeout: WAIT }).toContain('There is no session “no-such-session” that you may see');
       expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   it('overlays coverage: nothing marked on a flow at 100%, a missing transition marked, and machines say it is for flows', async () => {
-    const { context, page, errors } = await open();
+    const { page, errors, close } = await open(1400, 900, true);
     try {
       await page.goto(`${served.server.url}/viewer?workflow=contact-request`);
       await drawnBoxIds(page);
@@ -280,12 +321,12 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(await page.locator('.gf-edge.gf-uncovered').count()).toBe(0);
       expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   it('is linked from the demo page: the current session in the viewer', async () => {
-    const { context, page, errors } = await open(1000, 900);
+    const { page, errors, close } = await open(1000, 900);
     try {
       await page.goto(`${served.server.url}/?flow=refund-approval`);
       await page.getByRole('textbox').waitFor({ timeout: WAIT });
@@ -299,7 +340,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await expect.poll(() => marked(page, 'gf-active'), { timeout: WAIT }).toEqual(['order_number']);
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
@@ -319,18 +360,18 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(elk).toEqual([]);
       expect(fromServer.errors).toEqual([]);
     } finally {
-      await fromServer.context.close();
+      await fromServer.close();
     }
 
     // A server without the layout route (an older one): the page lays the drawing out with ELK, the same boxes.
-    const alone = await open();
+    const alone = await open(1400, 900, true);
     try {
       await alone.page.route('**/api/drawings/*/layout?*', (route) => route.fulfill({ status: 404, json: { error: { code: 'not_found', message: 'no route' } } }));
       await alone.page.goto(`${served.server.url}/viewer?workflow=patient-intake&level=machine`);
       expect((await drawnBoxIds(alone.page)).sort()).toEqual(expected);
       expect(await source(alone.page)).toEqual(['browser']);
     } finally {
-      await alone.context.close();
+      await alone.close();
     }
   });
 });

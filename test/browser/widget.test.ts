@@ -14,11 +14,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, ConsoleMessage, Locator, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createExtractActor } from '../../src/extract/actor.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { modelFromEnv } from '../../src/extract/model-from-env.js';
+import { INSPECTOR_CONNECT_TIMEOUT_MS } from '../../src/react/stately-inspector.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import {
   DEMO_DIR,
@@ -88,6 +89,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     base = mkdtempSync(join(tmpdir(), 'gateflow-browser-'));
     [browser, template] = await Promise.all([launchChromium(), pgliteTemplate(base)]);
     shared = await serveInProcess('shared');
+    void developmentDemo();
   });
 
   afterEach(async () => {
@@ -97,21 +99,27 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   afterAll(async () => {
+    await tab?.context.close().catch(() => {});
     await Promise.all([...servers].map((s) => s.close().catch(() => {})));
     await browser?.close();
     await killChildren();
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
-  let developmentDir: string | undefined;
-  /** The demo page with React's development build (StrictMode runs effects twice), built once. */
-  function developmentDemo(): string {
-    if (!developmentDir) {
+  let developmentBuild: Promise<string> | undefined;
+  /**
+   * The demo page with React's development build (StrictMode runs effects
+   * twice), built once: started with the file, in Vite's own process, so the
+   * tests before the first that needs it run meanwhile.
+   */
+  function developmentDemo(): Promise<string> {
+    if (!developmentBuild) {
       const dir = join(base, 'demo-development');
-      buildDevelopmentDemo(dir);
-      developmentDir = dir;
+      developmentBuild = buildDevelopmentDemo(dir).then(() => dir);
+      // Awaited by the tests that need it (a failure is theirs); no unhandled rejection before then.
+      developmentBuild.catch(() => {});
     }
-    return developmentDir;
+    return developmentBuild;
   }
 
   /** startServer in this process, on a PGlite directory of its own, serving the built demo. */
@@ -132,37 +140,102 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     await server.close();
   }
 
-  /** A new browser context (no localStorage shared with other tests) on the demo page. */
-  async function openDemo(baseUrl: string, query = `?flow=${FLOW_ID}`, initScript?: string, options: { statelyReachable?: boolean } = {}): Promise<Opened> {
-    const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
-    contexts.add(context);
-    context.setDefaultTimeout(WAIT);
-    const opened: Opened = { context, page: undefined as unknown as Page, errors: [], api: [], offsite: [], popups: [] };
-    const origin = new URL(baseUrl).origin;
-    // Nothing leaves the machine: the Stately inspector gets a stand-in page
-    // that says it is connected and keeps what it receives, anything else a 404.
+  /** Routes what a context asks of anywhere but `origin` (nothing leaves the machine), recording it in `record().offsite`. */
+  async function keepOffline(context: BrowserContext, origin: string, record: () => Opened, options: { statelyReachable?: boolean }) {
+    // The Stately inspector gets a stand-in page that says it is connected
+    // and keeps what it receives, anything else a 404.
     await context.route(
       (url) => url.origin !== origin,
       (route) => {
         const url = route.request().url();
-        opened.offsite.push(url);
+        record().offsite.push(url);
         // No internet, as far as stately.ai goes: the request fails as it does offline.
         if (/stately\.ai/.test(url) && options.statelyReachable === false) return route.abort('internetdisconnected');
         if (/stately\.ai/.test(url)) return route.fulfill({ status: 200, contentType: 'text/html', body: FAKE_INSPECTOR });
         return route.fulfill({ status: 404, body: '' });
       },
     );
-    if (initScript) await context.addInitScript(initScript);
-    const page = await context.newPage();
-    opened.page = page;
-    page.on('popup', (p) => opened.popups.push(p));
-    page.on('pageerror', (e) => opened.errors.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
+  }
+
+  /**
+   * The tab the tests on the shared server with nothing added to the page
+   * load the demo into, one after the other: a browser context (and its
+   * renderer) costs about a CPU-second to start. Each test's page starts with
+   * the origin's storage emptied, so no test sees another's session.
+   */
+  let tab: { context: BrowserContext; page: Page; current: Opened } | undefined;
+
+  async function sharedTab(): Promise<{ context: BrowserContext; page: Page; current: Opened }> {
+    if (!tab) {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+      context.setDefaultTimeout(WAIT);
+      const page = await context.newPage();
+      const made: { context: BrowserContext; page: Page; current: Opened } = {
+        context,
+        page,
+        current: { context, page, errors: [], api: [], offsite: [], popups: [] },
+      };
+      await keepOffline(context, new URL(shared.url).origin, () => made.current, {});
+      tab = made;
+    } else {
+      // Away from the demo (a JSON answer: no script of the page runs on), then the origin's storage emptied.
+      await tab.page.goto(`${shared.url}/api/flows`);
+      await tab.page.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      });
+    }
+    return tab;
+  }
+
+  /**
+   * The demo page in a browser context of its own, or (on the shared server,
+   * with no script or option added) in the shared tab with its storage
+   * emptied: either way no localStorage from other tests.
+   */
+  async function openDemo(
+    baseUrl: string,
+    query = `?flow=${FLOW_ID}`,
+    initScript?: string,
+    options: { statelyReachable?: boolean; fakeClock?: boolean } = {},
+  ): Promise<Opened> {
+    const origin = new URL(baseUrl).origin;
+    let opened: Opened;
+    if (baseUrl === shared.url && !initScript && Object.keys(options).length === 0) {
+      const reused = await sharedTab();
+      opened = reused.current = { context: reused.context, page: reused.page, errors: [], api: [], offsite: [], popups: [] };
+    } else {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+      contexts.add(context);
+      context.setDefaultTimeout(WAIT);
+      opened = { context, page: undefined as unknown as Page, errors: [], api: [], offsite: [], popups: [] };
+      const own = opened;
+      await keepOffline(context, origin, () => own, options);
+      if (initScript) await context.addInitScript(initScript);
+      // Time flows as usual, and the test may jump it forward (a deadline in the page reached at once, not waited for).
+      if (options.fakeClock) await context.clock.install();
+      opened.page = await context.newPage();
+    }
+    const { page } = opened;
+    const onPopup = (p: Page) => opened.popups.push(p);
+    const onPageError = (e: Error) => opened.errors.push(`pageerror: ${e.message}`);
+    const onConsole = (m: ConsoleMessage) => {
       if (m.type() === 'error') opened.errors.push(`console: ${m.text()}`);
-    });
-    page.on('request', (r: Request) => {
+    };
+    const onRequest = (r: Request) => {
       const url = new URL(r.url());
       if (url.origin === origin && url.pathname.startsWith('/api/')) opened.api.push(`${r.method()} ${url.pathname}`);
+    };
+    page.on('popup', onPopup);
+    page.on('pageerror', onPageError);
+    page.on('console', onConsole);
+    page.on('request', onRequest);
+    // What the page does after this test is not this test's (the shared tab goes on to the next).
+    onTestFinished(() => {
+      page.off('popup', onPopup);
+      page.off('pageerror', onPageError);
+      page.off('console', onConsole);
+      page.off('request', onRequest);
     });
     await page.goto(`${baseUrl}/${query}`);
     await settled(page, 1);
@@ -415,7 +488,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
   it.each(['development', 'production'] as const)(
     'StrictMode (%s build): one session per page load and no duplicated turn', async (mode) => {
-      const staticDir = mode === 'development' ? developmentDemo() : DEMO_DIR;
+      const staticDir = mode === 'development' ? await developmentDemo() : DEMO_DIR;
       const server = await serveInProcess(`strict-${mode}`, { staticDir });
       const dataDir = join(base, `strict-${mode}`);
       const { page, errors, api } = await openDemo(server.url);
@@ -791,11 +864,14 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
   });
 
   it('?inspect when stately.ai does not answer: the window is closed again and the widget says why', async () => {
-    const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false });
+    const { page, errors, popups } = await openDemo(shared.url, `?flow=${FLOW_ID}&inspect`, undefined, { statelyReachable: false, fakeClock: true });
     const w = widget(page);
     await expect.poll(() => popups.length).toBe(1);
     await page.bringToFront();
     await press(page, 'Yes');
+    // The inspector window never says it is connected: its deadline passes (jumped to, not waited for).
+    expect(await w.root.getByRole('status').filter({ hasText: 'stately.ai' }).count()).toBe(0);
+    await page.clock.fastForward(INSPECTOR_CONNECT_TIMEOUT_MS);
     const note = w.root.getByRole('status').filter({ hasText: 'stately.ai' });
     await note.waitFor({ timeout: WAIT });
     expect(await note.innerText()).toMatch(/Inspection is off: the Stately inspector runs on stately\.ai, which did not answer/);
@@ -807,7 +883,7 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
 
   it.each(['production', 'development'] as const)(
     '?inspect (%s build): connects the Stately inspector (kept offline) and the widget still works', async (mode) => {
-      const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: developmentDemo() });
+      const server = mode === 'production' ? shared : await serveInProcess('inspect-development', { staticDir: await developmentDemo() });
       const { page, errors, popups, offsite } = await openDemo(server.url, `?flow=${FLOW_ID}&inspect`, COUNT_WINDOW_OPEN);
       const w = widget(page);
       // The inspector client opened its window (answered by the stand-in page, never the internet).

@@ -4,7 +4,7 @@
  * or as a child process (`gateflow serve`) where a test has to kill it with
  * SIGKILL and start it again on the same directory and port.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PATIENCE_MS } from './patience.js';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -26,16 +26,17 @@ const newestSource = () => newestMtime(ROOT, ['demo', 'src', 'machines/chat-sess
 
 const viteBuildArgs = (extraArgs: string[] = []) => [VITE, 'build', '--logLevel', 'error', ...extraArgs];
 
-function viteBuild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): void {
-  execFileSync(process.execPath, viteBuildArgs(extraArgs), { cwd: ROOT, env, stdio: 'pipe' });
+/** Vite in a process of its own, not blocking this one (the tests go on meanwhile). */
+async function viteBuild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<void> {
+  await promisify(execFile)(process.execPath, viteBuildArgs(extraArgs), { cwd: ROOT, env });
 }
 
 /** Builds the demo page into dist/demo when it is missing or older than its sources (what `npm start` serves). */
 export async function ensureDemoBuilt(): Promise<void> {
   const index = join(DEMO_DIR, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return;
-  // In a process of its own, not blocking this one: the global setup makes the PGlite templates meanwhile.
-  await promisify(execFile)(process.execPath, viteBuildArgs(), { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+  // The global setup makes the PGlite templates meanwhile.
+  await viteBuild({ ...process.env, NODE_ENV: 'production' });
 }
 
 /**
@@ -43,8 +44,8 @@ export async function ensureDemoBuilt(): Promise<void> {
  * there does StrictMode run effects (and state initializers) twice. Checks
  * that the bundle really is a development one.
  */
-export function buildDevelopmentDemo(outDir: string): void {
-  viteBuild({ ...process.env, NODE_ENV: 'development' }, ['--mode', 'development', '--outDir', outDir, '--emptyOutDir']);
+export async function buildDevelopmentDemo(outDir: string): Promise<void> {
+  await viteBuild({ ...process.env, NODE_ENV: 'development' }, ['--mode', 'development', '--outDir', outDir, '--emptyOutDir']);
   const assets = join(outDir, 'assets');
   const bundle = readdirSync(assets)
     .filter((f) => f.endsWith('.js'))
