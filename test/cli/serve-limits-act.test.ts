@@ -39,6 +39,7 @@ describe('"act" in the limits file', () => {
 
   it('is refused with the key named when wrong', () => {
     expect(refusal('{"act": {"maxActMs": 0}}')).toMatch(/act\.maxActMs: Too small/);
+    expect(refusal('{"act": {"maxActMs": 600000}}')).toMatch(/act\.maxActMs: Too big: expected number to be <=100000/);
     expect(refusal('{"act": {"maxActMs": 1.5}}')).toMatch(/act\.maxActMs: Invalid input: expected int/);
     expect(refusal('{"act": {"maxMs": 10}}')).toMatch(/act: Unrecognized key: "maxMs"/);
   });

@@ -195,6 +195,11 @@ describe('the time limit per act of the document agent', () => {
     }
   });
 
+  it('refuses a limit it could not keep, naming it: none, or one past the runtime\'s wait for a turn', () => {
+    expect(() => documentAgentHost({ database: store.sql!, actLimits: { maxActMs: 0 } })).toThrow(/^documentAgentWorkflow: actLimits\.maxActMs: Too small/);
+    expect(() => documentAgentHost({ database: store.sql!, actLimits: { maxActMs: 600_000 } })).toThrow(/actLimits\.maxActMs: Too big: expected number to be <=100000/);
+  });
+
   it('a message that ends in time is not touched by the limit, and the next message has the whole limit again', async () => {
     const clock = { ms: Date.parse('2026-11-27T10:00:00Z') };
     const s = served(
