@@ -66,6 +66,53 @@ export function timedOutReply(intent: string | null): string {
   return `I didn't hear back, so I dropped the request${intent ? ` (${stripPeriod(lowerFirst(intent))})` : ''}. Nothing was changed.`;
 }
 
+/** The act's limit in words: "the time limit of 60 s per message" (as the task agent says its own, machines/task-agent.ts's formatMs). */
+export function actLimitWords(ms: number): string {
+  return `the time limit of ${ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.max(0, Math.round(ms))} ms`} per message`;
+}
+
+/**
+ * An act that reached its time limit: what was done, what was not, and that
+ * nothing was changed (an act writes its document change only when it ends
+ * in time). `stage` is the step under way when the time ran out.
+ */
+export function timeLimitReply(o: {
+  limit: string;
+  stage: 'decide' | 'search' | 'create' | 'edit' | 'converse';
+  decision: AgentDecision | null;
+  /** The query of a search made, null when none was. */
+  searched: string | null;
+  documents: readonly { id: number; name: string }[];
+}): string {
+  const d = o.stage === 'decide' ? null : o.decision;
+  const quoted = (s: string) => `"${s.length > 100 ? `${s.slice(0, 100)}…` : s}"`;
+  const action = !d
+    ? null
+    : d.should_create
+      ? `creating ${d.document_name ? `'${d.document_name}'` : 'the document'}`
+      : d.should_edit
+        ? `changing ${nameOf(o.documents, d.document_id)}`
+        : 'writing the answer';
+  const done: string[] = [];
+  if (d) done.push(d.intent_statement?.trim() ? `worked out what to do (${stripPeriod(lowerFirst(d.intent_statement))})` : 'worked out what to do');
+  if (o.searched !== null) done.push(`searched the web for ${quoted(o.searched)}`);
+  const notDone: string[] = [];
+  if (o.stage === 'decide') notDone.push('working out what to do');
+  if (o.stage === 'search' && d?.search_query) notDone.push(`the web search for ${quoted(d.search_query.trim())}`);
+  if (action) notDone.push(action);
+  return (
+    `I stopped before finishing: this message reached ${o.limit}.\n` +
+    `Done: ${done.length ? done.join('; ') : 'nothing yet'}.\n` +
+    `Not done: ${notDone.join('; ')}.\n` +
+    'Nothing was changed in your documents; send the message again to try once more.'
+  );
+}
+
+const nameOf = (documents: readonly { id: number; name: string }[], id: number | null) => {
+  const doc = documents.find((d) => d.id === id);
+  return doc ? `'${doc.name}'` : 'the document';
+};
+
 export function conflictReply(name: string): string {
   return `'${name}' was changed by someone else while I was editing it, so I saved nothing. Ask me again and I'll work from the new version.`;
 }

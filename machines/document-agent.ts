@@ -15,7 +15,9 @@ import {
   droppedNote,
   duplicateReply,
   failedReply,
+  actLimitWords,
   sectionNotFoundReply,
+  timeLimitReply,
   timedOutReply,
   updatedReply,
   webSearchFailedNote,
@@ -39,6 +41,41 @@ import {
 
 // ── What the actors take and give ───────────────────────────────────────────
 
+/**
+ * What one act may spend. An act is one message of the person's (or their
+ * answer to a confirmation or a choice) from its first actor to the reply;
+ * reaching a limit ends it with an honest reply (what was done, what was
+ * not), nothing of it written but the two messages and the event.
+ */
+export interface ActLimits {
+  /** Wall time of one act, in ms: a model call or a web search under way is stopped at it. */
+  maxActMs: number;
+}
+/** One minute: the seed's two model calls of 30 s each at most, and no more. */
+export const DEFAULT_ACT_LIMITS: Readonly<ActLimits> = { maxActMs: 60_000 };
+
+/**
+ * What an actor is told of the act's time: when its clock started (null: this
+ * actor is the act's first and starts it), how long the act may last, and the
+ * limit in words. Absent (actors a test provides): no limit.
+ */
+export interface ActTime {
+  startedAt: number | null;
+  ms: number;
+  limit: string;
+}
+/** What the host's actors report with their output: when the act's clock started (ms since the epoch, by the actors' clock). */
+export interface ActClock {
+  startedAt?: number;
+}
+/**
+ * Where an act can be when its time runs out: the actor under way. Not while
+ * the context loads (a read of the store, which cannot be stopped, and
+ * without which the reply has no chat to be written to): a load that took
+ * the act's time leaves none to the next actor, which stops at once.
+ */
+export type ActStage = 'decide' | 'search' | 'create' | 'edit' | 'converse';
+
 /** What `loadContext` reads (seed 3a, 2c): the project, its documents (large ones cut), the last 10 messages. */
 export interface LoadedContext {
   chatId: number;
@@ -49,12 +86,16 @@ export interface LoadedContext {
   focusDocumentId: number | null;
 }
 export interface LoadContextInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   owner: string | null;
   projectId: number;
   sessionId: string;
 }
 
 export interface DecideInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   message: string;
   context: LoadedContext;
 }
@@ -66,6 +107,8 @@ export interface DecideOutput {
 }
 
 export interface SearchInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   query: string;
 }
 /** Results as Markdown; `performed` false with a note when no search could be made. */
@@ -76,6 +119,8 @@ export interface SearchOutcome {
 }
 
 export interface CreateInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   owner: string | null;
   projectId: number;
   message: string;
@@ -90,6 +135,8 @@ export type CreateOutcome =
   | { ok: false; reason: 'invalid'; message: string };
 
 export interface EditInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   owner: string | null;
   projectId: number;
   message: string;
@@ -106,6 +153,8 @@ export type EditOutcome =
   | { ok: false; reason: 'section_not_found'; name: string; heading: string; sections: string[]; modelCalls: number };
 
 export interface ConverseInput {
+  /** The act's time (absent: unbounded, as for actors a test provides). */
+  time?: ActTime;
   message: string;
   decision: AgentDecision;
   context: LoadedContext;
@@ -130,6 +179,8 @@ export type MessageOutcome =
   | { kind: 'conversed'; text: string }
   | { kind: 'cancelled'; intent: string | null }
   | { kind: 'timed_out'; intent: string | null }
+  /** The act reached its time limit (`limit`, in words) while `stage` was under way. */
+  | { kind: 'time_limit'; stage: ActStage; limit: string }
   | { kind: 'failed'; stage: 'load' | 'decide' | 'create' | 'edit' | 'converse'; message: string; code: string | null };
 
 /** A document change a message makes, committed with it. */
@@ -182,6 +233,10 @@ export interface DocumentAgentContext {
   outbox: Outbox | null;
   /** How long a confirmation or a choice waits (ISO 8601 duration). */
   answerWithin: string;
+  /** The act's limits (absent in snapshots saved before they were kept: the defaults). */
+  actLimits?: ActLimits;
+  /** When this act's clock started (its first actor's start), null before. */
+  actStartedAt?: number | null;
 }
 
 export interface DocumentAgentInput {
@@ -189,6 +244,7 @@ export interface DocumentAgentInput {
   projectId: number;
   sessionId: string;
   answerWithin?: string;
+  actLimits?: Partial<ActLimits>;
 }
 
 export type DocumentAgentEvent = { type: 'user.text'; text: string } | { type: 'user.button'; value: string } | InputAnsweredEvent | InputTimedOutEvent;
@@ -200,6 +256,18 @@ export const ADD_TO_EXISTING = 'add_to_existing';
 export const CREATE_NEW = 'create_new';
 
 // ── Pure parts ──────────────────────────────────────────────────────────────
+
+/** The time the next actor of this act has: the act's limit, from its clock's start (see `ActTime`). */
+export function actTime(context: Pick<DocumentAgentContext, 'actLimits' | 'actStartedAt'>): ActTime {
+  const { maxActMs } = { ...DEFAULT_ACT_LIMITS, ...context.actLimits };
+  return { startedAt: context.actStartedAt ?? null, ms: maxActMs, limit: actLimitWords(maxActMs) };
+}
+
+/** An actor's failure that is the act's time running out (src/document-agent/errors.ts's ActTimeUp, a GoalTimeUp), told by its shape: machines import no values of src/. */
+const timeUpOf = (error: unknown): string | null => {
+  const e = error as { name?: unknown; limit?: unknown } | null;
+  return e?.name === 'GoalTimeUp' && typeof e.limit === 'string' ? e.limit : null;
+};
 
 /** The intent a pending action announced, for "cancelled" and "dropped". */
 export const pendingIntent = (p: Pending | null): string | null =>
@@ -278,6 +346,9 @@ export function formatReply(context: DocumentAgentContext): string {
     case 'timed_out':
       text = timedOutReply(o.intent);
       break;
+    case 'time_limit':
+      text = timeLimitReply({ limit: o.limit, stage: o.stage, decision: context.decision, searched: context.search?.performed ? (context.decision?.search_query?.trim() ?? null) : null, documents: namesOf(context) });
+      break;
     case 'failed':
       text = failedReply(o.message);
       break;
@@ -314,6 +385,11 @@ const codeOf = (error: unknown): string | null => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : null;
 };
+/** An actor's output without the act's clock (kept in `actStartedAt`, not in what the output is stored as). */
+function withoutClock<T extends object>(output: T & ActClock): T {
+  const { startedAt: _, ...rest } = output;
+  return rest as T;
+}
 const namesOf = (context: DocumentAgentContext) => (context.loaded?.documents ?? []).map((d) => ({ id: d.id, name: d.name }));
 const refuse = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -332,6 +408,7 @@ const beginMessage = (said: string) => ({ context }: { context: DocumentAgentCon
   reply: null,
   outbox: null,
   dropped: null,
+  actStartedAt: null,
 });
 
 export const documentAgentMachine = setup({
@@ -375,6 +452,8 @@ export const documentAgentMachine = setup({
     /** Add to the existing document was chosen, but the request had no content. */
     addsNothing: ({ context, event }, params: { value: string }) =>
       event.type === 'input.answered' && event.value === params.value && context.pending?.kind === 'duplicate' && !context.pending.content.trim(),
+    /** The actor stopped because the act's time ran out. */
+    timeUp: ({ event }) => timeUpOf((event as { error?: unknown }).error) !== null,
     awaitsConfirmation: ({ context }) => context.pending?.kind === 'confirm',
     awaitsChoice: ({ context }) => context.pending?.kind === 'duplicate',
   },
@@ -390,6 +469,17 @@ export const documentAgentMachine = setup({
       pending: null,
     })),
     dropPending: assign(({ context }) => ({ dropped: pendingIntent(context.pending), pending: null })),
+    /** The act's clock starts with its first actor (the host's actors report when; a test's report nothing, and no clock runs). */
+    clock: assign({
+      actStartedAt: ({ context, event }) => {
+        const at = (event as { output?: ActClock }).output?.startedAt;
+        return context.actStartedAt ?? (typeof at === 'number' ? at : null);
+      },
+    }),
+    /** The act's time ran out during the stage's actor: said, and nothing of the act is written but its messages. */
+    stopAtTimeLimit: assign({
+      outcome: ({ event }, params: { stage: ActStage }) => ({ kind: 'time_limit' as const, stage: params.stage, limit: timeUpOf((event as { error?: unknown }).error) ?? 'the time limit' }),
+    }),
   },
 }).createMachine({
   id: 'documentAgent',
@@ -413,6 +503,8 @@ export const documentAgentMachine = setup({
     reply: null,
     outbox: null,
     answerWithin: input.answerWithin ?? DEFAULT_ANSWER_WITHIN,
+    actLimits: { ...DEFAULT_ACT_LIMITS, ...input.actLimits },
+    actStartedAt: null,
   }),
   initial: 'idle',
   states: {
@@ -426,23 +518,28 @@ export const documentAgentMachine = setup({
     /** 3a and 2c: the project, its documents, the chat's last 10 messages. */
     load_context: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'loadContext',
         src: 'loadContext',
-        input: ({ context }) => ({ owner: context.owner, projectId: context.projectId, sessionId: context.sessionId }),
-        onDone: { target: 'decide', actions: assign({ loaded: ({ event }) => event.output, decision: null, edit: null }) },
+        input: ({ context }) => ({ owner: context.owner, projectId: context.projectId, sessionId: context.sessionId, time: actTime(context) }),
+        onDone: { target: 'decide', actions: assign({ loaded: ({ event }) => withoutClock(event.output), decision: null, edit: null }) },
         onError: { target: 'failed', actions: assign({ loaded: null, outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'load' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
       },
     },
     /** 3b: the decision, read offline from an explicit command or by one model call. */
     decide: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'decide',
         src: 'decide',
-        input: ({ context }) => ({ message: context.message ?? '', context: context.loaded! }),
+        input: ({ context }) => ({ message: context.message ?? '', context: context.loaded!, time: actTime(context) }),
         onDone: { target: 'act', actions: ['countModelCalls', assign({ decision: ({ event }) => event.output.decision, edit: ({ event }) => event.output.edit })] },
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        onError: [
+          { guard: 'timeUp', target: 'format', actions: ['countFailedCalls', { type: 'stopAtTimeLimit', params: { stage: 'decide' as const } }] },
+          { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'decide' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        ],
       },
     },
     /** 3c: which action the decision asks for (a confirmation and a search first). */
@@ -502,22 +599,28 @@ export const documentAgentMachine = setup({
     /** The search of 3c, before the content is made. */
     search: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'searchWeb',
         src: 'searchWeb',
         // A search engine takes a short query: a longer one is cut, not refused.
-        input: ({ context }) => ({ query: context.decision!.search_query!.trim().slice(0, 500) }),
-        onDone: { target: 'act', actions: assign({ search: ({ event }) => event.output }) },
-        onError: { target: 'act', actions: assign({ search: ({ event }) => ({ performed: false, results: null, note: webSearchFailedNote(messageOf(event.error)) }) }) },
+        input: ({ context }) => ({ query: context.decision!.search_query!.trim().slice(0, 500), time: actTime(context) }),
+        onDone: { target: 'act', actions: assign({ search: ({ event }) => withoutClock(event.output) }) },
+        onError: [
+          { guard: 'timeUp', target: 'format', actions: [{ type: 'stopAtTimeLimit', params: { stage: 'search' as const } }] },
+          { target: 'act', actions: assign({ search: ({ event }) => ({ performed: false, results: null, note: webSearchFailedNote(messageOf(event.error)) }) }) },
+        ],
       },
     },
     /** 3c: a document made ready under the name the seed's four priorities give. */
     create: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'createDocument',
         src: 'createDocument',
         input: ({ context }) => ({
+          time: actTime(context),
           owner: context.owner,
           projectId: context.projectId,
           message: context.message ?? '',
@@ -550,7 +653,10 @@ export const documentAgentMachine = setup({
           },
           { target: 'format', actions: assign({ outcome: ({ event }) => ({ kind: 'create_failed' as const, reason: (event.output as Extract<CreateOutcome, { reason: 'invalid' }>).message }) }) },
         ],
-        onError: { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'create' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
+        onError: [
+          { guard: 'timeUp', target: 'format', actions: [{ type: 'stopAtTimeLimit', params: { stage: 'create' as const } }] },
+          { target: 'failed', actions: assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'create' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
+        ],
       },
     },
     /** 4d's two choices: add to the existing document, or create under the proposed name. */
@@ -617,10 +723,12 @@ export const documentAgentMachine = setup({
     /** 3c: the rewrite (or the offline change), made from the document's present version. */
     edit: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'editDocument',
         src: 'editDocument',
         input: ({ context }) => ({
+          time: actTime(context),
           owner: context.owner,
           projectId: context.projectId,
           message: context.message ?? '',
@@ -684,18 +792,25 @@ export const documentAgentMachine = setup({
             ],
           },
         ],
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        onError: [
+          { guard: 'timeUp', target: 'format', actions: ['countFailedCalls', { type: 'stopAtTimeLimit', params: { stage: 'edit' as const } }] },
+          { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'edit' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        ],
       },
     },
     /** 4f: the decision's own answer, or a second model call for one. */
     converse: {
       tags: [BUSY_TAG],
+      exit: 'clock',
       invoke: {
         id: 'converse',
         src: 'converse',
-        input: ({ context }) => ({ message: context.message ?? '', decision: context.decision!, context: context.loaded! }),
+        input: ({ context }) => ({ message: context.message ?? '', decision: context.decision!, context: context.loaded!, time: actTime(context) }),
         onDone: { target: 'format', actions: ['countModelCalls', assign({ outcome: ({ event }) => ({ kind: 'conversed' as const, text: event.output.text }) })] },
-        onError: { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        onError: [
+          { guard: 'timeUp', target: 'format', actions: ['countFailedCalls', { type: 'stopAtTimeLimit', params: { stage: 'converse' as const } }] },
+          { target: 'failed', actions: ['countFailedCalls', assign({ outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'converse' as const, message: messageOf(event.error), code: codeOf(event.error) }) })] },
+        ],
       },
     },
     /** A model, store or search failure: said plainly; nothing is written. */

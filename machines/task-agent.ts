@@ -4,6 +4,7 @@ import type { InputSpec } from '../src/inputs/spec.js';
 import type { InputAnsweredEvent, InputTimedOutEvent } from '../src/inputs/events.js';
 import { isCancelWord } from './cancel-words.js';
 import type { Contradiction, Diagnosis, GoalSpec, StepPlan, ToolSignature } from '../src/task-agent/schemas.js';
+import type { TimeLeft } from '../src/workflow/goal-time.js';
 
 /**
  * The task agent of seed 004 as a statechart: parse the goal, plan a step,
@@ -126,10 +127,7 @@ export function timeLeft(context: Partial<Pick<TaskAgentContext, 'limits' | 'usa
 }
 
 /** What an actor is told of the goal's time: how much is left (ms from when it starts) and the limit's words. */
-export interface TimeLeft {
-  ms: number;
-  limit: string;
-}
+export type { TimeLeft };
 
 /** The limit the goal has reached, in words, or null. Tolerates snapshots saved before limits were kept. */
 export function limitReached(context: Pick<TaskAgentContext, 'steps' | 'modelCalls'> & Partial<Pick<TaskAgentContext, 'limits' | 'usage'>>): string | null {

@@ -51,7 +51,7 @@ export const COMMANDS = {
         description:
           'the caps, from a JSON file (or the file GATEFLOW_LIMITS names): {"documents": {maxContentBytes, maxNameLength, maxTextLength, maxProjectsPerOwner, maxDocumentsPerProject, ' +
           'maxChatsPerProject, maxMessagesPerChat, page sizes}, "goal": {maxSteps, maxModelCalls, maxToolCalls, maxPromptBytes, maxStepMs, maxGoalMs}, ' +
-          '"graph": {maxNodes, maxEdges}, "eventStreams": {perCaller, total}, "maxTurnsPerSession"}; each optional, the others keep their defaults; its values win over the GATEFLOW_MAX_* variables',
+          '"act": {maxActMs}, "graph": {maxNodes, maxEdges}, "eventStreams": {perCaller, total}, "maxTurnsPerSession"}; each optional, the others keep their defaults; its values win over the GATEFLOW_MAX_* variables',
       },
       watch: {
         type: 'boolean',

@@ -4,6 +4,8 @@ import { documentLimits, DocumentLimitsSchema, type DocumentLimitsInput } from '
 import type { EventStreamLimits } from '../server/events.js';
 import type { GraphLimits } from '../graph/age-graph.js';
 import type { GoalLimits } from '../../machines/task-agent.js';
+import type { ActLimits } from '../../machines/document-agent.js';
+import { ActLimitsSchema } from '../document-agent/act-limits.js';
 import { GoalLimitsSchema } from '../task-agent/goal-limits.js';
 import { CliError } from './io.js';
 
@@ -17,6 +19,8 @@ export const ServeLimitsSchema = z.strictObject({
   documents: DocumentLimitsSchema.partial().optional(),
   /** The task agent's limits per goal (steps, model and tool calls, prompt bytes, time). */
   goal: GoalLimitsSchema.optional(),
+  /** The document agent's limits per message (its wall time). */
+  act: ActLimitsSchema.optional(),
   /** How many nodes and edges one owner's task-agent graph may hold. */
   graph: z.strictObject({ maxNodes: z.number().int().min(1).max(1_000_000_000).optional(), maxEdges: z.number().int().min(1).max(1_000_000_000).optional() }).optional(),
   /** Concurrent event streams, per caller (429 beyond) and in total (503 beyond). */
@@ -28,6 +32,7 @@ export const ServeLimitsSchema = z.strictObject({
 export interface ServeLimits {
   documents?: DocumentLimitsInput;
   goal?: Partial<GoalLimits>;
+  act?: Partial<ActLimits>;
   graph?: Partial<GraphLimits>;
   eventStreams?: EventStreamLimits;
   maxTurnsPerSession?: number;
@@ -89,11 +94,11 @@ function stripUndefined(value: unknown): unknown {
 export function limitsOptions(caps: ServeLimits | undefined): {
   server: { eventStreams?: EventStreamLimits; maxTurnsPerSession?: number };
   taskAgent: { limits?: Partial<GoalLimits>; graphLimits?: Partial<GraphLimits> };
-  documentAgent: { limits?: DocumentLimitsInput };
+  documentAgent: { limits?: DocumentLimitsInput; actLimits?: Partial<ActLimits> };
 } {
   return {
     server: { ...(caps?.eventStreams && { eventStreams: caps.eventStreams }), ...(caps?.maxTurnsPerSession !== undefined && { maxTurnsPerSession: caps.maxTurnsPerSession }) },
     taskAgent: { ...(caps?.goal && { limits: caps.goal }), ...(caps?.graph && { graphLimits: caps.graph }) },
-    documentAgent: caps?.documents ? { limits: caps.documents } : {},
+    documentAgent: { ...(caps?.documents && { limits: caps.documents }), ...(caps?.act && { actLimits: caps.act }) },
   };
 }

@@ -8,11 +8,14 @@ import { DocumentNotFoundError, InvalidDocumentInputError } from '../documents/e
 import { NewDocumentSchema } from '../documents/schemas.js';
 import { isWellFormed } from '../workflow/untrusted-string.js';
 import { deadlineSignal } from '../extract/deadline.js';
+import { GoalTimeUp, goalTimer } from '../workflow/goal-time.js';
 import { generateObjectSafely } from '../extract/object-call.js';
 import { issuesOf } from '../graph/model.js';
 import type { SqlDatabase } from '../store/types.js';
 import { sectionNotFoundReply } from '../../machines/document-agent-replies.js';
 import type {
+  ActClock,
+  ActTime,
   ConverseInput,
   ConverseOutput,
   CreateInput,
@@ -27,7 +30,7 @@ import type {
   SearchOutcome,
 } from '../../machines/document-agent.js';
 import { documentNameFor, proposeName } from './document-name.js';
-import { DocumentAgentModelError, publicStepError, type DocumentAgentStep } from './errors.js';
+import { ActTimeUp, DocumentAgentModelError, publicStepError, type DocumentAgentStep } from './errors.js';
 import { loadContext } from './load-context.js';
 import { appendText, removeSection, sectionsOf } from './markdown.js';
 import { readOffline } from './offline-reader.js';
@@ -42,8 +45,10 @@ export interface DocumentAgentActorOptions {
   model?: LanguageModel;
   /** Without one, a search the decision asks for is skipped, and the reply says so. */
   webSearch?: WebSearch | null;
-  /** Each model call's limit, retries included (default 30 s). */
+  /** Each model call's limit, retries included (default 30 s); the act's time left stops it sooner (see `DocumentAgentWorkflowOptions.actLimits`). */
   modelTimeoutMs?: number;
+  /** The clock the act's time limit reads, in ms since the epoch (default Date.now). */
+  now?: () => number;
   /** The seed's temperature for the decision (0.5). */
   temperature?: number;
   /** The caps on what is written (a document's size, a name's length), the model's output included; `DocumentLimits`' defaults when absent. */
@@ -97,6 +102,12 @@ function checkDecision(decision: AgentDecision, limits: DocumentLimits): void {
   }
 }
 
+/** An actor's share of its act: the signal that stops it at the act's limit, and the model calls it began. */
+interface Act {
+  signal: AbortSignal;
+  modelCalls: number;
+}
+
 /**
  * The actors the document agent's machine names (machines/document-agent.ts):
  * the store reads, the model calls and the web search. Each is a span; each
@@ -106,31 +117,68 @@ function checkDecision(decision: AgentDecision, limits: DocumentLimits): void {
 export function documentAgentActors(options: DocumentAgentActorOptions): Record<string, AnyActorLogic> {
   const { database, model, webSearch = null } = options;
   const timeoutMs = options.modelTimeoutMs ?? 30_000;
+  const now = options.now ?? Date.now;
   const limits = documentLimits(options.limits);
   const repo = documentRepository(database, limits);
 
   /** A step as a span; a failure whose text is not for people becomes the step's plain sentence (the original: the span and `onError`). */
   const step = <T>(name: DocumentAgentStep, attributes: Record<string, string | number | boolean>, fn: (span: Span) => Promise<T>): Promise<T> =>
     span(name, attributes, fn).catch((error: unknown) => {
+      // The act's time ran out: the machine says so, as it is.
+      if (error instanceof GoalTimeUp) throw error;
       const said = publicStepError(name, error);
       if (said !== error || error instanceof DocumentAgentModelError) options.onError?.(error, name);
       throw said;
     });
 
   /**
+   * An actor's work within the act's time (`time`): its model call or search
+   * is given the time left as a signal, and the actor ends at the limit even
+   * if what it waits on ignores the signal. Work that ends past the limit is
+   * dropped: nothing is applied after it. The output reports when the act's
+   * clock started (this actor starts it when it is the act's first).
+   */
+  const timed = async <T extends object>(time: ActTime | undefined, outer: AbortSignal, work: (act: Act) => Promise<T>): Promise<T & ActClock> => {
+    const startedAt = time?.startedAt ?? now();
+    const timer = goalTimer(time && { ms: startedAt + time.ms - now(), limit: time.limit }, outer);
+    const act: Act = { signal: timer.signal, modelCalls: 0 };
+    const up = () => timer.timeUp() ?? (time && now() - startedAt >= time.ms ? time.limit : null);
+    try {
+      if (up()) throw new ActTimeUp(up()!, 0);
+      const expired = new Promise<never>((_, reject) =>
+        timer.signal.addEventListener('abort', () => {
+          if (timer.timeUp()) reject(new ActTimeUp(timer.timeUp()!, act.modelCalls));
+        }, { once: true }),
+      );
+      const out = await Promise.race([work(act), expired]);
+      if (up()) throw new ActTimeUp(up()!, act.modelCalls);
+      return { ...out, ...(time && { startedAt }) };
+    } catch (error) {
+      if (up() && !(error instanceof ActTimeUp)) throw new ActTimeUp(up()!, act.modelCalls);
+      throw error;
+    } finally {
+      timer.clear();
+    }
+  };
+
+  /**
    * A model call as a span, within the deadline even if the provider ignores
    * the abort; every failure (HTTP error, timeout, invalid output) becomes a
-   * DocumentAgentModelError that says which.
+   * DocumentAgentModelError that says which. The act's time left stops it
+   * sooner (an ActTimeUp).
    */
-  const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', call: (signal: AbortSignal) => Promise<T>): Promise<T> =>
+  const modelCall = async <T>(purpose: 'decide' | 'rewrite' | 'converse', act: Act, call: (signal: AbortSignal) => Promise<T>): Promise<T> =>
     span('model_call', { 'gateflow.model.purpose': purpose }, async () => {
-      const deadline = deadlineSignal(timeoutMs, undefined);
-      const timedOut = () => new DocumentAgentModelError(purpose, 'model_error', `no answer within ${timeoutMs} ms`);
+      act.modelCalls++;
+      const deadline = deadlineSignal(timeoutMs, act.signal);
+      const actTimeUp = () => (act.signal.reason instanceof GoalTimeUp ? new ActTimeUp(act.signal.reason.limit, act.modelCalls) : null);
+      const timedOut = () => actTimeUp() ?? new DocumentAgentModelError(purpose, 'model_error', `no answer within ${timeoutMs} ms`);
       const expired = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(timedOut()), { once: true }));
       try {
+        if (deadline.signal.aborted) throw timedOut();
         return await Promise.race([call(deadline.signal), expired]);
       } catch (error) {
-        // An abort surfaces as whatever the SDK was doing ("Delay was aborted"): the deadline is the cause.
+        // An abort surfaces as whatever the SDK was doing ("Delay was aborted"): the deadline (or the act's limit) is the cause.
         if (deadline.signal.aborted) throw timedOut();
         if (error instanceof DocumentAgentModelError) throw error;
         // The provider's text (AI_RetryError, ECONNREFUSED and its host, a stack) is for the log: the person gets the kind of failure.
@@ -142,14 +190,14 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
       }
     });
 
-  const decide = async ({ message, context }: DecideInput): Promise<DecideOutput> => {
+  const decide = async ({ message, context }: DecideInput, act: Act): Promise<DecideOutput> => {
     // Refused before any work: the store cannot keep it, so no model call is spent on it.
     if (!isStorable(message)) throw new InvalidDocumentInputError([{ path: 'message', message: 'must not contain a NUL character or a lone surrogate' }]);
     const offline = readOffline(message, context.documents);
     if (offline) return { ...(await withoutMissingSection(offline, context)), modelCalls: 0 };
     if (!model) return { decision: decisionOf({ needs_clarification: true, clarification_question: NEEDS_MODEL, reasoning: 'No model, and not an explicit command.' }), edit: null, modelCalls: 0 };
     const request = decisionPrompt(message, context);
-    const decision = await modelCall('decide', async (abortSignal) => {
+    const decision = await modelCall('decide', act, async (abortSignal) => {
       const result = await generateObjectSafely(
         { ...request, schema: AgentDecisionSchema, name: 'agent_decision' },
         { model, timeoutMs, abortSignal, temperature: options.temperature ?? 0.5, providerOptions: { openai: { strictJsonSchema: false } } },
@@ -178,8 +226,8 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
   };
 
   /** A text answer (the rewrite's Markdown, a conversational reply). */
-  const text = async (purpose: 'rewrite' | 'converse', request: { instructions: string; prompt: string }): Promise<string> => {
-    const out = await modelCall(purpose, async (abortSignal) => {
+  const text = async (purpose: 'rewrite' | 'converse', act: Act, request: { instructions: string; prompt: string }): Promise<string> => {
+    const out = await modelCall(purpose, act, async (abortSignal) => {
       const result = await generateText({ model: model!, instructions: request.instructions, prompt: request.prompt, maxRetries: 1, abortSignal });
       const out = result.text.trim();
       if (!out) throw new DocumentAgentModelError(purpose, 'invalid_output', 'the model answered with no text');
@@ -213,7 +261,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     return { ok: true, name: checked.data.name, ...doc };
   };
 
-  const edit = async (input: EditInput): Promise<EditOutcome> => {
+  const edit = async (input: EditInput, act: Act): Promise<EditOutcome> => {
     const target = input.decision.document_id;
     // The decision's id must be one of the project's documents (the seed: an invalid id leads to clarification).
     if (target === null || !input.documents.some((d) => d.id === target)) return { ok: false, reason: 'unknown_document', modelCalls: 0 };
@@ -236,7 +284,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
       content = removed.content;
     } else {
       if (!model) throw new DocumentAgentModelError('rewrite', 'model_error', 'editing a document this way needs a language model', { called: false });
-      content = await text('rewrite', rewritePrompt({ message: input.message, standingInstruction: doc.standingInstruction, content: doc.content, searchResults: input.searchResults, decision: input.decision }));
+      content = await text('rewrite', act, rewritePrompt({ message: input.message, standingInstruction: doc.standingInstruction, content: doc.content, searchResults: input.searchResults, decision: input.decision }));
       modelCalls = 1;
     }
     // An append is made again on whatever version is there when it is saved (the commit re-applies it too).
@@ -247,30 +295,45 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     return { ok: true, documentId: doc.id, name: doc.name, expectedVersion: doc.version, content, modelCalls };
   };
 
-  const converse = async ({ message, decision, context }: ConverseInput): Promise<ConverseOutput> => {
+  const converse = async ({ message, decision, context }: ConverseInput, act: Act): Promise<ConverseOutput> => {
     if (decision.conversational_response?.trim()) return { text: decision.conversational_response.trim(), modelCalls: 0 };
     if (!model) return { text: NEEDS_MODEL, modelCalls: 0 };
-    return { text: await text('converse', conversePrompt(message, context)), modelCalls: 1 };
+    return { text: await text('converse', act, conversePrompt(message, context)), modelCalls: 1 };
   };
 
-  const search = async ({ query }: SearchInput): Promise<SearchOutcome> => {
+  const search = async ({ query }: SearchInput, act: Act): Promise<SearchOutcome> => {
     if (!webSearch) return { performed: false, results: null, note: null };
-    const results = await webSearch.search(query);
+    const results = await webSearch.search(query, { signal: act.signal });
     return { performed: true, results: formatSearchResults(query, results), note: null };
   };
 
+  // Each actor within the act's time (`input.time`), stopped also when XState stops it (`signal`).
   return {
-    loadContext: fromPromise<LoadedContext, LoadContextInput>(({ input }) => step('load_context', { 'gateflow.project.id': input.projectId }, () => loadContext(database, input))),
-    decide: fromPromise<DecideOutput, DecideInput>(({ input }) =>
+    // A read of the store, not stopped at the limit (see ActStage): it starts the act's clock.
+    loadContext: fromPromise<LoadedContext & ActClock, LoadContextInput>(({ input }) =>
+      step('load_context', { 'gateflow.project.id': input.projectId }, async () => {
+        const startedAt = input.time?.startedAt ?? now();
+        return { ...(await loadContext(database, input)), ...(input.time && { startedAt }) };
+      }),
+    ),
+    decide: fromPromise<DecideOutput & ActClock, DecideInput>(({ input, signal }) =>
       step('decide', {}, async (span) => {
-        const out = await decide(input);
+        const out = await timed(input.time, signal, (act) => decide(input, act));
         span.setAttributes({ 'gateflow.model.calls': out.modelCalls, 'gateflow.decision.offline': out.modelCalls === 0 });
         return out;
       }),
     ),
-    searchWeb: fromPromise<SearchOutcome, SearchInput>(({ input }) => step('search', { 'gateflow.search.provider': webSearch?.name ?? 'none' }, () => search(input))),
-    createDocument: fromPromise<CreateOutcome, CreateInput>(({ input }) => step('create', { 'gateflow.project.id': input.projectId }, () => create(input))),
-    editDocument: fromPromise<EditOutcome, EditInput>(({ input }) => step('edit', { 'gateflow.project.id': input.projectId }, () => edit(input))),
-    converse: fromPromise<ConverseOutput, ConverseInput>(({ input }) => step('converse', {}, () => converse(input))),
+    searchWeb: fromPromise<SearchOutcome & ActClock, SearchInput>(({ input, signal }) =>
+      step('search', { 'gateflow.search.provider': webSearch?.name ?? 'none' }, () => timed(input.time, signal, (act) => search(input, act))),
+    ),
+    createDocument: fromPromise<CreateOutcome & ActClock, CreateInput>(({ input, signal }) =>
+      step('create', { 'gateflow.project.id': input.projectId }, () => timed(input.time, signal, () => create(input))),
+    ),
+    editDocument: fromPromise<EditOutcome & ActClock, EditInput>(({ input, signal }) =>
+      step('edit', { 'gateflow.project.id': input.projectId }, () => timed(input.time, signal, (act) => edit(input, act))),
+    ),
+    converse: fromPromise<ConverseOutput & ActClock, ConverseInput>(({ input, signal }) =>
+      step('converse', {}, () => timed(input.time, signal, (act) => converse(input, act))),
+    ),
   };
 }

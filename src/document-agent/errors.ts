@@ -1,4 +1,5 @@
 import { GateflowError } from '../error/gateflow-error.js';
+import { GoalTimeUp } from '../workflow/goal-time.js';
 
 /** Why a web search failed: no answer in time, an HTTP error, an answer that is not search results, or no connection. */
 export type WebSearchFailure = 'timeout' | 'http' | 'invalid_response' | 'unreachable';
@@ -55,6 +56,23 @@ export class DocumentAgentModelError extends GateflowError {
   }
   /** The provider's text, for logs and traces: never put in a reply or an answer. */
   readonly internal: string;
+}
+
+/**
+ * The act's time ran out while an actor was under way (its model call or
+ * search was stopped): not a failure of the step, but the end of the act,
+ * which the machine answers with what was done and what was not. A
+ * `GoalTimeUp` by name, which is how the machine tells it (machines/ imports
+ * no values of src/).
+ */
+export class ActTimeUp extends GoalTimeUp {
+  constructor(
+    limit: string,
+    /** The model calls the actor had begun (counted as made). */
+    readonly modelCalls: number,
+  ) {
+    super(limit);
+  }
 }
 
 /** What a person is told when a step failed for a reason that is not theirs to fix: plain words, one per step. */

@@ -7,7 +7,7 @@ export interface DocumentAgentHostOptions extends DocumentAgentActorOptions, Doc
 
 /** The document agent ready to serve: its workflow and its actors, on the store's database. Give both to `createRuntime`. */
 export function documentAgentHost(options: DocumentAgentHostOptions): { workflow: Workflow; actors: Record<string, AnyActorLogic> } {
-  const { answerWithin, ...actorOptions } = options;
-  const workflow = documentAgentWorkflow({ ...(answerWithin && { answerWithin }), ...(options.limits && { limits: options.limits }) });
+  const { answerWithin, actLimits, ...actorOptions } = options;
+  const workflow = documentAgentWorkflow({ ...(answerWithin && { answerWithin }), ...(options.limits && { limits: options.limits }), ...(actLimits && { actLimits }) });
   return { workflow, actors: documentAgentActors(actorOptions) };
 }

@@ -6,9 +6,11 @@
  * this folder holds its actors, schemas, prompts, offline reader, Markdown
  * edits, web search and the workflow.
  */
+export { ActLimitsSchema } from './act-limits.js';
+export { DEFAULT_ACT_LIMITS, type ActLimits } from '../../machines/document-agent.js';
 export { documentAgentActors, NEEDS_MODEL, type DocumentAgentActorOptions } from './actors.js';
 export { documentNameFor, proposeName } from './document-name.js';
-export { DocumentAgentModelError, WebSearchError } from './errors.js';
+export { ActTimeUp, DocumentAgentModelError, WebSearchError } from './errors.js';
 export { documentAgentHost, type DocumentAgentHostOptions } from './host.js';
 export { HISTORY_LIMIT, TRUNCATE_ABOVE, loadContext, truncateContent } from './load-context.js';
 export { appendText, removeSection, sectionsOf } from './markdown.js';

@@ -8,7 +8,8 @@ import { issuesOf } from '../graph/model.js';
 import type { NewSessionEvent, TurnEffects } from '../store/types.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { SessionIdentity, Workflow } from '../workflow/types.js';
-import { documentAgentMachine, type DocumentAgentContext, type Outbox } from '../../machines/document-agent.js';
+import { documentAgentMachine, type ActLimits, type DocumentAgentContext, type Outbox } from '../../machines/document-agent.js';
+import { ActLimitsSchema } from './act-limits.js';
 import { appendText } from './markdown.js';
 
 export const DOCUMENT_AGENT_ID = 'document-agent';
@@ -34,6 +35,12 @@ export interface DocumentAgentWorkflowOptions {
   answerWithin?: string;
   /** The caps the commit checks again (an addition re-applied to a newer version may pass them): `DocumentLimits`' defaults when absent. */
   limits?: DocumentLimitsInput;
+  /**
+   * What one act (a message, or an answer to a confirmation) may spend: its
+   * wall time (`DEFAULT_ACT_LIMITS`: 60 s). Reaching it ends the act with an
+   * honest reply, HTTP 200, and nothing of it written but its messages.
+   */
+  actLimits?: Partial<ActLimits>;
 }
 
 /**
@@ -58,6 +65,8 @@ const agentArtifact = (c: DocumentAgentContext) => ({
  */
 export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
   const limits = documentLimits(options.limits);
+  const act = ActLimitsSchema.safeParse(options.actLimits ?? {});
+  if (!act.success) throw new RangeError(`documentAgentWorkflow: ${act.error.issues.map((i) => `actLimits.${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return defineWorkflow({
     id: DOCUMENT_AGENT_ID,
     version: 1,
@@ -66,7 +75,13 @@ export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}
     input: (context, session) => {
       const start = DocumentAgentStartSchema.safeParse(context ?? {});
       if (!start.success) throw new InvalidDocumentInputError(issuesOf(start.error).map((i) => ({ ...i, path: `context.${i.path ?? ''}`.replace(/\.$/, '') })));
-      return { owner: session.owner, sessionId: session.sessionId, projectId: start.data.projectId, ...(options.answerWithin && { answerWithin: options.answerWithin }) };
+      return {
+        owner: session.owner,
+        sessionId: session.sessionId,
+        projectId: start.data.projectId,
+        ...(options.answerWithin && { answerWithin: options.answerWithin }),
+        ...(options.actLimits && { actLimits: options.actLimits }),
+      };
     },
     reply: (snapshot): StateReply => {
       const c = snapshot.context as DocumentAgentContext;

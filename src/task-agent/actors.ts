@@ -23,7 +23,7 @@ import type {
 } from '../../machines/task-agent.js';
 import { backoffMs, diagnoseByRule } from './diagnose.js';
 import { previewCall } from './graph-steps.js';
-import { goalTimer, pause, type GoalTimer } from './goal-time.js';
+import { goalTimer, pause, type GoalTimer } from '../workflow/goal-time.js';
 import { readGoalOffline } from './offline-reader.js';
 import { answerRequest, diagnoseRequest, parseGoalRequest, planStepRequest, type ModelRequest } from './prompts.js';
 import { taskAgentModelSchemas } from './model-schemas.js';

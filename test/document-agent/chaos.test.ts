@@ -10,7 +10,10 @@
  *   version 1; updated: one version more), none twice: a replayed turn
  *   changes nothing;
  * - limits: a document's content stays within its bound; model calls per
- *   message stay under the bound.
+ *   message stay under the bound;
+ * - a model that hangs (half the runs begin with one, the model call's own
+ *   limit a minute away) is stopped by the message's time limit: every hang
+ *   ends its message as `time_limit`, which writes no document.
  * GATEFLOW_CHAOS_RUNS sets the number of runs (40 in `npm test`; `npm run test:chaos` runs 1000).
  */
 import fc from 'fast-check';
@@ -66,11 +69,17 @@ describe('document agent under a chaos model', () => {
         fc.constantFrom(...MESSAGES),
         fc.array(fc.oneof(fc.constantFrom(...ANSWERS), fc.nat({ max: 3 }).map((pick) => ({ pick }))), { maxLength: 3 }),
         fc.boolean(),
-        async (seed, message, answers: Answer[], replayFirst) => {
+        fc.boolean(),
+        async (seed, message, answers: Answer[], replayFirst, actLimited) => {
           run++;
-          const where = `seed ${seed}, message ${JSON.stringify(message)}, answers ${JSON.stringify(answers)}`;
-          const model = chaosModel({ seed, weights: CHAOS_WEIGHTS, hugeChars: 50_000 });
-          const host = documentAgentHost({ database: store.sql!, model, modelTimeoutMs: CHAOS_MODEL_TIMEOUT_MS });
+          const where = `seed ${seed}, message ${JSON.stringify(message)}, answers ${JSON.stringify(answers)}${actLimited ? ', act-limited' : ''}`;
+          // Act-limited: the first model call hangs, and only the message's time limit can end it.
+          const model = chaosModel({ seed, weights: CHAOS_WEIGHTS, hugeChars: 50_000, ...(actLimited && { script: ['timeout' as const] }) });
+          const host = documentAgentHost({
+            database: store.sql!,
+            model,
+            ...(actLimited ? { modelTimeoutMs: 60_000, actLimits: { maxActMs: CHAOS_MODEL_TIMEOUT_MS } } : { modelTimeoutMs: CHAOS_MODEL_TIMEOUT_MS }),
+          });
           const runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
           try {
             const project = await repo.createProject(null, { name: `Chaos ${run}`, description: null });
@@ -99,6 +108,11 @@ describe('document agent under a chaos model', () => {
               check(reply, `answer ${i} ${JSON.stringify(text)}`);
             }
             for (const kind of outcomes) tally.add(`outcome:${kind}`);
+            if (actLimited) {
+              const hangs = model.counts().timeout;
+              tally.add('hangs ended by the act limit', hangs);
+              expect(outcomes.filter((k) => k === 'time_limit').length, `${where}: every hang ends its message at the time limit (${outcomes.join(', ')})`).toBeGreaterThanOrEqual(hangs);
+            }
             tally.add('model calls', model.calls.length);
             for (const [outcome, n] of Object.entries(model.counts())) tally.add(`answers:${outcome}`, n);
             // Every change is one a reply reported, once: the versions add up to what was reported.

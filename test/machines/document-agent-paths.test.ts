@@ -25,6 +25,7 @@ import {
   type LoadedContext,
   type SearchOutcome,
 } from '../../machines/document-agent.js';
+import { ActTimeUp } from '../../src/document-agent/errors.js';
 import { decisionOf, type AgentDecision } from '../../src/document-agent/schemas.js';
 import type { InputAnsweredEvent } from '../../src/inputs/events.js';
 import {
@@ -123,6 +124,11 @@ const SEARCH_ERROR = 'web search failed: SearXNG answered HTTP 502';
 const CREATE_ERROR = 'the store refused the document';
 const EDIT_ERROR = 'the language model answered in a form I could not use while rewriting the document (no text)';
 const CONVERSE_ERROR = 'the language model could not be reached while writing the answer (timeout)';
+/** The message's time ran out during the actor (issue 27): what the host's actors throw then. */
+const TIME_LIMIT = 'the time limit of 60 s per message';
+const timeUp = () => new ActTimeUp(TIME_LIMIT, 0);
+/** The time each actor is given: the default limit, its clock not started (the actors here report no start). */
+const NO_CLOCK = { startedAt: null, ms: 60_000, limit: TIME_LIMIT };
 
 const createOutcomes = (c: DocumentAgentContext): Record<string, CreateOutcome> => {
   const name = c.decision!.document_name!;
@@ -183,24 +189,28 @@ function events(snapshot: AnyMachineSnapshot): AnyEventObject[] {
       return [
         ...Object.entries(DECISIONS).map(([name, output]) => labelled(`decided ${name}`, doneEvent('decide', output))),
         labelled('decide failed', errorEvent('decide', new Error(DECIDE_ERROR))),
+        labelled('time up', errorEvent('decide', timeUp())),
       ];
     case 'search':
       return [
         ...Object.entries(SEARCHES).map(([name, output]) => labelled(`searched: ${name}`, doneEvent('searchWeb', output))),
         labelled('search failed', errorEvent('searchWeb', new Error(SEARCH_ERROR))),
+        labelled('time up', errorEvent('searchWeb', timeUp())),
       ];
     case 'create':
       return [
         ...Object.entries(createOutcomes(c)).map(([name, output]) => labelled(`created: ${name}`, doneEvent('createDocument', output))),
         labelled('create failed', errorEvent('createDocument', new Error(CREATE_ERROR))),
+        labelled('time up', errorEvent('createDocument', timeUp())),
       ];
     case 'edit':
       return [
         ...Object.entries(EDITS).map(([name, output]) => labelled(`edited: ${name}`, doneEvent('editDocument', output))),
         labelled('edit failed', errorEvent('editDocument', new Error(EDIT_ERROR))),
+        labelled('time up', errorEvent('editDocument', timeUp())),
       ];
     case 'converse':
-      return [labelled('conversed', doneEvent('converse', CONVERSED)), labelled('converse failed', errorEvent('converse', new Error(CONVERSE_ERROR)))];
+      return [labelled('conversed', doneEvent('converse', CONVERSED)), labelled('converse failed', errorEvent('converse', new Error(CONVERSE_ERROR))), labelled('time up', errorEvent('converse', timeUp()))];
     case 'awaiting_confirmation':
     case 'awaiting_choice':
       return [
@@ -317,6 +327,8 @@ function expectedEnd(label: string, step: ReplayedStep, m: MessageTrack): Expect
       return rest('idle', 'section_not_found', "There is no 'Budget' section in 'Recipes', so nothing was changed. Its sections are: Breakfast, Dinner.");
     case 'conversed':
       return rest('idle', 'conversed', CONVERSED.text);
+    case 'time up':
+      return rest('idle', 'time_limit', expectedTimeUp(String(step.before.value), m, ctx(step.before)));
     case 'answered add_to_existing':
       // Only when the duplicate had nothing to add (otherwise the choice goes on to edit).
       return rest('idle', 'conversed', "There was no content to add, so 'Recipes' stays as it is.");
@@ -337,6 +349,31 @@ function expectedEnd(label: string, step: ReplayedStep, m: MessageTrack): Expect
     default:
       throw new Error(`no expected end for "${label}"`);
   }
+}
+
+/**
+ * The reply of a message whose time ran out in `state` (issue 27): what was
+ * done (the decision, a search made), what was not (the step under way and
+ * the action after it), and that nothing was changed.
+ */
+function expectedTimeUp(state: string, m: MessageTrack, before: DocumentAgentContext): string {
+  const d = state === 'decide' ? null : m.decision;
+  const action = !d ? null : d.should_create ? `creating '${d.document_name}'` : d.should_edit ? "changing 'Recipes'" : 'writing the answer';
+  const done = [
+    ...(d ? [d.intent_statement ? `worked out what to do (${d.intent_statement.replace(/\.$/, '')})` : 'worked out what to do'] : []),
+    ...(m.search === 'performed' ? [`searched the web for "${d!.search_query}"`] : []),
+  ];
+  const notDone = [
+    ...(state === 'decide' ? ['working out what to do'] : []),
+    ...(state === 'search' ? [`the web search for "${before.decision!.search_query}"`] : []),
+    ...(action ? [action] : []),
+  ];
+  return (
+    `I stopped before finishing: this message reached ${TIME_LIMIT}.\n` +
+    `Done: ${done.length ? done.join('; ') : 'nothing yet'}.\n` +
+    `Not done: ${notDone.join('; ')}.\n` +
+    'Nothing was changed in your documents; send the message again to try once more.'
+  );
 }
 
 /** The note a search leaves at the end of the reply when it was not made, and the dropped request's note before it. */
@@ -442,7 +479,7 @@ describe('document agent: model-based paths', () => {
     expect(coverage.transitions.percent).toBe(100);
     // The machine's root and its 16 states; every candidate of every transition, counted on the machine itself.
     expect(coverage.states.total).toBe(17);
-    expect(coverage.transitions.total).toBe(46); // 44, and a cancel word typed while a change waits (two waiting states)
+    expect(coverage.transitions.total).toBe(51); // 44, a cancel word typed while a change waits (two waiting states), the message's time running out in each of its five actors but the load
   });
 
   it('takes every outcome of every actor and every answer somewhere', () => {
@@ -465,6 +502,7 @@ describe('document agent: model-based paths', () => {
       'edit failed',
       'conversed',
       'converse failed',
+      'time up',
       'answered proceed',
       'answered cancel',
       'answered add_to_existing',
@@ -506,6 +544,7 @@ describe('document agent: model-based paths', () => {
         'create failed',
         'edit failed',
         'converse failed',
+        'time up',
         'decided clarify',
         'decided clarify without a question',
         'decided confirm',
@@ -614,7 +653,7 @@ describe('document agent: model-based paths', () => {
       expect(step.snapshot.value).toBe('load_context');
       expect(ctx(step.snapshot).pending).toBeNull();
       expect(ctx(step.snapshot).dropped).not.toBeNull();
-      expect(startedInput(step, 'loadContext')).toEqual({ owner: INPUT.owner, projectId: INPUT.projectId, sessionId: INPUT.sessionId });
+      expect(startedInput(step, 'loadContext')).toEqual({ owner: INPUT.owner, projectId: INPUT.projectId, sessionId: INPUT.sessionId, time: NO_CLOCK });
     }
   });
 
@@ -622,9 +661,10 @@ describe('document agent: model-based paths', () => {
     for (const step of allSteps().filter((s) => s.event.type === 'xstate.done.actor.decide')) {
       const d = outputOf<DecideOutput>(step).decision;
       expect(step.snapshot.value === 'search', labelOf(step.event)).toBe(d.needs_web_search && !d.needs_clarification && !d.pending_confirmation);
-      if (step.snapshot.value === 'search') expect(startedInput(step, 'searchWeb')).toEqual({ query: d.search_query });
+      if (step.snapshot.value === 'search') expect(startedInput(step, 'searchWeb')).toEqual({ query: d.search_query, time: NO_CLOCK });
     }
-    const searched = allSteps().filter((s) => s.before.value === 'search');
+    // A search the message's time stopped ends the message (the 'time up' ending); any other outcome goes on to the action.
+    const searched = allSteps().filter((s) => s.before.value === 'search' && labels.get(s.event) !== 'time up');
     expect(searched.length).toBeGreaterThan(0);
     for (const step of searched) {
       expect(step.snapshot.value).toBe('create');

@@ -207,8 +207,12 @@ describe('the drawing shows the seed’s flow diagram', () => {
       ['create', 'shouldCreate'],
       ['converse', null],
     ]);
-    // A search comes before the content it feeds: back to the decision's routes.
-    expect(edges.filter((e) => e.from === 'search').map((e) => e.to)).toEqual(['act', 'act']);
+    // A search comes before the content it feeds: back to the decision's routes (unless the message's time ran out during it).
+    expect(edges.filter((e) => e.from === 'search').map((e) => [e.to, e.guard])).toEqual([
+      ['act', null],
+      ['format', 'timeUp'],
+      ['act', null],
+    ]);
     for (const action of ACTIONS.filter((a) => a !== 'search')) expect(has(action, 'format'), `${action} → format`).toBe(true);
     // 4 → 5 → 6, each the only way on.
     expect(edges.filter((e) => e.from === 'format').map((e) => e.to)).toEqual(['store_reply']);
@@ -234,7 +238,13 @@ describe('the drawing shows the seed’s flow diagram', () => {
   });
 
   it('sends every failure to format (said, never silent), and the waiting states back into the line', () => {
-    for (const state of ['load_context', 'decide', 'create', 'edit', 'converse']) expect(edges.filter((e) => e.from === state && e.event.startsWith('xstate.error.actor.')).map((e) => e.to), state).toEqual(['failed']);
+    // The message's time running out (issue 27) is said at once; any other failure goes through `failed`.
+    expect(edges.filter((e) => e.from === 'load_context' && e.event.startsWith('xstate.error.actor.')).map((e) => e.to)).toEqual(['failed']);
+    for (const state of ['decide', 'create', 'edit', 'converse'])
+      expect(edges.filter((e) => e.from === state && e.event.startsWith('xstate.error.actor.')).map((e) => [e.to, e.guard]), state).toEqual([
+        ['format', 'timeUp'],
+        ['failed', null],
+      ]);
     expect(edges.filter((e) => e.from === 'failed').map((e) => e.to)).toEqual(['format']);
     // Proceed runs the announced action (the routes again, no new decision); a choice goes to edit or create.
     expect(edges.filter((e) => e.from === 'awaiting_confirmation').map((e) => [e.to, e.event])).toEqual([

@@ -18,7 +18,7 @@ import { ConversationFinishedError } from '../../src/runtime/errors.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
-import { GoalTimeUp } from '../../src/task-agent/goal-time.js';
+import { GoalTimeUp } from '../../src/workflow/goal-time.js';
 import { taskAgentHost } from '../../src/task-agent/host.js';
 import type { CallOptions } from '../helpers/mock-model.js';
 import { textResult } from '../helpers/mock-model.js';

@@ -1,4 +1,15 @@
-import type { TimeLeft } from '../../machines/task-agent.js';
+/**
+ * A goal's (or an act's) time limit during a call: the agents' actors are
+ * given the time left (`TimeLeft`) and stop their model, tool or search call
+ * when it runs out. Shared by the task agent and the document agent; no
+ * imports, so that it sits on the floor with the rest of src/workflow/.
+ */
+
+/** What an actor is told of the time it has: how much is left (ms from when it starts) and the limit's words. */
+export interface TimeLeft {
+  ms: number;
+  limit: string;
+}
 
 /** The reason a goal's call was stopped: its time ran out (the limit in words). */
 export class GoalTimeUp extends Error {
