@@ -1,10 +1,13 @@
 /**
- * Runs the test files longest first, across projects (vitest's own order runs
- * the projects one after the other, each largest file first). A file that
- * waits on servers, browsers and processes for a minute then starts while the
- * short ones fill the other workers, not last with the others idle.
+ * The order the test files run in: the long ones first, whatever their
+ * project, longest first; then the short ones project by project (as vitest
+ * orders them), longest first. A file that waits on servers, browsers and
+ * processes for a minute then starts while the short ones fill the other
+ * workers, not last with the others idle; and the short ones, whose cost is
+ * mostly their worker's imports, run where a worker of their project has
+ * already made them (a worker serves one project: switching costs a new one).
  *
- * A file's length is its wall time in test/setup/timings.json (written by
+ * A file's length is its time in test/setup/timings.json (written by
  * `npm run test:timings`), else vitest's own record of its last run, else 0:
  * a new file runs among the short ones until the next measure.
  */
@@ -13,6 +16,8 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const TIMINGS = new URL('./timings.json', import.meta.url);
+/** Seconds from which a file is long: it runs first, wherever its project is. */
+export const LONG_FILE_S = 5;
 
 /** Seconds per test file (relative to the project's root), as last measured. */
 export function readTimings(): Record<string, number> {
@@ -32,6 +37,13 @@ export default class LongestFirst extends BaseSequencer {
       return timings[file] ?? (this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? 0) / 1000;
     };
     const known = new Map(files.map((spec) => [spec, seconds(spec)]));
-    return [...files].sort((a, b) => known.get(b)! - known.get(a)! || a.moduleId.localeCompare(b.moduleId));
+    const long = (spec: TestSpecification) => known.get(spec)! >= LONG_FILE_S;
+    return [...files].sort(
+      (a, b) =>
+        Number(long(b)) - Number(long(a)) ||
+        (long(a) ? 0 : a.project.name.localeCompare(b.project.name)) ||
+        known.get(b)! - known.get(a)! ||
+        a.moduleId.localeCompare(b.moduleId),
+    );
   }
 }
