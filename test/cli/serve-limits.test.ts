@@ -2,7 +2,7 @@
  * `gateflow serve --limits FILE` (or GATEFLOW_LIMITS=FILE): the caps a server
  * keeps (document sizes, names and texts, counts of projects, documents,
  * chats and messages, event streams, turns per session, a task agent's goal
- * limits) set from a JSON file without code. In-process: the file's reading
+ * limits, the document agent's time per message) set from a JSON file without code. In-process: the file's reading
  * and checking, `main` refusing a wrong file with one line (before anything
  * starts), and a server started with what the file says.
  */
@@ -17,6 +17,8 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/documents/limits.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import type { Store } from '../../src/store/types.js';
+import { scriptedModel } from '../helpers/document-agent.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import { openGraphStore } from '../helpers/task-agent.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateflow-limits-'));
@@ -25,6 +27,15 @@ const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
+};
+/** The one line a wrong limits file is refused with. */
+const refusal = (text: string) => {
+  try {
+    readServeLimits(file('bad.json', text), '--limits');
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('not refused');
 };
 
 const LIMITS = {
@@ -56,14 +67,6 @@ describe('the limits file', () => {
   });
 
   it('refuses a wrong file with one line naming the file and the key', () => {
-    const refusal = (text: string) => {
-      try {
-        readServeLimits(file('bad.json', text), '--limits');
-      } catch (error) {
-        return (error as Error).message;
-      }
-      throw new Error('not refused');
-    };
     expect(refusal('{"documents": {"maxContentByte": 10}}')).toMatch(/^gateflow serve: --limits .*bad\.json: documents: Unrecognized key: "maxContentByte"$/);
     expect(refusal('{"goal": {"maxGoalMs": -1}}')).toMatch(/goal\.maxGoalMs: Too small/);
     expect(refusal('{"documents": {"defaultDocumentPage": 500, "maxDocumentPage": 10}}')).toMatch(/defaultDocumentPage is larger than maxDocumentPage/);
@@ -133,5 +136,48 @@ describe('a server started with the file\'s caps', () => {
     const fourth = await post(`/api/sessions/${other}/turns`, { text: 'more' });
     expect(fourth.status).toBe(409);
     expect(fourth.body.error.code).toBe('turn_limit_reached');
+  });
+});
+
+describe('"act" in the limits file', () => {
+  it('is read beside the other caps and given to the document agent', () => {
+    const caps = readServeLimits(file('ok.json', '{"act": {"maxActMs": 1500}, "maxTurnsPerSession": 3}'), '--limits');
+    expect(caps.act).toEqual({ maxActMs: 1500 });
+    expect(limitsOptions(caps).documentAgent).toEqual({ actLimits: { maxActMs: 1500 } });
+  });
+
+  it('is refused with the key named when wrong', () => {
+    expect(refusal('{"act": {"maxActMs": 0}}')).toMatch(/act\.maxActMs: Too small/);
+    expect(refusal('{"act": {"maxActMs": 600000}}')).toMatch(/act\.maxActMs: Too big: expected number to be <=100000/);
+    expect(refusal('{"act": {"maxActMs": 1.5}}')).toMatch(/act\.maxActMs: Invalid input: expected int/);
+    expect(refusal('{"act": {"maxMs": 10}}')).toMatch(/act: Unrecognized key: "maxMs"/);
+  });
+});
+
+describe('a server started with the file\'s "act"', () => {
+  let store: Store;
+  let server: RunningServer;
+  beforeAll(async () => {
+    store = await templateStore();
+    const caps = limitsOptions(readServeLimits(file('serve.json', '{"act": {"maxActMs": 300}}'), '--limits'));
+    // A decision that never comes, and a model call's own limit far above the message's.
+    const model = scriptedModel({ decide: [{ hang: true }] });
+    server = await startServer({ workflows: [], store, port: 0, documentAgent: { ...caps.documentAgent, model: model.model, modelTimeoutMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+  });
+
+  it('ends a message at it: 200, and the reply says what was not done', async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as { id?: number; chat_message?: { content: string } } };
+    };
+    const project = await post('/api/projects', { name: 'Slow model' });
+    expect(project.status).toBe(201);
+    const answer = await post('/api/agent/act', { message: 'Rewrite my notes in a friendlier tone', project_id: project.body.id });
+    expect(answer.status).toBe(200);
+    expect(answer.body.chat_message?.content).toMatch(/^I stopped before finishing: this message reached the time limit of 300 ms per message\.\nDone: nothing yet\.\nNot done: working out what to do\./);
   });
 });
