@@ -16,8 +16,12 @@ let loaded: TypedReader | undefined;
 /** Starts loading the reader (once); resolves with it. */
 export function loadTypedReader(): Promise<TypedReader> {
   // zod's JIT off before the reader's schemas are built (./zod-jitless.ts), whatever the host imported.
+  // Its export is read: a bundler drops an unread module of a `sideEffects: false` package, config call and all.
   loading ??= import('./zod-jitless.js')
-    .then(() => import('../inputs/coerce-value.js'))
+    .then(({ ZOD_JITLESS }) => {
+      if (!ZOD_JITLESS) throw new Error("zod's JIT is still on");
+      return import('../inputs/coerce-value.js');
+    })
     .then((module) => (loaded = module.coerceInputValue));
   return loading;
 }

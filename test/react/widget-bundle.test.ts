@@ -5,7 +5,9 @@
  * coerce-value.ts): classic zod's methods cannot be tree-shaken and were half
  * of what the widget added (the bundle was 150.6 KB gzip with them, 116.7 KB
  * without; React alone is 68 KB). Nothing of the server, the stores or Node
- * may be in it either. Sizes are of the output, not of time.
+ * may be in it either. The typed reader (dates, numbers in words, phone
+ * numbers) is a chunk of its own, loaded when an input form first shows
+ * (src/react/typed-reader.ts). Sizes are of the output, not of time.
  */
 import react from '@vitejs/plugin-react';
 import { gzipSync } from 'node:zlib';
@@ -42,6 +44,22 @@ describe("the widget's browser bundle", () => {
   it('holds no server, store, runtime engine or node: module', () => {
     const modules = chunks.flatMap((c) => c.moduleIds);
     expect(modules.filter((m) => /\/src\/(server|store|runtime\/steps|flow)\/|^node:|@electric-sql|\/pg\//.test(m))).toEqual([]);
+  });
+
+  it("loads the typed reader (src/extract, zod/mini) in a chunk of its own, after zod's JIT is turned off", () => {
+    const entry = chunks.find((c) => c.isEntry)!;
+    const firstLoad = [entry, ...entry.imports.map((file) => chunks.find((c) => c.fileName === file)!)];
+    const first = firstLoad.flatMap((c) => c.moduleIds);
+    expect(first.filter((m) => /\/src\/extract\/|\/zod\//.test(m))).toEqual([]);
+    const reader = chunks.find((c) => c.moduleIds.some((m) => m.endsWith('/src/inputs/coerce-value.ts')))!;
+    expect(entry.dynamicImports).toContain(reader.fileName);
+    // The module that turns the JIT off keeps its call: a sideEffects-free package's unread module would be emptied.
+    const jitless = chunks.find((c) => c.moduleIds.some((m) => m.endsWith('/src/react/zod-jitless.ts')))!;
+    expect(jitless.code).toMatch(/jitless:\s*(!0|true)/);
+    expect(entry.dynamicImports).toContain(jitless.fileName);
+    const gzip = firstLoad.reduce((n, c) => n + gzipSync(c.code).length, 0);
+    console.log(`widget app first load: ${(gzip / 1000).toFixed(1)} KB gzip; the reader's chunk ${(gzipSync(reader.code).length / 1000).toFixed(1)} KB`);
+    expect(gzip).toBeLessThan(100_000);
   });
 
   it('is under 125 KB gzip with React (150.6 KB with classic zod)', () => {
