@@ -23,6 +23,7 @@ import type { Store } from '../../src/store/types.js';
 import { GoalTimeUp } from '../../src/workflow/goal-time.js';
 import { latch, scriptedModel, type Script } from '../helpers/document-agent.js';
 import { templateStore } from '../helpers/pglite-template.js';
+import { jsonRequests } from '../helpers/http.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -48,11 +49,7 @@ function served(script: Script, options: { maxActMs: number; clock: { ms: number
   });
   const runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
   const app = createApp({ runtime, documentAgent: { database: store.sql! } });
-  const request = async (path: string, json?: unknown) => {
-    const response = await app.request(path, json === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
-    const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) };
-  };
+  const request = jsonRequests(app);
   const repo = documentRepository(store.sql!);
   const events = async (sessionId: string) => (await store.readEvents(0, 10_000)).filter((e) => e.sessionId === sessionId && e.type === 'agent.action_completed').map((e) => e.data);
   return { model, request, runtime, repo, events };

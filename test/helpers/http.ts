@@ -98,6 +98,18 @@ export async function call<T = any>(base: string, path: string, options: Request
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/**
+ * `request(path)` GETs, `request(path, json)` POSTs `json`, on an app in this
+ * process (Hono's `app.request`): the status, the body's text and its JSON.
+ */
+export function jsonRequests(app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> }) {
+  return async (path: string, json?: unknown): Promise<{ status: number; text: string; body: any }> => {
+    const response = await app.request(path, json === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    const text = await response.text();
+    return { status: response.status, text, body: JSON.parse(text) };
+  };
+}
+
 /** A body sent with chunked transfer encoding (no Content-Length), in pieces of `chunk` bytes. */
 export function chunkedBody(text: string, chunk = 1024): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);

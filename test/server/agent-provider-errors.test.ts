@@ -20,6 +20,7 @@ import { fakeWebSearch, scriptedModel, type Script } from '../helpers/document-a
 import { templateStore } from '../helpers/pglite-template.js';
 import { emptyGraph, goalSpec, openGraphStore, scriptedModel as taskModel, taskAgentRuntime } from '../helpers/task-agent.js';
 import { PROVIDER_SECRET_BITS, providerOutage } from '../helpers/provider-errors.js';
+import { jsonRequests } from '../helpers/http.js';
 
 const SECRET_BITS = new RegExp(`${PROVIDER_SECRET_BITS.source}|kaboom`);
 
@@ -41,11 +42,7 @@ describe('the document agent over HTTP', () => {
     const host = documentAgentHost({ database: store.sql!, model: model.model, ...(webSearch && { webSearch }), onError: (error) => logged.push(error) });
     const runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
     const app = createApp({ runtime, documentAgent: { database: store.sql! } });
-    const request = async (path: string, json?: unknown) => {
-      const response = await app.request(path, json === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
-      const text = await response.text();
-      return { status: response.status, text, body: JSON.parse(text) };
-    };
+    const request = jsonRequests(app);
     // What the log receives: a model error's provider text is its `internal`.
     const log = () => logged.map((e) => (e instanceof DocumentAgentModelError ? e.internal : String(e))).join('\n');
     return { request, runtime, log, repo: documentRepository(store.sql!) };

@@ -16,6 +16,7 @@ import { createApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
 import { scriptedModel, type Script } from '../helpers/document-agent.js';
 import { templateStore } from '../helpers/pglite-template.js';
+import { jsonRequests } from '../helpers/http.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -33,11 +34,7 @@ function served(limits?: DocumentLimitsInput, script: Script = {}) {
   const host = documentAgentHost({ database: store.sql!, model: model.model, ...(limits && { limits }) });
   const runtime: Runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
   const app = createApp({ runtime, documentAgent: { database: store.sql!, ...(limits && { limits }) } });
-  const request = async (path: string, json?: unknown) => {
-    const response = await app.request(path, json === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
-    const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) };
-  };
+  const request = jsonRequests(app);
   return { app, runtime, request, model, repo: documentRepository(store.sql!, limits) };
 }
 

@@ -12,6 +12,7 @@ import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import type { Store } from '../../src/store/types.js';
 import { templateStore } from '../helpers/pglite-template.js';
+import { jsonRequests } from '../helpers/http.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -25,11 +26,7 @@ function served(limits: DocumentLimitsInput) {
   const host = documentAgentHost({ database: store.sql!, limits });
   const runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
   const app = createApp({ runtime, documentAgent: { database: store.sql!, limits } });
-  const request = async (path: string, json?: unknown) => {
-    const response = await app.request(path, json === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
-    const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text) };
-  };
+  const request = jsonRequests(app);
   return { request, close: () => runtime.close() };
 }
 
