@@ -87,7 +87,10 @@ export async function call<T = any>(base: string, path: string, options: Request
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (body !== undefined) init.body = body;
   if (options.body instanceof ReadableStream) init.duplex = 'half';
-  const response = await fetch(`${base}${path}`, init);
+  const response = await fetch(`${base}${path}`, init).catch((error: unknown) => {
+    // fetch's own message is only "fetch failed": say which request, and why (the socket's error).
+    throw new Error(`${method} ${path} failed: ${causes(error)}`, { cause: error });
+  });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -199,4 +202,11 @@ export function flakyStore(inner: Store): FlakyStore {
     close: () => flaky.inner.close(),
   };
   return flaky;
+}
+
+/** An error and its causes, as one line. */
+function causes(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 5; e = e.cause) parts.push(`${e.message}${'code' in e && e.code ? ` (${String(e.code)})` : ''}`);
+  return parts.join(': ') || String(error);
 }
