@@ -43,7 +43,7 @@ const ISOLATED = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts') && REPLACES_GLOBALS.test(readFileSync(file, 'utf8')));
 const inFast = (file: string) => FAST.some((glob) => file.startsWith(glob.slice(0, -'**/*.test.ts'.length))) && !NOT_FAST.includes(file);
 
-const REST_SETUP = ['test/setup/rest.ts'];
+const REST_SETUP = ['test/setup/rest.ts', 'test/setup/shared-chromium.ts'];
 
 export default defineConfig({
   test: {

@@ -142,27 +142,35 @@ interface IndexEntry {
   name: string;
 }
 
-/** What the preview's channel told about the story (recorded by INIT_SCRIPT). */
+/** What the preview's channel told about the story shown last (recorded by INIT_SCRIPT). */
 interface StoryEvents {
-  finished: { status: 'success' | 'error'; reporters: unknown[] } | null;
+  finished: { storyId: string; status: 'success' | 'error'; reporters: unknown[] } | null;
   errors: { event: string; detail: unknown }[];
 }
 
 /**
  * Runs before the preview's scripts: records the channel events that say a
- * story finished (with its status) or failed. The preview assigns
- * `__STORYBOOK_ADDONS_CHANNEL__` when it starts; a setter catches it.
+ * story finished (with its status) or failed, and offers `__gateflowShow(id)`,
+ * which empties the record and asks the preview for another story, as
+ * Storybook's own UI does when a person picks one (the channel's
+ * `setCurrentStory`). The preview assigns `__STORYBOOK_ADDONS_CHANNEL__` when
+ * it starts; a setter catches it.
  */
 const INIT_SCRIPT = `(() => {
   const events = { finished: null, errors: [] };
   window.__gateflowStory = events;
   let channel;
+  window.__gateflowShow = (storyId) => {
+    events.finished = null;
+    events.errors.length = 0;
+    channel.emit('setCurrentStory', { storyId, viewMode: 'story' });
+  };
   Object.defineProperty(globalThis, '__STORYBOOK_ADDONS_CHANNEL__', {
     configurable: true,
     get: () => channel,
     set: (next) => {
       channel = next;
-      next.on('storyFinished', (e) => { events.finished = { status: e.status, reporters: e.reporters }; });
+      next.on('storyFinished', (e) => { events.finished = { storyId: e.storyId, status: e.status, reporters: e.reporters }; });
       for (const name of ['storyErrored', 'storyThrewException', 'playFunctionThrewException', 'unhandledErrorsWhilePlaying', 'storyMissing'])
         next.on(name, (detail) => events.errors.push({ event: name, detail }));
     },
@@ -171,7 +179,7 @@ const INIT_SCRIPT = `(() => {
 
 interface Visit {
   page: Page;
-  /** console errors, page errors, failed requests and HTTP errors, in order. */
+  /** console errors, page errors, failed requests and HTTP errors while the story was shown, in order. */
   problems: string[];
   events: StoryEvents;
   ms: number;
@@ -183,7 +191,6 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
   let server: Server;
   let baseUrl: string;
   let stories: IndexEntry[] = [];
-  const visits = new Map<string, Promise<Visit>>();
 
   beforeAll(async () => {
     const seconds = await ensureStorybook();
@@ -202,42 +209,54 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   });
 
-  /** Opens a story once (later calls share the visit), waits until it finished, takes its screenshot. */
-  function visit(id: string): Promise<Visit> {
-    let visiting = visits.get(id);
-    if (!visiting) {
-      visiting = open(id);
-      visits.set(id, visiting);
-    }
-    return visiting;
-  }
+  let page: Page | undefined;
+  /** Where the page's console errors, page errors and failed requests go: the story shown now. */
+  let problems: string[] = [];
 
-  async function open(id: string): Promise<Visit> {
+  /**
+   * Shows a story and waits until it finished (rendered, and its play
+   * function done). All stories share one page, switched as Storybook's UI
+   * switches them: loading the preview (2 MB of scripts) once instead of per
+   * story saves about a CPU-second per story. A story that leaks state into
+   * the next one is then a bug a person would meet in Storybook too.
+   */
+  async function show(id: string): Promise<Visit> {
     const started = performance.now();
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console.error: ${message.text()} (${message.location().url})`);
-    });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.stack ?? error.message}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-    });
-    await page.addInitScript(INIT_SCRIPT);
-    await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`, { waitUntil: 'load' });
-    // Rendered, and the play function (if any) done: the preview says the story finished.
+    problems = [];
+    const shown = problems;
+    if (!page) {
+      page = await context.newPage();
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console.error: ${message.text()} (${message.location().url})`);
+      });
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.stack ?? error.message}`));
+      page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      });
+      await page.addInitScript(INIT_SCRIPT);
+      await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`, { waitUntil: 'load' });
+    } else {
+      await page.evaluate((storyId) => (window as unknown as { __gateflowShow: (id: string) => void }).__gateflowShow(storyId), id);
+    }
+    // Rendered, and the play function (if any) done: the preview says this story finished.
     await page.waitForFunction(
-      () => (window as unknown as { __gateflowStory: StoryEvents }).__gateflowStory.finished !== null,
-      null,
+      (storyId) => (window as unknown as { __gateflowStory: StoryEvents }).__gateflowStory.finished?.storyId === storyId,
+      id,
       { timeout: STORY_TIMEOUT },
     );
     await page.waitForFunction(() => (document.querySelector('#storybook-root')?.childElementCount ?? 0) > 0, null, {
       timeout: STORY_TIMEOUT,
     });
-    const events = await page.evaluate(() => (window as unknown as { __gateflowStory: StoryEvents }).__gateflowStory);
-    await page.screenshot({ path: join(SCREENSHOTS, `storybook-${id}.png`), fullPage: true });
-    return { page, problems, events, ms: performance.now() - started };
+    const events = await page.evaluate(() => structuredClone((window as unknown as { __gateflowStory: StoryEvents }).__gateflowStory));
+    return { page, problems: shown, events, ms: performance.now() - started };
+  }
+
+  /** Shows a story and takes its screenshot. */
+  async function visit(id: string): Promise<Visit> {
+    const visited = await show(id);
+    await visited.page.screenshot({ path: join(SCREENSHOTS, `storybook-${id}.png`), fullPage: true });
+    return visited;
   }
 
   it('the build lists every story of stories/', () => {
@@ -283,20 +302,20 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
     page.getByRole('group', { name: group }).getByRole('button').allTextContents();
 
   it('FirstGate shows the first question with Yes and No', async () => {
-    const { page } = await visit(STORIES.firstGate);
+    const { page } = await show(STORIES.firstGate);
     await visible(page, page.getByText("Do we have the patient's information available"), 'the first question');
     expect(await buttonLabels(page, 'Choices')).toEqual(['Yes', 'No']);
     expect(await page.locator('.gf-message').count()).toBe(1);
   });
 
   it('GateWithButtons shows the visit type question with its five categories', async () => {
-    const { page } = await visit(STORIES.gateWithButtons);
+    const { page } = await show(STORIES.gateWithButtons);
     await visible(page, page.getByText('What kind of visit is this?'), 'the visit type question');
     expect(await buttonLabels(page, 'Choices')).toEqual(['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency']);
   });
 
   it('ExtractionInProgress shows the thinking indicator, no buttons, Send disabled and the text typed meanwhile kept', async () => {
-    const { page } = await visit(STORIES.extractionInProgress);
+    const { page } = await show(STORIES.extractionInProgress);
     await visible(page, page.getByRole('status').filter({ hasText: 'Thinking…' }), 'the thinking indicator');
     expect(await page.getByRole('group', { name: 'Choices' }).count()).toBe(0);
     expect(await page.getByLabel('Your answer').isDisabled()).toBe(false);
@@ -305,20 +324,20 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
   });
 
   it('ExtractionFailed shows the "having trouble understanding" reply and the buttons again', async () => {
-    const { page } = await visit(STORIES.extractionFailed);
+    const { page } = await show(STORIES.extractionFailed);
     await visible(page, page.getByText("I'm having trouble understanding your response"), 'the not-understood reply');
     expect(await buttonLabels(page, 'Choices')).toHaveLength(5);
   });
 
   it('SummaryAwaitingConfirmation shows the summary card and the confirm / edit buttons', async () => {
-    const { page } = await visit(STORIES.summary);
+    const { page } = await show(STORIES.summary);
     await visible(page, page.locator('.gf-summary').getByRole('heading', { name: 'Summary of Collected Information' }), 'the summary card');
     expect(await buttonLabels(page, 'Confirm or edit')).toEqual(['Looks Good', 'Edit Answers']);
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
   });
 
   it('StartOverAsks shows the question with Keep going and Discard, the conversation still there', async () => {
-    const { page } = await visit(STORIES.startOverAsks);
+    const { page } = await show(STORIES.startOverAsks);
     const ask = page.getByRole('alertdialog');
     await visible(page, ask, 'the start-over question');
     expect(await ask.getByRole('button').allTextContents()).toEqual(['Discard and start over', 'Keep going']);
@@ -326,26 +345,26 @@ describe.skipIf(!runBrowser)('Storybook in Chromium', () => {
   });
 
   it('StoppedByLimitingValue shows the stop message and the intake ended', async () => {
-    const { page } = await visit(STORIES.stopped);
+    const { page } = await show(STORIES.stopped);
     await visible(page, page.getByText('This sounds like an emergency. Please call 911'), 'the stop message');
     await visible(page, page.getByText('Finished.'), 'the ended state');
     expect(await page.getByLabel('Your answer').count()).toBe(0);
   });
 
   it('HandedOff shows the handoff message and "Finished: handed off."', async () => {
-    const { page } = await visit(STORIES.handedOff);
+    const { page } = await show(STORIES.handedOff);
     await visible(page, page.getByText('has been handed off to the care team'), 'the handoff message');
     await visible(page, page.getByText('Finished: handed off.'), 'the finished state');
   });
 
   it('ServerError shows the error and a Retry button', async () => {
-    const { page } = await visit(STORIES.serverError);
+    const { page } = await show(STORIES.serverError);
     await visible(page, page.getByRole('alert').filter({ hasText: 'Something went wrong: cannot reach the server' }), 'the error');
     await visible(page, page.getByRole('button', { name: 'Retry' }), 'the Retry button');
   });
 
   it('Interactive runs the compiled flow: after its play function the third question is asked, each turn once', async () => {
-    const { page } = await visit(STORIES.interactive);
+    const { page } = await show(STORIES.interactive);
     await visible(page, page.getByText('What kind of visit is this?'), 'the third question');
     // StrictMode runs effects twice: still one session, one message per turn.
     expect(await page.locator('.gf-message').allTextContents()).toEqual([

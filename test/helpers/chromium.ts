@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { inject } from 'vitest';
 import { PATIENCE_MS } from './patience.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -29,14 +30,29 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Launches Debian's Chromium; close it with `browser.close()`. */
+/**
+ * GATEFLOW_TEST_OWN_CHROMIUM=1: each suite launches its own browser, as a
+ * child of its worker, so that GATEFLOW_TEST_CPU_REPORT counts the browser's
+ * CPU in the suite's (the shared one is the run's main process's child).
+ */
+const OWN_CHROMIUM = process.env.GATEFLOW_TEST_OWN_CHROMIUM === '1';
+
+/**
+ * Debian's Chromium; close it with `browser.close()`. Inside a run whose
+ * global setup shares one (test/setup/shared-chromium.ts), and with no options
+ * of its own, a connection to that one: `close()` then closes this
+ * connection's contexts and leaves the browser to the other suites.
+ */
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    timeout: PATIENCE_MS,
-    ...options,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-  });
+  const shared = Object.keys(options).length === 0 && !OWN_CHROMIUM ? inject('sharedChromium') : undefined;
+  const browser = shared
+    ? await chromium.connect(await sharedEndpoint(shared), { timeout: PATIENCE_MS })
+    : await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        timeout: PATIENCE_MS,
+        ...options,
+        args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+      });
   // Every context waits with the suites' patience (Playwright's own default is 30 s, which a loaded machine can reach).
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => {
@@ -46,4 +62,12 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     return context;
   };
   return browser;
+}
+
+/** The shared browser's WebSocket endpoint (launched by the run's main process on the first request). */
+async function sharedEndpoint(offer: string): Promise<string> {
+  const response = await fetch(offer, { signal: AbortSignal.timeout(PATIENCE_MS) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`the shared Chromium did not start: ${text}`);
+  return text;
 }
