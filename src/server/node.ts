@@ -266,13 +266,15 @@ async function serveRuntime(
   });
   if (options.staticDir) {
     const root = relative(process.cwd(), options.staticDir) || '.';
-    const files = serveStatic({ root });
+    const files = serveStatic({ root, onFound: staticCacheHeaders });
     // A page reload on a client-side path gets the app again; /viewer is the viewer's page.
-    const page = serveStatic({ root, path: 'index.html' });
-    const viewer = serveStatic({ root, path: 'viewer.html' });
+    const page = serveStatic({ root, path: 'index.html', onFound: revalidated });
+    const viewer = serveStatic({ root, path: 'viewer.html', onFound: revalidated });
     const notApi = (handler: typeof files): typeof files => (c, next) => (c.req.path.startsWith('/api/') ? next() : handler(c, next));
+    // A built file that is missing (an old page asking for a replaced chunk) is a 404, never the page in its place.
+    const notAsset = (handler: typeof files): typeof files => (c, next) => (c.req.path.startsWith(ASSETS) ? next() : handler(c, next));
     app.get('/viewer', viewer);
-    app.get('/*', notApi(files), notApi(page));
+    app.get('/*', notApi(files), notApi(notAsset(page)));
   }
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(s));
@@ -301,6 +303,19 @@ async function serveRuntime(
     },
   };
 }
+
+/**
+ * A Vite build's `assets/` files are named by their content's hash: a browser
+ * keeps them for good and never asks again (a new build has new names). The
+ * pages that name them are asked for again each time, so a new build is seen
+ * at once.
+ */
+const ASSETS = '/assets/';
+type HeaderContext = { req: { path: string }; header: (name: string, value: string) => void };
+function staticCacheHeaders(_file: string, c: HeaderContext): void {
+  c.header('Cache-Control', c.req.path.startsWith(ASSETS) ? 'public, max-age=31536000, immutable' : 'no-cache');
+}
+const revalidated = (_file: string, c: HeaderContext) => c.header('Cache-Control', 'no-cache');
 
 const isWildcard = (hostname: string) => hostname === '0.0.0.0' || hostname === '::';
 /** How a bound address appears in a Host header: IPv6 in brackets. */
