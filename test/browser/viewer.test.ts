@@ -115,7 +115,10 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
         for (const level of ['outline', 'machine'] as const) {
           await page.goto(`${served.server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${level}`);
           const expected = level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id);
-          const shown = await drawnBoxIds(page);
+          const shown = await drawnBoxIds(page).catch(async (error: unknown) => {
+            // Which drawing, and what the page said meanwhile: a hang here is otherwise only "Timeout exceeded".
+            throw new Error(`${id} at ${level} was never drawn (${page.url()}); page errors: ${JSON.stringify(errors)}; the canvas said: ${JSON.stringify(await page.locator('.gv-canvas').textContent().catch(() => null))}`, { cause: error });
+          });
           expect(shown.sort(), `${id} at ${level}`).toEqual([...expected].sort());
           // The edges too: one per outline edge, or per machine transition (a transition to several targets is one edge per target).
           const edgeCount = level === 'outline' && drawing.outline ? drawing.outline.edges.length : drawing.machine.transitions.length;
