@@ -80,7 +80,11 @@ function rowName(source: string): string {
 /** Each source's share of a chunk: its bytes, gzipped alone, scaled so the shares add up to the chunk's gzip size. */
 function attribute(chunk: Rolldown.OutputChunk, sizes: Map<string, number>): void {
   const map = chunk.map;
-  if (!map) throw new Error(`${chunk.fileName} has no source map`);
+  if (!map) {
+    // The bundler's own runtime chunk has no map.
+    sizes.set('(unmapped)', (sizes.get('(unmapped)') ?? 0) + gzipSync(chunk.code).length);
+    return;
+  }
   const lines = chunk.code.split('\n');
   const decoded = decodeMappings(map.mappings);
   const text = new Map<string, string[]>();
