@@ -108,7 +108,7 @@ export const WaitingBadge: Story = {
     await expect(canvas.queryByLabelText('Your answer')).toBeNull();
     await userEvent.click(badge);
     await expect(badge).toHaveAttribute('aria-expanded', 'true');
-    const waiting = canvas.getByRole('list', { name: 'Waiting for others' });
+    const waiting = await canvas.findByRole('list', { name: 'Waiting for others' });
     await expect(within(waiting).getByRole('listitem')).toHaveTextContent(WAITING_LINE);
   },
 };

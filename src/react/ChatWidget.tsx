@@ -1,9 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import type { InspectionEvent } from 'xstate';
 import { CHAT_WIDGET_CSS } from './chat-widget-css.js';
-import { ConversationInputs } from './ConversationInputs.js';
 import { roleInWords } from './deadline.js';
 import { Markdown } from './markdown.js';
+import { retryingImport } from './retrying-import.js';
 import type { StatelyInspector } from './stately-inspector.js';
 import type { Transport } from './transport.js';
 import { useConversation, type Conversation } from './use-conversation.js';
@@ -48,6 +48,14 @@ export type Notify = 'inline' | 'badge';
 const CONFIRM_VALUE = 'confirm';
 /** The text box grows with the lines typed up to this many, then scrolls. */
 const MAX_TEXT_ROWS = 8;
+
+/**
+ * The forms of a conversation's input gates (./ConversationInputs.tsx, with
+ * InputForm) are a chunk of their own: the first paint has no gate. It is
+ * asked for as the widget first shows, so it is there before a reply can open
+ * a gate; a failed load is tried again (./retrying-import.ts).
+ */
+const conversationInputs = retryingImport(() => import('./ConversationInputs.js').then((module) => module.ConversationInputs));
 
 /** A chat widget for a gateflow conversation. Themable with `--gf-*` CSS variables. */
 export function ChatWidget(props: ChatWidgetProps) {
@@ -116,6 +124,11 @@ export function ChatView({
   const textBox = !finished && status !== 'waiting' && !(showInputs && notify === 'inline' && answersOnly);
   // What the person wrote, shown as written wherever a reply repeats it.
   const typed = useMemo(() => transcript.filter((e) => e.role === 'user').map((e) => e.text), [transcript]);
+  const ConversationInputs = useSyncExternalStore(conversationInputs.subscribe, conversationInputs.current, conversationInputs.current);
+  useEffect(() => {
+    // A failure leaves the gates unshown (and is tried again): each new gate asks again.
+    if (!ConversationInputs) conversationInputs.load().catch(() => undefined);
+  }, [ConversationInputs, inputs.length]);
 
   // The newest message in view; the focus where the person is. A pressed
   // choice disappears while its turn is sent, which leaves the focus nowhere:
@@ -130,7 +143,7 @@ export function ChatView({
     // Where the person answers: the text box, else the first form of a gate addressed to them.
     const target = input.current ?? pendingInputs.current?.querySelector<HTMLElement>('input, select, textarea');
     target?.focus({ preventScroll: true });
-  }, [status, transcript.length]);
+  }, [status, transcript.length, ConversationInputs]);
 
   useEffect(() => {
     if (askingRestart) keepGoing.current?.focus();
@@ -224,7 +237,7 @@ export function ChatView({
 
       {notify === 'badge' && showInputs && (
         <div ref={pendingInputs} className="gf-inputs-panel">
-          <ConversationInputs conversation={conversation} id={inputsId} />
+          {ConversationInputs && <ConversationInputs conversation={conversation} id={inputsId} />}
         </div>
       )}
 
@@ -279,7 +292,7 @@ export function ChatView({
 
       {notify === 'inline' && showInputs && (
         <div ref={pendingInputs}>
-          <ConversationInputs conversation={conversation} id={inputsId} />
+          {ConversationInputs && <ConversationInputs conversation={conversation} id={inputsId} />}
         </div>
       )}
 

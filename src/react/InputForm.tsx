@@ -74,7 +74,7 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
   const label = inputLabel(input);
   const { spec } = input;
   const hint = spec.type === 'boolean' || spec.type === 'enum' || conversational ? null : `Expected: ${expectedValue(spec)}.`;
-  const reader = useTypedReader();
+  const reader = useTypedReader(error);
   const shownError = unsent ?? (error && sent ? refusalInWords(input, sent.value, error, reader) : error);
   const describedBy = [note ? `${id}-note` : null, hint ? `${id}-hint` : null, shownError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const invalid = shownError ? true : undefined;

@@ -1,6 +1,6 @@
 import { MAX_HISTORY_PAGE_SIZE } from '../runtime/runtime.js';
 import type { OpenInput } from '../inputs/gate.js';
-import { openEventStream } from './event-stream.js';
+import { retryingImport } from './retrying-import.js';
 import { eventMatches, readWholeSession, TransportError, type InputQuery, type SessionPage, type Transport } from './transport.js';
 
 export interface HttpTransportOptions {
@@ -16,6 +16,13 @@ export interface HttpTransportOptions {
    */
   startContext?: (flowId: string) => Record<string, unknown> | undefined;
 }
+
+/**
+ * The events stream's reader (./event-stream.ts, with eventsource-parser) is a
+ * chunk of its own: only a session that waits for others follows events, never
+ * the first paint. A failed load is tried again (./retrying-import.ts).
+ */
+const eventStream = retryingImport(() => import('./event-stream.js'));
 
 /** The HTTP API of `gateflow serve` as a transport. */
 export function createHttpTransport(options: HttpTransportOptions = {}): Transport {
@@ -66,17 +73,34 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     inputs: async (query = {}) => (await call<{ inputs: OpenInput[] }>('GET', `/inputs${searchOf(query)}`)).inputs,
     answer: (gateId, value) => call('POST', `/inputs/${encodeURIComponent(gateId)}`, { value }),
     cancel: (sessionId) => call('POST', `/sessions/${encodeURIComponent(sessionId)}/cancel`),
-    events: (listener, query = {}, handlers = {}) =>
-      openEventStream({
-        // The server narrows the stream to a session; a workflow is narrowed here.
-        url: `${base}/api/events${searchOf({ ...(query.sessionId !== undefined && { sessionId: query.sessionId }) })}`,
-        fetch: doFetch,
-        headers: authorization,
-        onEvent: (event) => {
-          if (eventMatches(event, query)) listener(event);
-        },
-        ...handlers,
-      }),
+    events: (listener, query = {}, handlers = {}) => {
+      let close: (() => void) | undefined;
+      let closed = false;
+      const open = () => {
+        const loaded = eventStream.current();
+        if (closed || close || !loaded) return;
+        close = loaded.openEventStream({
+          // The server narrows the stream to a session; a workflow is narrowed here.
+          url: `${base}/api/events${searchOf({ ...(query.sessionId !== undefined && { sessionId: query.sessionId }) })}`,
+          fetch: doFetch,
+          headers: authorization,
+          onEvent: (event) => {
+            if (eventMatches(event, query)) listener(event);
+          },
+          ...handlers,
+        });
+      };
+      // Opened once its code is there: at once after the first stream, else when the chunk loads (tried again while followed).
+      const unsubscribe = eventStream.subscribe(open);
+      eventStream.load().then(open, (error: unknown) => {
+        if (!closed) handlers.onError?.(new TransportError('network', `cannot load the events stream's code: ${(error as Error).message}`));
+      });
+      return () => {
+        closed = true;
+        unsubscribe();
+        close?.();
+      };
+    },
   };
 }
 
