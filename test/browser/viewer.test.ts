@@ -110,22 +110,26 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       const list = page.getByRole('navigation', { name: 'Drawings' });
       await expect.poll(() => list.getByRole('link').count(), { timeout: WAIT }).toBe(drawings.length);
 
+      // Each drawing opened as a link opens it (a deep link to one level), the other level by its button, as a person switches.
       for (const id of ids) {
         const drawing = await api<WorkflowDrawing>(`/api/drawings/${encodeURIComponent(id)}`);
-        for (const level of ['outline', 'machine'] as const) {
-          await page.goto(`${served.server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${level}`);
-          const expected = level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id);
-          const shown = await drawnBoxIds(page).catch(async (error: unknown) => {
-            // Which drawing, and what the page said meanwhile: a hang here is otherwise only "Timeout exceeded".
-            throw new Error(`${id} at ${level} was never drawn (${page.url()}); page errors: ${JSON.stringify(errors)}; the canvas said: ${JSON.stringify(await page.locator('.gv-canvas').textContent().catch(() => null))}`, { cause: error });
-          });
-          expect(shown.sort(), `${id} at ${level}`).toEqual([...expected].sort());
+        // A flow opens at its machine, then "As written"; a hand-written machine asked for its outline shows its states.
+        const levels = drawing.outline ? (['machine', 'outline'] as const) : (['outline'] as const);
+        await page.goto(`${served.server.url}/viewer?workflow=${encodeURIComponent(id)}&level=${levels[0]}`);
+        for (const level of levels) {
+          if (level !== levels[0]) await page.getByRole('group', { name: 'Level' }).getByRole('button', { name: 'As written' }).click();
+          const expected = (level === 'outline' && drawing.outline ? drawing.outline.nodes.map((n) => n.id) : drawing.machine.states.map((s) => s.id)).sort();
+          // Drawn, and at this level (after the button, the other level's boxes are there until the new ones are).
+          await expect
+            .poll(async () => (await drawnBoxIds(page)).sort(), { timeout: WAIT, message: `${id} at ${level} (${page.url()}), page errors: ${JSON.stringify(errors)}` })
+            .toEqual(expected);
           // The edges too: one per outline edge, or per machine transition (a transition to several targets is one edge per target).
           const edgeCount = level === 'outline' && drawing.outline ? drawing.outline.edges.length : drawing.machine.transitions.length;
           expect(await page.locator('.gv-canvas svg .gf-edge').count(), `${id} edges at ${level}`).toBe(edgeCount);
-          // A machine without an outline offers no "As written" level.
+          // A machine without an outline offers no "As written" level; a flow shows which level is on.
           expect(await page.getByRole('button', { name: 'As written' }).count()).toBe(drawing.outline ? 1 : 0);
-          if (id === 'task-agent' && level === 'machine') {
+          if (drawing.outline) expect(await page.getByRole('button', { name: level === 'outline' ? 'As written' : 'Machine', exact: true }).getAttribute('aria-pressed')).toBe('true');
+          if (id === 'task-agent') {
             await page.screenshot({ path: join(SHOTS, 'viewer-task-agent.png') });
             await page.getByRole('button', { name: 'Fit' }).click();
             await page.screenshot({ path: join(SHOTS, 'viewer-task-agent-fit.png') });
