@@ -228,7 +228,7 @@ export interface LayoutStore {
   put(key: LayoutKey, body: string): Promise<boolean>;
 }
 
-/** The largest layout body kept (the largest example flow's machine level is about 0.2 MB). */
+/** The largest layout body kept (the largest example flow's, patient-intake at the machine level, is 0.1 MB). */
 export const MAX_LAYOUT_BYTES = 4 * 1024 * 1024;
 /** Layouts kept per drawing: both levels of its last few versions; older ones are dropped. */
 export const LAYOUTS_PER_DRAWING = 6;
