@@ -182,7 +182,10 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
       for (const level of ['machine', 'outline'] as const) {
         if (signal?.aborted) return;
         // One at a time: each waits for the last, and any layout asked for meanwhile goes first.
-        await layout(w.id, level, false).catch(() => undefined);
+        // (A failure, even a thrown one, is the next request's to report.)
+        await Promise.resolve()
+          .then(() => layout(w.id, level, false))
+          .catch(() => undefined);
       }
     }
   };

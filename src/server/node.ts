@@ -297,7 +297,7 @@ async function serveRuntime(
   let warming: Promise<void> = Promise.resolve();
   const warm = () => {
     if (!options.warmLayouts || shutdown.signal.aborted) return;
-    warming = warming.then(() => drawings.warm(shutdown.signal));
+    warming = warming.then(() => drawings.warm(shutdown.signal)).catch(onBackgroundError);
   };
   warm();
   // Gates whose deadline passed while no server ran take their timeout now, not at the first watch.
