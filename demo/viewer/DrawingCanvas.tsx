@@ -54,6 +54,15 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
   const full = useRef<ViewBox | null>(null);
   const [view, setView] = useState<ViewBox | null>(null);
   const drag = useRef<{ x: number; y: number; moved: boolean; pointer: number } | null>(null);
+  // Whether the person panned or zoomed since the drawing was opened (or last fitted), and what is shown: a drawing
+  // drawn again under the same label (its flow changed under `serve --watch`) keeps a view they moved, and is
+  // opened anew (fitted) otherwise.
+  const moved = useRef(false);
+  const shownLabel = useRef<string | null>(null);
+  const move = (next: (v: ViewBox) => ViewBox) => {
+    moved.current = true;
+    setView((v) => (v ? next(v) : v));
+  };
 
   const svgElement = () => host.current?.querySelector('svg') ?? null;
 
@@ -91,7 +100,12 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
       flow: c.parentElement?.classList.contains('gf-start') === true,
     }));
     const start = dots.find((d) => d.flow) ?? dots.reduce<(typeof dots)[number] | null>((left, d) => (left === null || d.x < left.x ? d : left), null);
-    setView(startView(box, frame.getBoundingClientRect(), start));
+    const redrawn = shownLabel.current === label;
+    shownLabel.current = label;
+    if (!(redrawn && moved.current)) {
+      moved.current = false;
+      setView(startView(box, frame.getBoundingClientRect(), start));
+    }
     // For measuring in a browser: when a drawing is on the page (its time from the page's start).
     performance.mark('gateflow:drawing-shown', { detail: { label } });
   }, [svg, label]);
@@ -141,15 +155,19 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
       event.preventDefault();
       const point = toUser(element, event.clientX, event.clientY);
       const factor = Math.exp(-event.deltaY * 0.0015);
-      setView((v) => (v && point ? zoomAbout(v, point, factor) : v));
+      if (point) move((v) => zoomAbout(v, point, factor));
     };
     frame.addEventListener('wheel', onWheel, { passive: false });
     return () => frame.removeEventListener('wheel', onWheel);
   }, []);
 
-  const zoomCentre = (factor: number) =>
-    setView((v) => (v ? zoomAbout(v, { x: v.x + v.w / 2, y: v.y + v.h / 2 }, factor) : v));
-  const fit = () => full.current && setView(full.current);
+  const zoomCentre = (factor: number) => move((v) => zoomAbout(v, { x: v.x + v.w / 2, y: v.y + v.h / 2 }, factor));
+  const fit = () => {
+    if (!full.current) return;
+    // Fitted, the view follows the drawing again.
+    moved.current = false;
+    setView(full.current);
+  };
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0) return;
@@ -170,7 +188,7 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
     const scale = unitsPerPixel(element);
     d.x = event.clientX;
     d.y = event.clientY;
-    setView((v) => (v ? { ...v, x: v.x - dx * scale, y: v.y - dy * scale } : v));
+    move((v) => ({ ...v, x: v.x - dx * scale, y: v.y - dy * scale }));
   };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;
@@ -195,10 +213,10 @@ export function DrawingCanvas({ svg, marks, selected, onPick, label, follow = nu
     if (!element) return;
     const step = 40 * unitsPerPixel(element);
     const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
-    const move = moves[event.key];
-    if (move) {
+    const by = moves[event.key];
+    if (by) {
       event.preventDefault();
-      setView((v) => (v ? { ...v, x: v.x + move[0], y: v.y + move[1] } : v));
+      move((v) => ({ ...v, x: v.x + by[0], y: v.y + by[1] }));
     } else if (event.key === '+' || event.key === '=') zoomCentre(ZOOM_STEP);
     else if (event.key === '-') zoomCentre(1 / ZOOM_STEP);
     else if (event.key === '0') fit();

@@ -58,6 +58,11 @@ export const COMMANDS = {
         description:
           'read the flow files again when they change: a new version serves new sessions (sessions started earlier continue on theirs), the same version is replaced; the viewer draws the new one',
       },
+      'no-warm-layouts': {
+        type: 'boolean',
+        description:
+          "do not lay out the served flows' drawings ahead: by default, once listening, the server lays out (one at a time, after any the viewer asks for) each drawing the store holds no layout of, so the viewer opens it at once",
+      },
       inspect: {
         type: 'boolean',
         description:

@@ -96,6 +96,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     store: flag('store'),
     inspect: flag('inspect'),
     watch: flag('watch'),
+    noWarmLayouts: flag('no-warm-layouts'),
     withExamples: flag('with-examples'),
     agents: text('agents'),
     limits: text('limits'),
@@ -162,6 +163,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
         postgresTimeouts,
         drawnMachines: DRAWN_MACHINES,
         coverage: childProcessCoverage(flows),
+        warmLayouts: !values.noWarmLayouts,
         ...(values.inspect && { inspect: { url: env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL } }),
       }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.

@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import type { AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import { standaloneMachineDrawing, workflowDrawing, type WorkflowDrawing } from '../viz/drawing.js';
-import { layoutDrawing, type DrawingLayout } from '../viz/layout.js';
+import { DrawingLayoutSchema, LAYOUT_REVISION, layoutDrawing, type DrawingLayout } from '../viz/layout.js';
 import { effectiveLevel, type DrawingLevel } from '../viz/overlay.js';
+import type { LayoutKey, LayoutStore } from '../store/types.js';
 import type { Workflow } from '../workflow/types.js';
 import { HttpError } from './errors.js';
 
@@ -37,6 +38,12 @@ export interface DrawingSource {
    * out next, in the background. Throws `HttpError` 404 for an id not drawn here.
    */
   layout(id: string, level: DrawingLevel): Promise<DrawingLayout>;
+  /**
+   * Lays out ahead, one at a time and after any layout asked for, both levels
+   * of every served workflow's drawing not yet laid out (nor in the store).
+   * Resolves when done, or soon after `signal` aborts.
+   */
+  warm(signal?: AbortSignal): Promise<void>;
 }
 
 /** The query of `GET /api/drawings/{id}/layout`. */
@@ -50,6 +57,20 @@ export interface DrawingSourceOptions {
   coverage?: CoverageProvider;
   /** Lays a drawing out (`layoutDrawing`, ELK); replaced in tests to count the layouts made. */
   layout?: (drawing: WorkflowDrawing, level: DrawingLevel) => Promise<DrawingLayout>;
+  /**
+   * Where layouts are kept across restarts (`Store.layouts`): read before
+   * laying out, written after. A stored layout that does not read as one (or
+   * as this drawing's) is laid out again and replaced.
+   */
+  store?: LayoutStore;
+  /**
+   * What decides a layout besides the drawing and level: the layout code's
+   * revision and ELK's version (`WorkerLayouter.code`). Part of the stored
+   * key, so that other layout code never serves a layout made by this one.
+   */
+  layoutCode?: string;
+  /** Errors reading or writing the stored layouts (the layout is served all the same). */
+  onStoreError?: (error: unknown) => void;
 }
 
 /**
@@ -91,9 +112,30 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
 
   // Layouts hang off the drawing they place: a drawing made again (its flow
   // changed) starts without any, and a dropped drawing takes its layouts along.
-  const layouts = new WeakMap<WorkflowDrawing, Map<DrawingLevel, Promise<DrawingLayout>>>();
+  const layouts = new WeakMap<WorkflowDrawing, Map<DrawingLevel, Layout>>();
   const lay = options.layout ?? layoutDrawing;
   const queue = layoutQueue();
+  const code = options.layoutCode ?? `gateflow-layout/${LAYOUT_REVISION}`;
+  const hashes = new WeakMap<WorkflowDrawing, Promise<string>>();
+  const keyFor = async (made: WorkflowDrawing, level: DrawingLevel): Promise<LayoutKey> => {
+    let hash = hashes.get(made);
+    if (!hash) hashes.set(made, (hash = contentHash(made)));
+    return { drawingId: made.id, contentHash: await hash, level, code };
+  };
+  const storeError = (error: unknown) => options.onStoreError?.(error);
+  /** The stored layout of this key, checked; null when none, or one that does not read as this drawing's layout. */
+  const stored = async (key: LayoutKey): Promise<DrawingLayout | null> => {
+    const body = await options.store!.get(key).catch((error: unknown) => (storeError(error), null));
+    if (body === null) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return null;
+    }
+    const checked = DrawingLayoutSchema.safeParse(parsed);
+    return checked.success && checked.data.id === key.drawingId && checked.data.level === key.level ? checked.data : null;
+  };
   const layout = (id: string, level: DrawingLevel, urgent: boolean): Promise<DrawingLayout> => {
     const made = drawing(id);
     const shown = effectiveLevel(made, level);
@@ -102,14 +144,32 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
     const held = levels;
     const kept = held.get(shown);
     if (kept) {
-      if (urgent) queue.hurry(kept);
-      return kept;
+      if (urgent) kept.hurry();
+      return kept.done;
     }
-    const running = queue.add(() => lay(made, shown), urgent);
+    let job: QueuedLayout | null = null;
+    let hurried = urgent;
+    const run = async (): Promise<DrawingLayout> => {
+      // A store read does not wait in the queue: only ELK's work is one at a time.
+      const key = options.store ? await keyFor(made, shown) : null;
+      const found = key && (await stored(key));
+      if (found) return found;
+      job = queue.add(() => lay(made, shown), hurried);
+      const laid = await job.done;
+      if (key) await options.store!.put(key, JSON.stringify(laid)).catch(storeError);
+      return laid;
+    };
+    const entry: Layout = {
+      done: run(),
+      hurry: () => {
+        hurried = true;
+        job?.hurry();
+      },
+    };
     // A failed layout is not kept: the next request tries again.
-    running.catch(() => held.delete(shown));
-    held.set(shown, running);
-    return running;
+    entry.done.catch(() => held.get(shown) === entry && held.delete(shown));
+    held.set(shown, entry);
+    return entry.done;
   };
   const list = (): DrawingSummary[] => [
     ...options.workflows().map((w) => ({ id: w.id, title: w.title, version: w.version, kind: 'workflow' as const, revision: revisionOf(w) })),
@@ -117,7 +177,21 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   ];
   const later = (id: string, level: DrawingLevel) => void layout(id, level, false).catch(() => undefined);
 
+  const warm = async (signal?: AbortSignal) => {
+    for (const w of options.workflows()) {
+      for (const level of ['machine', 'outline'] as const) {
+        if (signal?.aborted) return;
+        // One at a time: each waits for the last, and any layout asked for meanwhile goes first.
+        // (A failure, even a thrown one, is the next request's to report.)
+        await Promise.resolve()
+          .then(() => layout(w.id, level, false))
+          .catch(() => undefined);
+      }
+    }
+  };
+
   return {
+    warm,
     layout: (id, level) => {
       const answer = layout(id, level, true);
       later(id, level === 'machine' ? 'outline' : 'machine');
@@ -143,6 +217,25 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   };
 }
 
+/** A layout being made or made: the answer, and a way to move it to the front of the queue. */
+interface Layout {
+  done: Promise<DrawingLayout>;
+  hurry(): void;
+}
+
+/** A layout waiting for ELK or being made. */
+interface QueuedLayout {
+  done: Promise<DrawingLayout>;
+  /** A layout made ahead that is now asked for goes first. */
+  hurry(): void;
+}
+
+/** SHA-256 of the drawing's JSON (Web Crypto: in Node and in a browser alike), hex. */
+async function contentHash(drawing: WorkflowDrawing): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(drawing)));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * Layouts made one at a time (ELK holds the event loop while it lays out: one
  * at a time keeps the server answering between them), asked-for ones before
@@ -151,7 +244,6 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
 function layoutQueue() {
   interface Job {
     run: () => Promise<DrawingLayout>;
-    done: Promise<DrawingLayout>;
     settle: (made: Promise<DrawingLayout>) => void;
   }
   const waiting: Job[] = [];
@@ -171,19 +263,20 @@ function layoutQueue() {
     }, 0);
   };
   return {
-    add(run: () => Promise<DrawingLayout>, urgent: boolean): Promise<DrawingLayout> {
+    add(run: () => Promise<DrawingLayout>, urgent: boolean): QueuedLayout {
       let settle!: (made: Promise<DrawingLayout>) => void;
       const done = new Promise<DrawingLayout>((resolve) => (settle = resolve));
-      const job = { run, done, settle };
+      const job = { run, settle };
       if (urgent) waiting.unshift(job);
       else waiting.push(job);
       if (!busy) next();
-      return done;
-    },
-    /** A layout made ahead that is now asked for goes first. */
-    hurry(done: Promise<DrawingLayout>): void {
-      const at = waiting.findIndex((j) => j.done === done);
-      if (at > 0) waiting.unshift(...waiting.splice(at, 1));
+      return {
+        done,
+        hurry: () => {
+          const at = waiting.indexOf(job);
+          if (at > 0) waiting.unshift(...waiting.splice(at, 1));
+        },
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { MissingDependencyError } from '../error/optional-dependency.js';
 import type { WorkflowDrawing } from '../viz/drawing.js';
-import { layoutDrawing, type DrawingLayout, type ElkLayouter } from '../viz/layout.js';
+import { LAYOUT_REVISION, layoutDrawing, type DrawingLayout, type ElkLayouter } from '../viz/layout.js';
 import type { DrawingLevel } from '../viz/overlay.js';
 
 /**
@@ -16,8 +16,23 @@ import type { DrawingLevel } from '../viz/overlay.js';
 export interface WorkerLayouter {
   /** `layoutDrawing`, with ELK in the worker. */
   layout(drawing: WorkflowDrawing, level: DrawingLevel): Promise<DrawingLayout>;
+  /**
+   * What decides its layouts besides the drawing: the layout code's revision,
+   * gateflow's version and ELK's (a layout kept in a store under another code
+   * is not served).
+   */
+  readonly code: string;
   /** Stops the worker (a later layout starts another). */
   close(): Promise<void>;
+}
+
+/** The version in a package's package.json, or `?` when it cannot be read. */
+function versionOf(name: string): string {
+  try {
+    return String((createRequire(import.meta.url)(`${name}/package.json`) as { version?: unknown }).version ?? '?');
+  } catch {
+    return '?';
+  }
 }
 
 /** Longer than any drawing a person can read takes to lay out: a layout still running then is stopped. */
@@ -99,6 +114,7 @@ export function workerLayouter(): WorkerLayouter {
   };
 
   return {
+    code: `gateflow-layout/${LAYOUT_REVISION} gateflow@${versionOf('gateflow')} elkjs@${versionOf('elkjs')}`,
     layout: (drawing, level) => layoutDrawing(drawing, level, { elk }),
     async close() {
       const running = worker;

@@ -86,6 +86,14 @@ export interface ServerOptions {
    * (a bounded number) while the socket is not open.
    */
   inspect?: { url: string };
+  /**
+   * Lay out ahead, once the server listens, the drawings of the served
+   * workflows whose layouts the store does not hold yet (one at a time, in the
+   * layout worker, after any layout asked for), so that the viewer's first open
+   * of each is fast. Off by default (`gateflow serve` turns it on; its
+   * `--no-warm-layouts` off): off, it costs nothing.
+   */
+  warmLayouts?: boolean;
 }
 
 /** How the task agent is served: its model (none: the offline reader alone), host tools, limits. */
@@ -244,17 +252,23 @@ async function serveRuntime(
   const shutdown = new AbortController();
   // Drawings are laid out off the server's thread: ELK's seconds of CPU do not hold the API.
   const layouts = workerLayouter();
+  const drawings = drawingSource({
+    workflows: () => runtime.registered(),
+    ...(options.drawnMachines && { machines: options.drawnMachines }),
+    ...(options.coverage && { coverage: options.coverage }),
+    layout: layouts.layout,
+    layoutCode: layouts.code,
+    // Kept in the store: a restarted server serves them without laying them out again.
+    ...(store.layouts && { store: store.layouts }),
+    // Once closing, the store may be closed under a layout being kept: nothing to report.
+    onStoreError: (error) => shutdown.signal.aborted || onBackgroundError(error),
+  });
   const app = createApp({
     runtime,
     jwtSecret: options.jwtSecret,
     shutdown: shutdown.signal,
     graph: storeGraphSource(store, graph),
-    drawings: drawingSource({
-      workflows: () => runtime.registered(),
-      ...(options.drawnMachines && { machines: options.drawnMachines }),
-      ...(options.coverage && { coverage: options.coverage }),
-      layout: layouts.layout,
-    }),
+    drawings,
     ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }) } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.eventStreams && { eventStreams: options.eventStreams }),
@@ -281,6 +295,13 @@ async function serveRuntime(
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  // Started once the server listens; a request's layout goes before any of these.
+  let warming: Promise<void> = Promise.resolve();
+  const warm = () => {
+    if (!options.warmLayouts || shutdown.signal.aborted) return;
+    warming = warming.then(() => drawings.warm(shutdown.signal)).catch(onBackgroundError);
+  };
+  warm();
   // Gates whose deadline passed while no server ran take their timeout now, not at the first watch.
   const firstSweep = runtime.fireDeadlines().then(
     () => undefined,
@@ -292,13 +313,19 @@ async function serveRuntime(
     storeDescription,
     graph,
     documentAgent,
-    register: (workflow) => runtime.register(workflow),
+    register: (workflow) => {
+      runtime.register(workflow);
+      // A changed flow is laid out ahead too (the open viewer asks for it within seconds).
+      warm();
+    },
     close: async () => {
       shutdown.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await firstSweep;
       runtime.close();
       await layouts.close();
+      // Warming stops at its next step (the worker's layouts fail once it is closed): no store read after the store closes.
+      await warming;
       if (owned) await store.close();
     },
   };

@@ -11,6 +11,11 @@ import {
   type SessionSummary,
   type Store,
   steppedEvent,
+  LAYOUTS_PER_DRAWING,
+  layoutBytes,
+  MAX_LAYOUT_BYTES,
+  MAX_LAYOUTS,
+  type LayoutKey,
 } from './types.js';
 
 /**
@@ -31,6 +36,9 @@ export function createMemoryStore(): Store {
   let places = 0;
   // The announcements: JSON text of those a caller gave, and each step's own (made here, never shared) as is.
   let events: (string | Stepped)[] = [];
+  // Layouts by key, oldest first (a Map keeps insertion order: one stored again moves to the end).
+  const layouts = new Map<string, { drawingId: string; body: string }>();
+  const layoutKey = (k: LayoutKey) => JSON.stringify([k.drawingId, k.contentHash, k.level, k.code]);
   const parseRecord = (text: string): SessionRecord => {
     const r = JSON.parse(text) as SessionRecord & { createdAt: string; updatedAt: string };
     return { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
@@ -197,7 +205,24 @@ export function createMemoryStore(): Store {
       return events.length;
     },
     async ping() {},
+    layouts: {
+      async get(key) {
+        return layouts.get(layoutKey(key))?.body ?? null;
+      },
+      async put(key, body) {
+        if (layoutBytes(body) > MAX_LAYOUT_BYTES) return false;
+        const k = layoutKey(key);
+        layouts.delete(k);
+        layouts.set(k, { drawingId: key.drawingId, body });
+        // The newest kept: LAYOUTS_PER_DRAWING of this drawing, MAX_LAYOUTS in all.
+        const mine = [...layouts].filter(([, l]) => l.drawingId === key.drawingId);
+        for (const [old] of mine.slice(0, Math.max(0, mine.length - LAYOUTS_PER_DRAWING))) layouts.delete(old);
+        for (const old of [...layouts.keys()].slice(0, Math.max(0, layouts.size - MAX_LAYOUTS))) layouts.delete(old);
+        return true;
+      },
+    },
     async close() {
+      layouts.clear();
       sessions.clear();
       gates.clear();
       events = [];

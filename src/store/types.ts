@@ -207,6 +207,37 @@ export interface LoadedSession {
   gates: GateRecord[];
 }
 
+/** What decides a stored layout: the drawing, a hash of its content, the level, and the layout code (with ELK's version) that made it. */
+export interface LayoutKey {
+  drawingId: string;
+  contentHash: string;
+  level: string;
+  code: string;
+}
+
+/**
+ * Drawings laid out, kept across restarts (the server's
+ * `GET /api/drawings/{id}/layout`). A body is JSON text that the reader checks:
+ * the store keeps it as given. Bounded: a body over {@link MAX_LAYOUT_BYTES} is
+ * not kept, and only the newest layouts of each drawing and in all are.
+ */
+export interface LayoutStore {
+  /** The body stored under exactly this key, or null. */
+  get(key: LayoutKey): Promise<string | null>;
+  /** Keeps a body under its key (replacing one there); false when it is too large to keep. */
+  put(key: LayoutKey, body: string): Promise<boolean>;
+}
+
+/** The largest layout body kept (the largest example flow's, patient-intake at the machine level, is 0.1 MB). */
+export const MAX_LAYOUT_BYTES = 4 * 1024 * 1024;
+/** Layouts kept per drawing: both levels of its last few versions; older ones are dropped. */
+export const LAYOUTS_PER_DRAWING = 6;
+/** Layouts kept in all. */
+export const MAX_LAYOUTS = 500;
+
+/** A body's size in UTF-8 bytes. */
+export const layoutBytes = (body: string) => new TextEncoder().encode(body).length;
+
 /**
  * Where sessions live. A turn costs at most two round trips: `load` (with the
  * turn id lookup) and `commitTurn` (one atomic statement).
@@ -215,6 +246,8 @@ export interface Store {
   readonly kind: string;
   /** The SQL database the sessions live in (absent for the in-memory store). */
   readonly sql?: SqlDatabase;
+  /** Drawings laid out, kept beside the sessions (absent: a server lays them out again after a restart). */
+  readonly layouts?: LayoutStore;
   /** Creates a session at version 1 with its opening reply as journal entry 1. */
   create(session: NewSession): Promise<void>;
   /** The session with its open gates, and the journal entry of `turnId` if it was already taken. Null when unknown. */

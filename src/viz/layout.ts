@@ -1,80 +1,22 @@
 import type { ElkExtendedEdge, ElkLabel, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api.js';
 import { importOptional } from '../error/optional-dependency.js';
 import type { OutlineMark, OutlineNode, WorkflowDrawing } from './drawing.js';
+import type { DrawingLayout, LayoutBox, LayoutEdge, LayoutPoint, LayoutRect } from './layout-schema.js';
 import { inputLines, transitionLabel } from './label.js';
 import type { DrawnState } from './model.js';
 import { effectiveLevel, outlineEdgeTransitions, type DrawingLevel } from './overlay.js';
 
 export type { DrawingLevel } from './overlay.js';
 
+export { DrawingLayoutSchema } from './layout-schema.js';
+export type { DrawingLayout, LayoutBox, LayoutEdge, LayoutPoint, LayoutRect } from './layout-schema.js';
+
 /**
- * A drawing laid out: absolute coordinates for every box and edge, ready to be
- * drawn as SVG (src/viz/svg.ts) in Node or in the browser. Plain JSON.
+ * What decides a layout besides the drawing and the level: bump it whenever
+ * this file places boxes or edges differently (a stored layout made by other
+ * code is then not served; see the server's layouts in the store).
  */
-export interface DrawingLayout {
-  id: string;
-  title: string | null;
-  /** The level drawn: `machine` for a drawing without an outline, whatever was asked. */
-  level: DrawingLevel;
-  width: number;
-  height: number;
-  /** Parents before their children (the painting order). */
-  boxes: LayoutBox[];
-  edges: LayoutEdge[];
-}
-
-export interface LayoutPoint {
-  x: number;
-  y: number;
-}
-
-export interface LayoutRect extends LayoutPoint {
-  width: number;
-  height: number;
-}
-
-export interface LayoutBox extends LayoutRect {
-  /** Outline level: the outline node id; machine level: the state id. */
-  id: string;
-  parent: string | null;
-  /** Outline level: the node kind (`question`, `group`, ...); machine level: the state type (`atomic`, `compound`, `final`, ...). */
-  kind: string;
-  /** The label as drawn: wrapped, long ones cut with an ellipsis. */
-  lines: string[];
-  /** The full text (label, then details), shown on hover. */
-  title: string;
-  /** A small line above the label (the node kind), or null. */
-  caption: string | null;
-  marks: OutlineMark[];
-  /** The author's `ui.color`, or null. */
-  color: string | null;
-  /** Whether it holds other boxes (its label sits at its top). */
-  group: boolean;
-  /** A machine state its parent enters first (drawn with an initial-state arrow). */
-  initial: boolean;
-  /** A final machine state (drawn double-bordered, as a `terminal` node is). */
-  final: boolean;
-}
-
-export interface LayoutEdge {
-  /** Outline level: the outline edge id; machine level: the transition id (the edges of one transition to several targets share it). */
-  id: string;
-  source: string;
-  target: string;
-  /** The machine transition ids it stands for (coverage marks an edge through them). */
-  transitions: string[];
-  /** The polyline, start to end (the arrowhead at the end). */
-  points: LayoutPoint[];
-  /** The full label, or null. */
-  label: string | null;
-  labelLines: string[];
-  /** Where its label goes (top left corner), or null. */
-  labelBox: LayoutRect | null;
-  /** A targetless machine transition (actions only), drawn as a dashed self-loop. */
-  targetless: boolean;
-  /** An outline edge the compiler adds (a question giving up), not one the author wrote: drawn dashed. */
-  implicit: boolean;
-}
+export const LAYOUT_REVISION = 1;
 
 // Text is measured with fixed per-character widths (no DOM: this runs in Node too).
 export const FONT_SIZE = 12;

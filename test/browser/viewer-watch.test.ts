@@ -10,7 +10,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoBuilt, freshDataDir, pgliteTemplate } from '../helpers/browser-server.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
@@ -34,7 +34,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer under serve --wat
     mkdirSync(flows);
     copyFileSync(join(FLOWS_DIR, 'contact-request.json'), join(flows, 'contact-request.json'));
     const dataDir = freshDataDir(await pgliteTemplate(base), base, 'db');
-    [browser, server] = await Promise.all([launchChromium(), spawnServe({ env: { GATEFLOW_DB_DIR: dataDir }, args: ['--watch', '--flows', flows, '--agents', 'none'] })]);
+    [browser, server] = await Promise.all([launchChromium(), spawnServe({ env: { GATEFLOW_DB_DIR: dataDir }, args: ['--watch', '--flows', flows, '--agents', 'none', '--no-warm-layouts'] })]);
   });
 
   afterAll(async () => {
@@ -94,4 +94,69 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer under serve --wat
       await context.close();
     }
   });
+
+  /** The canvas's view (its viewBox, as `data-view`) once the drawing with the added question is on the page. */
+  const viewOnceChanged = async (page: Page) => {
+    await expect.poll(() => page.locator('.gf-node[data-id*="company"]').count(), { timeout: PATIENCE_MS }).toBeGreaterThan(0);
+    return page.locator('.gv-canvas').getAttribute('data-view');
+  };
+
+  /** The view a page opened now on the drawing gets: what "fitted" means for this frame. */
+  const freshView = async (level: string) => {
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/viewer?workflow=contact-request&level=${level}`);
+      await page.locator('.gv-canvas svg .gf-node').first().waitFor({ timeout: PATIENCE_MS });
+      return await page.locator('.gv-canvas').getAttribute('data-view');
+    } finally {
+      await context.close();
+    }
+  };
+
+  // The rule: a view nobody moved follows the drawing (fitted again, as if opened anew); a view the person
+  // panned or zoomed stays where they put it.
+  it.each(['outline', 'machine'] as const)('at the %s level, a view nobody moved is fitted to the changed drawing', async (level) => {
+    rewrite(false);
+    await expect.poll(servesCompany, { timeout: PATIENCE_MS }).toBe(false);
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/viewer?workflow=contact-request&level=${level}`);
+      await page.locator('.gv-canvas svg .gf-node').first().waitFor({ timeout: PATIENCE_MS });
+      const before = await page.locator('.gv-canvas').getAttribute('data-view');
+      rewrite(true);
+      const after = await viewOnceChanged(page);
+      expect(after).not.toBe(before);
+      expect(after).toBe(await freshView(level));
+      await page.screenshot({ path: join(SHOTS, `viewer-watch-refit-${level}.png`) });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a view the person moved is kept when the drawing changes', async () => {
+    rewrite(false);
+    await expect.poll(servesCompany, { timeout: PATIENCE_MS }).toBe(false);
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/viewer?workflow=contact-request&level=outline`);
+      await page.locator('.gv-canvas svg .gf-node').first().waitFor({ timeout: PATIENCE_MS });
+      const canvas = page.locator('.gv-canvas');
+      const opened = await canvas.getAttribute('data-view');
+      await canvas.press('ArrowRight');
+      await canvas.press('+');
+      const moved = await canvas.getAttribute('data-view');
+      expect(moved).not.toBe(opened);
+      rewrite(true);
+      expect(await viewOnceChanged(page)).toBe(moved);
+      // Fit still shows the whole of the new drawing.
+      await page.getByRole('button', { name: 'Fit' }).click();
+      expect(await canvas.getAttribute('data-view')).not.toBe(moved);
+    } finally {
+      await context.close();
+    }
+  });
 });
+

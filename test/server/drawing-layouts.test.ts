@@ -14,6 +14,10 @@ import { createApp } from '../../src/server/app.js';
 import { drawingSource } from '../../src/server/drawings.js';
 import { workerLayouter, type WorkerLayouter } from '../../src/server/layout-worker.js';
 import { createMemoryStore } from '../../src/store/memory.js';
+import { startServer } from '../../src/server/node.js';
+import type { LayoutStore, Store } from '../../src/store/types.js';
+import { effectiveLevel } from '../../src/viz/overlay.js';
+import { templateStore } from '../helpers/pglite-template.js';
 import { workflowDrawing, type WorkflowDrawing } from '../../src/viz/drawing.js';
 import { layoutDrawing, type DrawingLayout } from '../../src/viz/layout.js';
 import type { DrawingLevel } from '../../src/viz/overlay.js';
@@ -114,5 +118,148 @@ describe('workerLayouter', () => {
     await layouter.close();
     // Closed, it starts a new worker for the next layout.
     expect((await layouter.layout(drawing, 'machine')).boxes.map((b) => b.id).sort()).toEqual(machineIds('refund-approval'));
+  });
+});
+
+/** A drawing source over `store`'s layouts whose layouts (ELK in this thread) are counted. */
+function storedSource(store: LayoutStore, layoutCode = 'test-code') {
+  const made: string[] = [];
+  const source = drawingSource({
+    workflows: () => workflows,
+    store,
+    layoutCode,
+    layout: (drawing, level) => {
+      made.push(`${drawing.id} ${level}`);
+      return layoutDrawing(drawing, level);
+    },
+  });
+  return { source, made };
+}
+
+/** The levels a workflow's drawing is laid out at (one for a drawing without an outline). */
+const levelsOf = (id: string) => [...new Set((['machine', 'outline'] as const).map((l) => effectiveLevel(workflowDrawing(workflows.find((w) => w.id === id)!), l)))];
+
+describe('layouts kept in the store', () => {
+  it('a source started again on the same store serves the kept layout and lays nothing out', async () => {
+    const store = createMemoryStore();
+    const first = storedSource(store.layouts!);
+    const laid = await first.source.layout('refund-approval', 'machine');
+    const again = storedSource(store.layouts!);
+    expect(await again.source.layout('refund-approval', 'machine')).toEqual(laid);
+    // The other level is looked up in the background too: found kept, once the first source's background layout was kept.
+    expect(again.made.filter((m) => m.endsWith('machine'))).toEqual([]);
+  });
+
+  it('a layout kept by other layout code is not served: laid out again under this code', async () => {
+    const store = createMemoryStore();
+    await storedSource(store.layouts!, 'old-code').source.layout('contact-request', 'machine');
+    const now = storedSource(store.layouts!, 'new-code');
+    await now.source.layout('contact-request', 'machine');
+    expect(now.made).toContain('contact-request machine');
+  });
+
+  it.each([
+    ['text that is not JSON', () => '{"boxes": ['],
+    ['JSON that is not a layout', () => JSON.stringify({ id: 'contact-request', level: 'machine', boxes: 'none' })],
+    ['another drawing\'s layout', (other: string) => other],
+  ])('a kept row of %s is ignored, laid out again and replaced: never an error', async (_what, bad) => {
+    const store = createMemoryStore();
+    const first = storedSource(store.layouts!);
+    const good = await first.source.layout('contact-request', 'machine');
+    const other = JSON.stringify(await first.source.layout('refund-approval', 'machine'));
+    // Every kept contact-request machine layout (one per key: find it by its body) overwritten with the bad text.
+    const real = store.layouts!;
+    const keys: Parameters<LayoutStore['put']>[0][] = [];
+    const spying: LayoutStore = { get: (k) => (keys.push(k), real.get(k)), put: (k, b) => real.put(k, b) };
+    const probe = storedSource(spying);
+    await probe.source.layout('contact-request', 'machine');
+    const key = keys.find((k) => k.drawingId === 'contact-request' && k.level === 'machine')!;
+    await real.put(key, bad(other));
+
+    const next = storedSource(real);
+    expect(await next.source.layout('contact-request', 'machine')).toEqual(good);
+    expect(next.made).toContain('contact-request machine');
+    // Replaced: the source after it finds a good one.
+    expect(JSON.parse((await real.get(key))!)).toEqual(good);
+  });
+
+  it('a store that fails is reported and the layout served all the same', async () => {
+    const errors: unknown[] = [];
+    const broken: LayoutStore = {
+      get: () => Promise.reject(new Error('store down')),
+      put: () => Promise.reject(new Error('store down')),
+    };
+    const source = drawingSource({ workflows: () => workflows, store: broken, onStoreError: (e) => errors.push(e) });
+    expect((await source.layout('contact-request', 'machine')).level).toBe('machine');
+    expect(errors.map((e) => (e as Error).message)).toContain('store down');
+  });
+});
+
+describe('warming: laid out ahead', () => {
+  it('lays out every served workflow at each of its levels, once; opening one then lays nothing out', async () => {
+    const store = createMemoryStore();
+    const { source, made } = storedSource(store.layouts!);
+    await source.warm();
+    const expected = workflows.flatMap((w) => levelsOf(w.id).map((l) => `${w.id} ${l}`));
+    expect([...made].sort()).toEqual(expected.sort());
+    await source.layout('contact-request', 'machine');
+    await source.layout('refund-approval', 'outline');
+    expect(made).toHaveLength(expected.length);
+    // Started again on the same store: nothing left to lay out.
+    const again = storedSource(store.layouts!);
+    await again.source.warm();
+    expect(again.made).toEqual([]);
+  });
+
+  it('a layout asked for meanwhile goes before every warmed one not yet under way', async () => {
+    const { source, made } = storedSource(createMemoryStore().layouts!);
+    const warming = source.warm();
+    const last = workflows.at(-1)!.id;
+    await source.layout(last, 'outline');
+    await warming;
+    // The first warmed layout may be under way when the request comes; the one asked for comes next at the latest.
+    expect(made.indexOf(`${last} outline`)).toBeLessThanOrEqual(1);
+  });
+
+  it('stops when its signal aborts', async () => {
+    const { source, made } = storedSource(createMemoryStore().layouts!);
+    const stop = new AbortController();
+    stop.abort();
+    await source.warm(stop.signal);
+    expect(made).toEqual([]);
+  });
+});
+
+describe('startServer with warmLayouts', () => {
+  let store: Store | undefined;
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+  });
+
+  it('lays the served flows out once listening, into the store; a server started again on it lays nothing out', async () => {
+    store = await templateStore();
+    const count = async () => (await store!.sql!.query<{ n: number }>('SELECT count(*)::int AS n FROM gateflow_layouts')).rows[0]!.n;
+    const rows = async () => (await store!.sql!.query<{ drawing_id: string; level: string; n: string }>('SELECT drawing_id, level, n FROM gateflow_layouts ORDER BY n')).rows;
+    const expected = workflows.reduce((n, w) => n + levelsOf(w.id).length, 0);
+    const first = await startServer({ workflows, store, port: 0, warmLayouts: true });
+    try {
+      await expect.poll(count, { timeout: PATIENCE_MS }).toBe(expected);
+    } finally {
+      await first.close();
+    }
+    const kept = await rows();
+    const again = await startServer({ workflows, store, port: 0 });
+    try {
+      for (const w of workflows) for (const level of levelsOf(w.id)) {
+        const response = await fetch(`${again.url}/api/drawings/${w.id}/layout?level=${level}`);
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as DrawingLayout).level).toBe(level);
+      }
+      // Served from the store: no row was written again (a layout made anew is kept with a new n).
+      expect(await rows()).toEqual(kept);
+    } finally {
+      await again.close();
+    }
   });
 });

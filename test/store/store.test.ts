@@ -596,6 +596,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
         'gateflow_events',
         'gateflow_inputs',
         'gateflow_journal',
+        'gateflow_layouts',
         'gateflow_messages',
         'gateflow_migrations',
         'gateflow_projects',

@@ -179,4 +179,23 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       CREATE INDEX gateflow_sessions_flow_recent ON gateflow_sessions (flow_id, n);
     `,
   },
+  {
+    version: 10,
+    name: 'drawings laid out',
+    // The viewer's layouts, kept across restarts by what decides them (src/server/drawings.ts): the drawing, a hash of
+    // its content, the level and the layout code. `body` is JSON text the server checks when it reads it; `n` orders
+    // them by when they were stored (newest kept: LAYOUTS_PER_DRAWING per drawing, MAX_LAYOUTS in all).
+    sql: `
+      CREATE TABLE gateflow_layouts (
+        drawing_id   text NOT NULL,
+        content_hash text NOT NULL,
+        level        text NOT NULL,
+        code         text NOT NULL,
+        body         text NOT NULL,
+        stored_at    timestamptz NOT NULL DEFAULT now(),
+        n            bigserial,
+        PRIMARY KEY (drawing_id, content_hash, level, code)
+      );
+    `,
+  },
 ];

@@ -16,6 +16,10 @@ import {
   type SessionSummary,
   type Store,
   type StepTrace,
+  LAYOUTS_PER_DRAWING,
+  layoutBytes,
+  MAX_LAYOUT_BYTES,
+  MAX_LAYOUTS,
 } from '../types.js';
 import { decodeEntry, encodeEntry, isKeyframeSeq, keyframeAtOrBefore, LastEntries } from './journal-codec.js';
 import { SCHEMA_CHANGES, type SchemaChange } from './schema-changes.js';
@@ -455,6 +459,36 @@ export function createSqlStore(kind: string, client: SqlClient): Store {
       guard('ping', async () => {
         await client.query('SELECT 1');
       }),
+    layouts: {
+      get: (key) =>
+        guard('read a layout', async () => {
+          const { rows } = await client.query<{ body: string }>(
+            'SELECT body FROM gateflow_layouts WHERE drawing_id = $1 AND content_hash = $2 AND level = $3 AND code = $4',
+            [key.drawingId, key.contentHash, key.level, key.code],
+          );
+          return rows[0]?.body ?? null;
+        }),
+      put: (key, body) =>
+        guard('keep a layout', async () => {
+          if (layoutBytes(body) > MAX_LAYOUT_BYTES) return false;
+          // Stored again, a layout counts as the newest (a new n).
+          await client.query(
+            `INSERT INTO gateflow_layouts (drawing_id, content_hash, level, code, body) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (drawing_id, content_hash, level, code)
+             DO UPDATE SET body = excluded.body, stored_at = excluded.stored_at, n = excluded.n`,
+            [key.drawingId, key.contentHash, key.level, key.code, body],
+          );
+          await client.query(
+            `DELETE FROM gateflow_layouts WHERE n IN (
+               SELECT n FROM (SELECT n, row_number() OVER (PARTITION BY drawing_id ORDER BY n DESC) AS mine,
+                                        row_number() OVER (ORDER BY n DESC) AS overall
+                                FROM gateflow_layouts) ranked
+                WHERE mine > $1 OR overall > $2)`,
+            [LAYOUTS_PER_DRAWING, MAX_LAYOUTS],
+          );
+          return true;
+        }),
+    },
     close: () => client.close(),
   };
 }
