@@ -55,11 +55,22 @@ export async function stopProcess(child: ChildProcessWithoutNullStreams, signal:
 export const SERVE_NODE_ARGS: readonly string[] = ['--liftoff-only'];
 
 /**
- * `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens;
- * `nodeArgs` are node's own options (SERVE_NODE_ARGS unless given: `[]` for V8's defaults).
+ * `serve` laying out every drawing ahead (a few CPU-seconds of ELK in the
+ * background) only where a test opens them: `spawnServe` passes this unless
+ * asked to warm.
  */
-export async function spawnServe(options: { env?: Record<string, string>; args?: string[]; port?: number; nodeArgs?: readonly string[] } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? SERVE_NODE_ARGS), ...cliArgs('serve'), '--port', String(options.port ?? 0), ...(options.args ?? [])], {
+export const NO_WARM_LAYOUTS = '--no-warm-layouts';
+
+/**
+ * `gateflow serve --port <port> <args>` with `env` (GATEFLOW_DB_DIR, ...), resolved once it prints where it listens;
+ * `nodeArgs` are node's own options (SERVE_NODE_ARGS unless given: `[]` for V8's defaults); `warmLayouts` keeps serve's default.
+ */
+export async function spawnServe(
+  options: { env?: Record<string, string>; args?: string[]; port?: number; nodeArgs?: readonly string[]; warmLayouts?: boolean } = {},
+): Promise<ServeProcess> {
+  const args = [...(options.args ?? [])];
+  if (!options.warmLayouts && !args.includes(NO_WARM_LAYOUTS)) args.push(NO_WARM_LAYOUTS);
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? SERVE_NODE_ARGS), ...cliArgs('serve'), '--port', String(options.port ?? 0), ...args], {
     cwd: ROOT,
     env: cleanEnv(options.env),
   });

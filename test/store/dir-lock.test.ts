@@ -16,7 +16,7 @@ import { createPgliteClient, createPgliteStore } from '../../src/store/pglite.js
 import { templateDataDir } from '../helpers/pglite-template.js';
 import { PATIENCE_MS } from '../helpers/patience.js';
 import { cliArgs } from '../helpers/cli.js';
-import { SERVE_NODE_ARGS } from '../helpers/serve-process.js';
+import { NO_WARM_LAYOUTS, SERVE_NODE_ARGS } from '../helpers/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOCKER = join(ROOT, 'test', 'helpers', 'dir-lock-child.ts');
@@ -284,7 +284,7 @@ describe('gateflow serve: two processes on one PGlite directory', () => {
    * would not reach the server).
    */
   function serve(dbDir: string) {
-    const child = track(spawn(process.execPath, [...SERVE_NODE_ARGS, ...cliArgs('serve', '--port', '0')], { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
+    const child = track(spawn(process.execPath, [...SERVE_NODE_ARGS, ...cliArgs('serve', '--port', '0', NO_WARM_LAYOUTS)], { cwd: ROOT, env: { ...env(), GATEFLOW_DB_DIR: dbDir } }));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
