@@ -281,6 +281,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
   // another thing, named right after it, and answers nothing here.
   for (let k = mentions.length - 1; k >= 0; k--) if (negatesAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
+  // "Nobody else will drive" asked whether you hold a licence: "nobody" answers a question about anyone, not one put to you.
+  for (let k = mentions.length - 1; k >= 0; k--) if (nobodyAskedOfYou(tokens, mentions[k]!, gate.prompt)) mentions.splice(k, 1);
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
   if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
   if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
@@ -591,9 +593,15 @@ const stem = (w: string) => {
  * licence. The person said something about that other thing.
  */
 function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
-  if (m.phrase === undefined || !m.phrase.generic || m.end - m.start !== 1 || (tokens[m.start] !== 'no' && tokens[m.start] !== 'never')) return false;
-  const next = tokens[m.end];
-  if (next === undefined || next === BREAK || consumedBy.has(m.end) || AFTER_A_BARE_NO.has(next) || /\d/u.test(next)) return false;
+  if (m.phrase === undefined || !m.phrase.generic) return false;
+  const said = tokens.slice(m.start, m.end).join(' ');
+  // "Nobody smokes" asked about pets: what nobody does is said right after it, past "else" and a modal.
+  const nobody = said === 'nobody' || said === 'no one' || said === 'nobody else' || said === 'no one else';
+  if (!nobody && (m.end - m.start !== 1 || (said !== 'no' && said !== 'never'))) return false;
+  let after = m.end;
+  if (nobody) while (tokens[after] === 'else' || MODALS.has(tokens[after] ?? '') || tokens[after] === 'really' || tokens[after] === 'ever') after++;
+  const next = tokens[after];
+  if (next === undefined || next === BREAK || consumedBy.has(after) || AFTER_A_BARE_NO.has(next) || /\d/u.test(next)) return false;
   const own = stem(next);
   if ([...promptWords(prompt)].some((w) => stem(w) === own)) return false;
   let stems = answerStems.get(lexicon);
@@ -601,6 +609,21 @@ function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon,
   return !stems.has(own);
 }
 const answerStems = new WeakMap<GateLexicon, Set<string>>();
+
+const NOBODY = new Set(['nobody', 'none', 'noone']);
+/**
+ * A built-in "nobody", "no one" or "none" read as No on a question put to the
+ * person alone ("Do you hold a licence?"): it says that no one does something,
+ * which answers a question about anyone ("Will anyone besides you drive?",
+ * "Does anyone in the flat smoke?"), not one about the person.
+ */
+function nobodyAskedOfYou(tokens: string[], m: Mention, prompt: string | undefined): boolean {
+  if (m.phrase === undefined || !m.phrase.generic || m.phrase.label) return false;
+  const first = tokens[m.start]!;
+  if (!NOBODY.has(first) && !(first === 'no' && tokens[m.start + 1] === 'one')) return false;
+  const words = promptWords(prompt);
+  return [...words].some((w) => YOU.has(w)) && ![...words].some((w) => ABOUT_OTHERS.has(w) || w === 'any');
+}
 
 const promptWordCache = new Map<string, Set<string>>();
 function promptWords(prompt: string | undefined): Set<string> {
@@ -706,6 +729,8 @@ const STILL_ME = new Set([
   'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain', 'max', 'maximum',
   'most', 'limit', 'total', 'price', 'cost', 'best', 'flight', 'booking', 'licence', 'license', 'current',
 ]);
+/** Words after a thing that name a part or an aspect of it, not someone else ("the visit type", "my insurance status"). */
+const OF_A_THING = new Set(['type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information']);
 /** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
 const FAMILY = new Set([
   'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
@@ -762,6 +787,9 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   // Only a statement: a verb follows the thing, before the answer ("my landlord is retired", "my brother makes",
   // "my ex boyfriend smokes"), not a place, a part or a longer name ("the bedroom of the house", "the living room").
   let verb = false;
+  // The head of the subject: its last word before the verb ("my insurance agent says": the agent, not the insurance).
+  let head = noun;
+  let inPart = false;
   // "my friend's order was": the thing owned is theirs too.
   for (let k = between[0] === 's' ? 2 : 0, words = 0; k < between.length && words < 2 && !verb; k++) {
     const t = between[k]!;
@@ -769,17 +797,20 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
     if (NOT_A_VERB.has(t)) {
       while (k + 1 < between.length && (DETERMINER_SET.has(between[k + 1]!) || DESCRIBING.has(between[k + 1]!))) k++;
       k++;
+      inPart = true;
       continue;
     }
     if (ADVERBS.has(t)) continue;
     verb = isVerbLike(t);
+    if (!verb && !inPart && k === 0) head = t;
     words++;
   }
   // "..., but my wife doesn't": the answer's own words are the verb said of them.
   if (between.length === 0 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
   if (!verb) return false;
   const words = promptWords(prompt);
-  if (words.has(noun)) return false;
+  // "the visit type is": a word of the question's thing ("type", "status") keeps it the question's own.
+  if (words.has(head) || (words.has(noun) && (STILL_ME.has(head) || OF_A_THING.has(head)))) return false;
   const family = owner === 'my' || owner === 'our';
   if (family && HOUSEHOLD.has(noun) && [...words].some((w) => ABOUT_OTHERS.has(w))) return false;
   // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...",

@@ -43,6 +43,31 @@ export function offeredQuestions(graph: FlowGraph, place: string, answers?: Flow
 
 const offeredCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
 
+/**
+ * The flow's category questions a message at `place` is not read for (asked before it, or past a
+ * branch): the offline reader only checks that the message does not answer one of them instead of
+ * this one. Built once per flow place (the reader indexes by the list).
+ */
+export function elsewhereQuestions(graph: FlowGraph, place: string): ExtractionQuestion[] {
+  let byPlace = elsewhereCache.get(graph);
+  if (!byPlace) elsewhereCache.set(graph, (byPlace = new Map()));
+  let list = byPlace.get(place);
+  if (!list) {
+    const offered = new Set(offeredQuestions(graph, place).map((q) => q.key));
+    const seen = new Set<string>();
+    list = graph.questions.flatMap((c) => {
+      const key = answerKey(c);
+      if (c.answer.type !== 'category' || offered.has(key) || seen.has(key)) return [];
+      seen.add(key);
+      return [{ key, prompt: c.prompt, categories: c.answer.categories, ...withSynonyms(matcherSynonyms(c.answer)) }];
+    });
+    byPlace.set(place, list);
+  }
+  return list;
+}
+
+const elsewhereCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
+
 function buildOffered(graph: FlowGraph, place: string): ExtractionQuestion[] {
   const places = placesOf(graph);
   const p = placeOfQuestion(graph, place);

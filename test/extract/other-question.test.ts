@@ -1,0 +1,95 @@
+/**
+ * Issue 26, answers to other questions of the same flow: a message that
+ * asserts something of another question, and only a built-in yes/no of this
+ * one, commits nothing here; a bare word or a polite fragment is no clear
+ * answer to a question not being asked; "nobody" answers a question about
+ * anyone, not one put to the person; who a clause is about is its head noun.
+ * Sentences written for these tests (in no corpus), on questions with no synonyms.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../src/extract/offline.js';
+import { matchCategory, type MatchableQuestion } from '../../src/extract/match-category.js';
+import type { ExtractionQuestion } from '../../src/extract/types.js';
+
+const parking: ExtractionQuestion = { key: 'parking', prompt: 'Do you need a parking space?', categories: ['Yes', 'No'] };
+const heating: ExtractionQuestion = { key: 'heating', prompt: 'Which heating do you prefer?', categories: ['Gas', 'Electric', 'None'] };
+const visits: ExtractionQuestion = {
+  key: 'visits',
+  prompt: 'How often will you visit the allotment?',
+  categories: ['Never', 'Weekly', 'Daily'],
+};
+const tools: ExtractionQuestion = { key: 'tools', prompt: 'Would you like to borrow garden tools from the club?', categories: ['Yes', 'No'] };
+const allergy: ExtractionQuestion = { key: 'allergy', prompt: 'Has a nurse told you to avoid bee stings?', categories: ['Yes', 'No'] };
+const plot: ExtractionQuestion = { key: 'plot', prompt: 'Which plot size would you like?', categories: ['Small plot', 'Large plot'] };
+
+/** The value committed for `key` when the message is typed at it, `others` being the rest of the flow. */
+function commit(text: string, at: ExtractionQuestion, offered: ExtractionQuestion[], elsewhere: ExtractionQuestion[] = []) {
+  const out = extractOffline({ text, key: at.key, allowModel: false, questions: [at, ...offered], elsewhere });
+  return Object.fromEntries(Object.entries(out.values).map(([k, v]) => [k, v.value]));
+}
+
+describe("a bare yes/no beside another question's answer is not about this one", () => {
+  it("a message that is another question's category, nothing more, commits nothing", () => {
+    // "never" reads as No at a yes/no question, but it is how often one visits, asked elsewhere in the flow.
+    expect(commit('never', parking, [], [visits])).toEqual({});
+    // "None" is a heating choice, not "nobody needs parking".
+    expect(commit('none', parking, [heating])).toEqual({});
+    // Without those questions in the flow, the built-in word is read.
+    expect(commit('never', parking, [])).toEqual({ parking: 'No' });
+  });
+
+  it("a no beside another question's own words commits nothing here", () => {
+    expect(commit('no, the electric one is better', parking, [], [heating])).toEqual({});
+    expect(commit('nope, the electric one is better', parking, [])).toEqual({ parking: 'No' });
+  });
+
+  it("a no beside another question's topic commits nothing here", () => {
+    // The nurse is the allergy question's, the tools the tools question's.
+    expect(commit('no, the nurse said it is fine', tools, [], [allergy])).toEqual({});
+    expect(commit('I do not need any garden tools', allergy, [tools])).toEqual({});
+    // The question's own topic is not another's: "a parking space" is this question's.
+    expect(commit('no, I do not need a parking space', parking, [tools], [allergy])).toEqual({ parking: 'No' });
+  });
+
+  it('what a contrast leaves behind does not count', () => {
+    expect(commit('my sister borrows tools from the club, but no', parking, [tools])).toEqual({ parking: 'No' });
+    expect(commit('no, but my sister borrows tools from the club', parking, [tools])).toEqual({});
+  });
+});
+
+describe('a bare word or a polite fragment is no answer to a question not being asked', () => {
+  it('"daily please" typed at the parking question commits nothing anywhere', () => {
+    expect(commit('daily please', parking, [visits])).toEqual({});
+    expect(commit('no, small plot is fine', parking, [plot])).toEqual({});
+  });
+
+  it('a fragment that names its subject or its thing is an assertion', () => {
+    expect(commit('it is the small plot', parking, [plot])).toEqual({ plot: 'Small plot' });
+  });
+});
+
+describe('"nobody" answers a question about anyone, not one put to the person', () => {
+  const licence: MatchableQuestion = { prompt: 'Do you hold a boating licence?', categories: ['Yes', 'No'] };
+  const crew: MatchableQuestion = { prompt: 'Will anyone besides you steer the boat?', categories: ['Yes', 'No'] };
+  const pets: MatchableQuestion = { prompt: 'Will any pets come on board?', categories: ['Yes', 'No'] };
+  it('abstains on a question put to "you"', () => {
+    expect(matchCategory('nobody else will steer', licence).status).toBe('abstain');
+    expect(matchCategory('no one', licence).status).toBe('abstain');
+  });
+  it('reads it on a question about anyone', () => {
+    expect(matchCategory('nobody else will steer', crew)).toMatchObject({ value: 'No' });
+  });
+  it('abstains when what nobody does is another thing', () => {
+    expect(matchCategory('nobody snores', pets).status).toBe('abstain');
+    expect(matchCategory('nobody, no pets at all', pets)).toMatchObject({ value: 'No' });
+  });
+});
+
+describe('who a clause is about is the head of its subject', () => {
+  const debt: MatchableQuestion = { prompt: 'Do you have any debt on your loan?', categories: ['Yes', 'No'] };
+  it('"my loan officer says no" is said by the officer, not the person', () => {
+    expect(matchCategory('my loan officer says no', debt).status).toBe('abstain');
+    // The question's own thing as the subject is still the person's answer.
+    expect(matchCategory('my loan is fully paid, no', debt)).toMatchObject({ value: 'No' });
+  });
+});
