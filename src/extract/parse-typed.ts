@@ -139,6 +139,14 @@ const SCALE_WORDS = new Set([
   'k', 'm', 'bn', 'mn', 'mil', 'thousand', 'thousands', 'million', 'millions', 'billion', 'billions', 'hundred', 'hundreds',
   'dozen', 'dozens', 'grand', 'lakh', 'lakhs', 'crore', 'crores', 'half', 'halves', 'quarter', 'quarters',
 ]);
+/** Scale words read after digits: always the same factor ("m" is left out: metres, minutes). */
+const SCALES: Readonly<Record<string, number>> = {
+  k: 1000, thousand: 1000, thousands: 1000, grand: 1000, tausend: 1000, mil: 1000, mille: 1000,
+  million: 1e6, millions: 1e6, mio: 1e6, bn: 1e9, billion: 1e9, hundred: 100,
+};
+/** A currency sign or word right before or after a number. */
+const CURRENCY_BEFORE = /(?:[€$£]|\b(?:eur|euro|euros|usd|gbp))\s*$/iu;
+const CURRENCY_AFTER = /^\s*(?:[€$£]|(?:eur|euro|euros|eu|usd|dollars?|bucks|pounds?)\b)/iu;
 /** Words that turn a number into a limit rather than a value. */
 const BOUND_PHRASES = [
   'more than', 'less than', 'fewer than', 'greater than', 'over', 'under', 'above', 'below', 'at least', 'at most',
@@ -269,14 +277,27 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     }
     if (body.startsWith(',')) return 'If you meant a decimal, please write it with a point, like 0.5.';
     if (body.startsWith('.')) body = `0${body}`;
-    const value = readDigits(body);
+    const after = s.slice(m.index + m[0].length);
+    // A sum of money has two decimals: beside a currency, "2.400 €" is 2400 and "€45,99" is 45.99 (European separators).
+    if (CURRENCY_BEFORE.test(s.slice(0, start)) || CURRENCY_AFTER.test(after)) {
+      if (/^[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{2})?$/.test(body)) body = body.replace(/\./g, '').replace(',', '.');
+      else if (/^\d+,\d{2}$/.test(body)) body = body.replace(',', '.');
+    }
+    let value = readDigits(body);
     if (typeof value === 'string') return value;
 
-    const after = s.slice(m.index + m[0].length);
-    const unit = /^\s*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
-    if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
+    const unitMatch = /^\s*(\p{L}+)/u.exec(after);
+    const unit = unitMatch?.[1]?.toLowerCase();
+    let end = m.index + m[0].length;
+    // "5k", "2.5k", "40 thousand", "30 grand": the scale is part of the number.
+    const scale = unit === undefined ? undefined : SCALES[unit];
+    if (scale !== undefined) {
+      value = Math.round(value * scale * 100) / 100;
+      end += unitMatch![0].length;
+    }
+    else if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
     if (/^\s*\+(?!\s*\d)/.test(after)) return 'Please give one number rather than a limit such as "40+".';
-    found.push({ value: sign * value, span: [start, m.index + m[0].length], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
+    found.push({ value: sign * value, span: [start, end], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
   }
   return found;
 }
@@ -367,7 +388,8 @@ function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
     const read = numberWordsAt(tokens, i);
     // "a" alone, or "one" as a pronoun ("no one", "the blue one"), is no number.
     if (!read || (t === 'a' && read.end === i + 1)) {
-      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm') return IN_DIGITS;
+      // (After digits, a scale was read with them: "40 thousand".)
+      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm' && !(SCALES[t] !== undefined && /^\d+$/.test(tokens[i - 1] ?? ''))) return IN_DIGITS;
       i++;
       continue;
     }
