@@ -9,6 +9,7 @@ import { FREQUENCY } from './knowledge/frequency.js';
 import { LOCALE_YES_NO } from './knowledge/locales.generated.js';
 import { TIMING } from './knowledge/timing.js';
 import { COVER, SIZES } from './knowledge/sizes.js';
+import { HOUSING } from './knowledge/housing.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -54,6 +55,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...EMPLOYMENT,
   ...SIZES,
   ...COVER,
+  ...HOUSING,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],
@@ -149,6 +151,8 @@ export const CORRECTION_MARKERS: readonly string[] = [
   'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
   'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
   'i meant', 'make that', 'make it', 'hmm no', 'hm no', 'no actually', 'or rather', 'typo', 'my bad', 'let me correct that',
+  'hang on', 'wait no', 'no no', 'never mind', 'nevermind', 'nvm', 'on second thoughts', 'come to think of it', 'now that i think of it',
+  'let me rephrase', 'strike that', 'i take that back', 'rather',
 ];
 
 /**

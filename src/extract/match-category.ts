@@ -281,6 +281,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
   // another thing, named right after it, and answers nothing here.
   for (let k = mentions.length - 1; k >= 0; k--) if (negatesAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
+  // "No alarm, but we have cameras": "we have" names what they have, another thing than this question's.
+  for (let k = mentions.length - 1; k >= 0; k--) if (affirmsAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
   // "Nobody else will drive" asked whether you hold a licence: "nobody" answers a question about anyone, not one put to you.
   for (let k = mentions.length - 1; k >= 0; k--) if (nobodyAskedOfYou(tokens, mentions[k]!, gate.prompt)) mentions.splice(k, 1);
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
@@ -609,6 +611,28 @@ function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon,
   return !stems.has(own);
 }
 const answerStems = new WeakMap<GateLexicon, Set<string>>();
+
+const HAVING = new Set(['have', 'has', 'got']);
+/** What a "we have" may have and still be this question's thing: a pronoun for it, or a quantity. */
+const FOR_IT = new Set(['it', 'one', 'that', 'them', 'those', 'these', 'this', 'some', 'both', 'all', 'everything', 'yes', 'too', 'also', 'already']);
+/**
+ * A built-in yes that ends in "have" or "got" ("we have", "I have") followed
+ * by a thing that is neither a word of this question's answers nor of its
+ * wording: "we have cameras" asked about a burglar alarm says what they have
+ * instead, not Yes.
+ */
+function affirmsAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
+  if (m.phrase === undefined || !m.phrase.generic || !HAVING.has(tokens[m.end - 1] ?? '')) return false;
+  let after = m.end;
+  while (DETERMINER_SET.has(tokens[after] ?? '') || ADVERBS.has(tokens[after] ?? '') || tokens[after] === 'a' || tokens[after] === 'an') after++;
+  const next = tokens[after];
+  if (next === undefined || next === BREAK || consumedBy.has(after) || FOR_IT.has(next) || /\d/u.test(next)) return false;
+  const own = stem(next);
+  if ([...promptWords(prompt)].some((w) => stem(w) === own)) return false;
+  let stems = answerStems.get(lexicon);
+  if (!stems) answerStems.set(lexicon, (stems = new Set([...lexicon.words.values()].flatMap((words) => [...words].map(stem)))));
+  return !stems.has(own);
+}
 
 const NOBODY = new Set(['nobody', 'none', 'noone']);
 /**

@@ -289,3 +289,36 @@ describe('a question about "the patient" names no one: a family member and the p
     expect(read('my daughter had a gap when she changed jobs, I was always covered', coverage)).toBe('abstain');
   });
 });
+
+describe('round 32: more corrections, "we have" another thing, kinds of home, nearer than a month', () => {
+  const sauna: MatchableQuestion = { prompt: 'Is there a sauna in the building?', categories: ['Yes', 'No'] };
+  const dwelling: MatchableQuestion = { prompt: 'Where do you live?', categories: ['House', 'Flat', 'Mobile home'] };
+  const begin: MatchableQuestion = { prompt: 'When should the lessons begin?', categories: ['Today', 'Within a month', 'Later'] };
+  const beginNow: MatchableQuestion = { prompt: 'When should the lessons begin?', categories: ['Immediately', 'Within a month', 'Later'] };
+
+  it('a correction marker ("hang on", "never mind", "strike that") keeps only what follows it', () => {
+    expect(read('no, hang on, I think they built one last spring', sauna)).toBe('abstain');
+    expect(read('yes. strike that, no', sauna)).toBe('No');
+    expect(read('no, never mind, yes there is', sauna)).toBe('Yes');
+  });
+
+  it('"we have X" where X is another thing says nothing of this question', () => {
+    expect(read('we have a pool', sauna)).toBe('abstain');
+    expect(read('we have one in the basement', sauna)).toBe('Yes');
+    expect(read('we have a sauna', sauna)).toBe('Yes');
+  });
+
+  it('kinds of home are read as the category they always are', () => {
+    expect(read('a terraced house', dwelling)).toBe('House');
+    expect(read('bungalow', dwelling)).toBe('House');
+    expect(read('a studio apartment', dwelling)).toBe('Flat');
+    expect(read('eine Wohnung', dwelling)).toBe('Flat');
+    expect(read('a static caravan by the lake', dwelling)).toBe('Mobile home');
+  });
+
+  it('tomorrow and in a few days are within a month where no category says now, and Immediately keeps them where one does', () => {
+    expect(read('tomorrow', begin)).toBe('Within a month');
+    expect(read('in a few days', begin)).toBe('Within a month');
+    expect(read('tomorrow', beginNow)).toBe('Immediately');
+  });
+});
