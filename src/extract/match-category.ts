@@ -252,6 +252,15 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
     }
   }
+  // "We used to rent vans, now a small car": a later clause that opens with "now" and answers is what holds now.
+  for (let i = all.length - 1; i > from; i--) {
+    if (all[i - 1] !== BREAK) continue;
+    const opener = NOW_OPENERS.find((p) => startsAt(all, i, p));
+    if (!opener) continue;
+    const tail = all.slice(i + opener.length);
+    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.weekly.size > 0 && timesPerWeek(tail) !== undefined)) from = i + opener.length;
+    break;
+  }
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
   // Sarcasm and hypotheticals assert nothing about now (assertion.ts); what was taken back or contrasted away does not count.
@@ -310,6 +319,14 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
     }
     mentions.sort((a, b) => a.start - b.start);
+  }
+
+  // "Not fitted" asked whether an alarm is fitted, "not worse" asked whether it gets worse: a denied word of the
+  // question's own wording is its No, on a question put to the person or about a thing (not about anyone else).
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
+    const denied = deniedPromptWord(tokens, gate.prompt);
+    if (denied !== undefined && !saidOfAnother(tokens, denied.start, gate.prompt) && clauseTime(tokens, denied.start, denied.end, gate.prompt) === undefined)
+      mentions.push({ category: lexicon.no, start: denied.start, end: denied.end, typo: false, phrase: undefined, number: false });
   }
 
   const { yes, no } = lexicon;
@@ -573,6 +590,37 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+/** Words of a question's wording that say nothing of its topic. */
+const PROMPT_STOP = new Set([
+  'what', 'when', 'where', 'which', 'would', 'could', 'should', 'will', 'have', 'does', 'with', 'that', 'this', 'your', 'like',
+  'want', 'need', 'from', 'into', 'about', 'there', 'their', 'they', 'please', 'much', 'many', 'often', 'more', 'most', 'other',
+  'some', 'also', 'just', 'only', 'than', 'then', 'here', 'been', 'being', 'were', 'currently', 'right', 'today', 'still', 'ever',
+  'moment', 'years', 'last', 'known', 'anyone', 'besides', 'else',
+]);
+/**
+ * A negator ("not", "never", "no longer") right before a word of the question's wording, alone in its clause
+ * but for fillers: "not fitted", "it's not getting worse", "never flooded". Where, or undefined.
+ */
+function deniedPromptWord(tokens: string[], prompt: string | undefined): { start: number; end: number } | undefined {
+  const words = promptWords(prompt);
+  if ([...words].some((w) => ABOUT_OTHERS.has(w))) return undefined;
+  const stems = new Set([...words].filter((w) => w.length >= 4 && !PROMPT_STOP.has(w)).map(stem));
+  let found: { start: number; end: number } | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] !== 'not' && tokens[i] !== 'never') continue;
+    let k = i + 1;
+    while (k < tokens.length && k <= i + 3 && (FILLER_SET.has(tokens[k]!) || tokens[k] === 'been' || tokens[k] === 'getting' || tokens[k] === 'any')) k++;
+    const w = tokens[k];
+    if (w === undefined || w === BREAK || !stems.has(stem(w))) continue;
+    // Two denials, or one with more words in its clause than the denied one, read two ways: none is taken.
+    if (found) return undefined;
+    found = { start: i, end: k + 1 };
+  }
+  return found;
+}
+
+/** Words opening a clause about now, after one about another time ("..., now hardly ever", "..., this time basic"). */
+const NOW_OPENERS = [['now'], ['currently'], ['nowadays'], ['these', 'days'], ['at', 'the', 'moment'], ['this', 'time'], ['but', 'now'], ['and', 'now']];
 const RELATIVE = new Set(['after', 'before', 'until', 'till', 'til']);
 /** Words a bare "no" or "never" may be followed by and still be the answer ("no thanks", "never have", "no, we don't"). */
 const AFTER_A_BARE_NO = new Set([
@@ -768,6 +816,8 @@ const HOUSEHOLD = new Set([
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);
+/** Words of a question that make it about a person other than "you" ("Is the patient an adult?"). */
+const PERSON_NOUNS = new Set(['patient', 'patients', 'person', 'child', 'member', 'client', 'guest', 'passenger', 'driver', 'tenant', 'resident', 'applicant', 'customer', 'who', 'whom', 'they', 'he', 'she', 'him', 'her']);
 /** The person among the subjects ("my wife and I"). */
 const ME = new Set(['i', 'we', 'me', 'us', 'myself']);
 /** Words after a noun that name a part or a place of it, not a statement about it ("the bedroom of the house"). */
@@ -841,7 +891,9 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   // unless the person also speaks of themselves in another clause: then who the question is about is not
   // clear ("my husband had a gap in coverage, I have always been insured"), and nothing is read.
   const toYou = [...words].some((w) => YOU.has(w) || ABOUT_OTHERS.has(w));
-  if (family && FAMILY.has(noun) && !toYou) return speaksOfSelfElsewhere(tokens, start, at);
+  // Only a question about a person ("the patient"), not one about a thing ("How often is the property left empty?").
+  const ofAPerson = [...words].some((w) => PERSON_NOUNS.has(w));
+  if (family && FAMILY.has(noun) && !toYou && ofAPerson) return speaksOfSelfElsewhere(tokens, start, at);
   return true;
 }
 

@@ -322,3 +322,40 @@ describe('round 32: more corrections, "we have" another thing, kinds of home, ne
     expect(read('tomorrow', beginNow)).toBe('Immediately');
   });
 });
+
+describe('round 32: what holds now, denied words of the question, weekly and monthly, whose family', () => {
+  const heater: MatchableQuestion = { prompt: 'Is a water heater installed in the flat?', categories: ['Yes', 'No'] };
+  const helpers: MatchableQuestion = { prompt: 'Will anyone besides you be installing it?', categories: ['Yes', 'No'] };
+  const lodging: MatchableQuestion = { prompt: 'Where do you stay?', categories: ['Hotel', 'Hostel', 'Camping'] };
+  const cleaning: MatchableQuestion = { prompt: 'How often is the office cleaned?', categories: ['Rarely', 'Monthly', 'Weekly'] };
+  const learner: MatchableQuestion = { prompt: 'Is the learner a beginner?', categories: ['Yes', 'No'] };
+
+  it('a later clause opening with "now" or "this time" that answers is what holds now', () => {
+    expect(read('we always took a hotel, now camping', lodging)).toBe('Camping');
+    expect(read('used to be a hostel, this time a hotel', lodging)).toBe('Hotel');
+    // Without an answer after it, the past is all there is.
+    expect(read('we used to go camping, now we are older', lodging)).toBe('abstain');
+  });
+
+  it("a denied word of the question's wording is its No", () => {
+    expect(read('not installed', heater)).toBe('No');
+    expect(read("it's not installed yet", heater)).toBe('No');
+    // Not on a question about anyone else, where who is denied is not clear.
+    expect(read('not installing', helpers)).toBe('abstain');
+    // Not when said of someone else.
+    expect(read('my landlord has not installed one', heater)).toBe('abstain');
+  });
+
+  it('weekly and monthly have their everyday words, in the major languages', () => {
+    expect(read('every weekend', cleaning)).toBe('Weekly');
+    expect(read('once a month', cleaning)).toBe('Monthly');
+    expect(read('una vez al mes', cleaning)).toBe('Monthly');
+    expect(read('jede Woche', cleaning)).toBe('Weekly');
+  });
+
+  it('"my husband ..." answers a question about a person other than "you", not one about a thing', () => {
+    const tidying: MatchableQuestion = { prompt: 'How often is the office tidied?', categories: ['Rarely', 'Weekly', 'Daily'] };
+    expect(read('my husband tidies it daily', tidying)).toBe('abstain');
+    expect(read('my son is, yes', learner)).toBe('Yes');
+  });
+});
