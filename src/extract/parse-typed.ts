@@ -229,7 +229,9 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
   if (tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
     return fail('Please give the total as one number.');
   // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
-  if (options.unit !== undefined && !COUNTED.has(options.unit.toLowerCase()) && tokens.some((t, i) => COUNTED.has(t) || (t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
+  // "We are 4 people" at a question in bedrooms: a count of other things than the question's own.
+  const own = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
+  if (options.unit !== undefined && tokens.some((t, i) => (COUNTED.has(t) && countedKind(t) !== own) || (own !== 'people' && t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
     return fail(`That reads as a count of people or things, not an amount in ${options.unit}. Please reply with just the number.`);
   if (found.some((f) => f.subunit)) {
     // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
@@ -328,6 +330,9 @@ function readDigits(body: string): number | string {
 const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
 /** Things a number may count that are not a question's unit. */
 const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
+const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers']);
+/** What a counted word counts: people, pets, rooms (a unit of the question may be any of them), or itself. */
+const countedKind = (w: string) => (PEOPLE.has(w) ? 'people' : /^(?:bed)?rooms?$/u.test(w) ? 'rooms' : /^(?:pets?|cats?|dogs?)$/u.test(w) ? 'pets' : w);
 /** Words a number written in words is made of, beside the numbers themselves. */
 const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negative']);
 /** Words that make the number after them negative ("minus 50", "negative forty"). */

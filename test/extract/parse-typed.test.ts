@@ -218,6 +218,11 @@ describe('parseTypedAnswer: scales and sums of money (issue 26)', () => {
     ['1.999,95 EUR', 1999.95, 0.9],
   ])('%j → %j', (...c) => accepts('number', c));
 
+  it('a count of other things than the question\'s unit is refused ("we are 4 people" asked for bedrooms)', () => {
+    refuses('number', ['we are 4 people', /count of people or things/], { unit: 'bedrooms' });
+    refuses('number', ['2 dogs', /count of people or things/], { unit: 'rooms' });
+  });
+
   it('without a currency, "1.500" and "12,40" still ask which was meant', () => {
     refuses('number', ['1.500', /Did you mean 1\.5 or 1500\?/]);
     refuses('number', ['12,40', /with a point/]);
