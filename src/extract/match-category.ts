@@ -321,6 +321,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
 
+  // "Just me" asked whether anyone besides the person will drive: no one else.
+  if (mentions.length === 0 && lexicon.no !== undefined && [...promptWords(gate.prompt)].some((w) => ABOUT_OTHERS.has(w))) {
+    const alone = ONLY_ME.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0);
+    if (alone && !tokens.some((t) => t === 'and' || t === 'plus' || t === 'with' || ADDING.has(t)))
+      mentions.push({ category: lexicon.no, start: alone.at, end: alone.at + alone.p.length, typo: false, phrase: undefined, number: false });
+  }
   // "Not fitted" asked whether an alarm is fitted, "not worse" asked whether it gets worse: a denied word of the
   // question's own wording is its No, on a question put to the person or about a thing (not about anyone else).
   if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
@@ -590,6 +596,8 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+/** The person alone, answering a question about anyone else. */
+const ONLY_ME = ['just me', 'only me', 'me only', 'just myself', 'only myself', 'me alone', 'myself only', 'just i', 'only i', 'solo', 'alone', 'by myself', 'on my own'].map(phraseTokens);
 /** Words of a question's wording that say nothing of its topic. */
 const PROMPT_STOP = new Set([
   'what', 'when', 'where', 'which', 'would', 'could', 'should', 'will', 'have', 'does', 'with', 'that', 'this', 'your', 'like',
@@ -816,6 +824,7 @@ const HOUSEHOLD = new Set([
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);
+const THIRD_PERSON = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
 /** Words of a question that make it about a person other than "you" ("Is the patient an adult?"). */
 const PERSON_NOUNS = new Set(['patient', 'patients', 'person', 'child', 'member', 'client', 'guest', 'passenger', 'driver', 'tenant', 'resident', 'applicant', 'customer', 'who', 'whom', 'they', 'he', 'she', 'him', 'her']);
 /** The person among the subjects ("my wife and I"). */
@@ -849,6 +858,11 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
   let i = start;
   while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh' || tokens[i] === 'so')) i++;
+  // "He has one" asked whether you hold a licence: a third person is someone else on a question put to "you" alone.
+  if (THIRD_PERSON.has(tokens[i] ?? '') && i <= at && isVerbLike(tokens[i + 1] ?? '')) {
+    const words = promptWords(prompt);
+    if ([...words].some((w) => YOU.has(w)) && ![...words].some((w) => ABOUT_OTHERS.has(w))) return true;
+  }
   const owner = tokens[i];
   // "my last order": the thing, past its describing words.
   let n = i + 1;

@@ -1,6 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { readCategory, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
+import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 
 /**
  * Whether a message that the asked question reads only through built-in
@@ -39,6 +40,8 @@ export function answersAnotherQuestion(text: string, gate: MatchableQuestion, ot
     // (A word after a modal or "to" is a verb, not the answer's noun: "no, we will phone about it".)
     if (sure && reading.mentions.some((m) => m.start >= start && !allOwn(reading.tokens, m, own) && !VERB_BEFORE.has(reading.tokens[m.start - 1] ?? ''))) return true;
     for (const w of topicStems(q)) if (said.has(w) && !own.has(w)) return true;
+    // "Yes, three times a week" asked about a doctor's advice: a count per week answers the question that counts them.
+    if (countsPerWeek(q) && timesPerWeek(words) !== undefined && !countsPerWeek(gate)) return true;
   }
   return false;
 }
@@ -95,3 +98,6 @@ function topicStems(q: MatchableQuestion): string[] {
 function allOwn(tokens: readonly string[], m: MentionAt, own: Set<string>): boolean {
   return tokens.slice(m.start, m.end).every((t) => t === BREAK || own.has(stem(t)));
 }
+
+/** The question's categories count times a week ("2-3 times a week"). */
+const countsPerWeek = (q: MatchableQuestion) => q.categories.filter((c) => weeklyRangeOf(tokenize(c).filter((t) => t !== BREAK)) !== undefined).length >= 2;

@@ -93,3 +93,33 @@ describe('who a clause is about is the head of its subject', () => {
     expect(matchCategory('my loan is fully paid, no', debt)).toMatchObject({ value: 'No' });
   });
 });
+
+describe('round 32: third persons, the person alone, counts per week, a plain no in other languages', () => {
+  const boating: MatchableQuestion = { prompt: 'Do you hold a boating licence?', categories: ['Yes', 'No'] };
+  const steer: MatchableQuestion = { prompt: 'Will anyone besides you steer the boat?', categories: ['Yes', 'No'] };
+  const snacks: MatchableQuestion = { prompt: 'How often do you eat snacks?', categories: ['Never', 'Sometimes', 'Daily'] };
+  const classes: ExtractionQuestion = { key: 'classes', prompt: 'How often will you come to class?', categories: ['Once a week', '2-3 times a week'] };
+  const injury: ExtractionQuestion = { key: 'injury', prompt: 'Are you recovering from an injury?', categories: ['Yes', 'No'] };
+
+  it('"he has one" on a question put to "you" alone is said of someone else; on one about anyone it is read', () => {
+    expect(matchCategory('he does', boating).status).toBe('abstain');
+    expect(matchCategory('she has', boating).status).toBe('abstain');
+    expect(matchCategory('she will, yes', steer)).toMatchObject({ value: 'Yes' });
+  });
+
+  it('"just me" answers No to a question about anyone besides the person', () => {
+    expect(matchCategory('only me', steer)).toMatchObject({ value: 'No' });
+    expect(matchCategory('just me and my brother', steer).status).toBe('abstain');
+    expect(matchCategory('only me', boating).status).toBe('abstain');
+  });
+
+  it('a plain no in the major languages is Never on a how-often question', () => {
+    expect(matchCategory('nein', snacks)).toMatchObject({ value: 'Never' });
+    expect(matchCategory('non', snacks)).toMatchObject({ value: 'Never' });
+  });
+
+  it('a yes beside a count per week answers the question that counts them, not this one', () => {
+    expect(commit('yes, three times a week', injury, [], [classes])).toEqual({});
+    expect(commit('yes, three times a week', injury, [])).toEqual({ injury: 'Yes' });
+  });
+});

@@ -17,6 +17,8 @@ const NEVER = [
   'i do not smoke', 'do not smoke', 'does not smoke', 'nobody does', 'never have', 'never did', 'not ever', 'nunca', 'jamais',
   'niemals', 'nie', 'mai', 'nooit', 'aldrig', 'quit', 'i quit', 'quit smoking', 'stopped smoking', 'gave up smoking',
   'not anymore', 'not any more', 'no longer',
+  // A plain no in the major languages, as the English one.
+  'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'нет', 'niet', 'hayir', 'όχι', 'いいえ', 'tidak',
 ];
 const RARELY = [...fromWordNet('rarely'), 'hardly ever', 'almost never', 'once in a blue moon', 'rarement', 'selten', 'raramente'];
 const SOMETIMES = [
