@@ -121,7 +121,7 @@ export function clauseTime(tokens: readonly string[], from: number, to: number, 
 
 const pastPrompts = new Map<string, boolean>();
 /** A question asked in the past tense ("What went wrong?") or about a history or events ("Any gaps in coverage?"). */
-function aboutThePast(prompt: string): boolean {
+export function aboutThePast(prompt: string): boolean {
   let about = pastPrompts.get(prompt);
   if (about === undefined) {
     if (pastPrompts.size > 1000) pastPrompts.clear();

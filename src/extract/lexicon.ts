@@ -10,6 +10,7 @@ import { LOCALE_YES_NO } from './knowledge/locales.generated.js';
 import { TIMING } from './knowledge/timing.js';
 import { COVER, SIZES } from './knowledge/sizes.js';
 import { HOUSING } from './knowledge/housing.js';
+import { COMMON_ANSWERS } from './knowledge/common-answers.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -37,6 +38,8 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     'do not have', 'we have not', 'there is not', 'there are not', 'there were not', 'there was not',
     'not that i know of', 'not as far as i know', 'nothing', 'false', 'nada',
     'will not', 'i will not', 'we will not', 'nobody', 'no one', 'nobody else', 'no one else', 'nobody will', 'no one will',
+    // Never at all, said with the verb (issue 26: negated answers).
+    'never have', 'never had', 'never has', 'never did', 'never been', 'not once', 'not ever', 'nobody does', 'no one does',
     // Other major languages (issue 26).
     'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'nie', 'нет', 'ні', 'いいえ', 'hayir', 'όχι', 'ochi', 'nem', 'ne', 'ei',
     '不', '不是', '没有', '아니요', '아니', 'لا', 'לא', 'नहीं', 'nahin', 'niet', 'nope nope',
@@ -56,6 +59,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...SIZES,
   ...COVER,
   ...HOUSING,
+  ...COMMON_ANSWERS,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],

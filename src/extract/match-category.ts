@@ -20,7 +20,7 @@ import {
   TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
-import { clauseTime, unasserted } from './assertion.js';
+import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
@@ -268,8 +268,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
+  // "Not anymore" asked a yes/no question about now ("Do you still...?", "Are your symptoms getting worse?"): no, now.
+  const stopped = lexicon.yes !== undefined && lexicon.no !== undefined && gate.prompt !== undefined && !aboutThePast(gate.prompt)
+    ? STOPPED.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0)
+    : undefined;
   // "We used to", "not anymore": true then, not now (unless the question has a word for that: "not anymore" is Never).
-  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
+  if (!stopped && TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
     return abstain('uncertain');
   // "Gaps in coverage, but only one": what came before holds only in part.
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
@@ -321,6 +325,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
 
+  if (stopped && mentions.length === 0) mentions.push({ category: lexicon.no!, start: stopped.at, end: stopped.at + stopped.p.length, typo: false, phrase: undefined, number: false });
   // "Just me" asked whether anyone besides the person will drive: no one else.
   if (mentions.length === 0 && lexicon.no !== undefined && [...promptWords(gate.prompt)].some((w) => ABOUT_OTHERS.has(w))) {
     const alone = ONLY_ME.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0);
@@ -596,6 +601,8 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+/** A stop that holds now. */
+const STOPPED = ['not anymore', 'not any more', 'no longer', 'not any longer', 'anymore not'].map(phraseTokens);
 /** The person alone, answering a question about anyone else. */
 const ONLY_ME = ['just me', 'only me', 'me only', 'just myself', 'only myself', 'me alone', 'myself only', 'just i', 'only i', 'solo', 'alone', 'by myself', 'on my own'].map(phraseTokens);
 /** Words of a question's wording that say nothing of its topic. */
@@ -894,7 +901,8 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
     words++;
   }
   // "..., but my wife doesn't": the answer's own words are the verb said of them.
-  if (between.length === 0 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
+  // "my friend's order arrived broken": so are the answer's own words when they open with the verb.
+  if (!verb && between.length <= 3 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
   if (!verb) return false;
   const words = promptWords(prompt);
   // "the visit type is": a word of the question's thing ("type", "status") keeps it the question's own.

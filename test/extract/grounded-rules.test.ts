@@ -359,3 +359,35 @@ describe('round 32: what holds now, denied words of the question, weekly and mon
     expect(read('my son is, yes', learner)).toBe('Yes');
   });
 });
+
+describe('round 32: common intake answers, never with its verb, "not anymore" about now', () => {
+  const problem: MatchableQuestion = { prompt: 'What is wrong with the parcel?', categories: ['damaged', 'late', 'wrong_item', 'other'] };
+  const why: MatchableQuestion = { prompt: 'Why are you calling?', categories: ['Billing', 'Test results', 'Prescription refill'] };
+  const who: MatchableQuestion = { prompt: 'Is the visitor an adult or a minor?', categories: ['Adult', 'Minor'] };
+  const dizzy: MatchableQuestion = { prompt: 'Do you feel dizzy right now?', categories: ['Yes', 'No'] };
+  const gaps: MatchableQuestion = { prompt: 'Any history of missed payments?', categories: ['Yes', 'No'] };
+
+  it('order problems, reasons to call and age groups have their everyday words', () => {
+    expect(read('it is smashed', problem)).toBe('damaged');
+    expect(read('two weeks overdue', problem)).toBe('late');
+    expect(read('you sent the wrong size', problem)).toBe('wrong_item');
+    expect(read('question about my copay', why)).toBe('Billing');
+    expect(read('my ultrasound', why)).toBe('Test results');
+    expect(read('a teenager', who)).toBe('Minor');
+    expect(read('she is a pensioner', who)).toBe('Adult');
+  });
+
+  it('a thing said of someone else is theirs, even when the answer opens with the verb', () => {
+    expect(read("my neighbour's parcel arrived broken", problem)).toBe('abstain');
+  });
+
+  it('"never have", "nobody does" are No', () => {
+    expect(read('never have', dizzy)).toBe('No');
+  });
+
+  it('"not anymore" is No on a question about now, and nothing on one about a history', () => {
+    expect(read('not anymore', dizzy)).toBe('No');
+    expect(read('no longer, thankfully', dizzy)).toBe('No');
+    expect(read('not anymore', gaps)).toBe('abstain');
+  });
+});
