@@ -1,5 +1,5 @@
 import { ANSWER_FILLERS } from './lexicon.js';
-import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MentionAt } from './match-category.js';
+import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
@@ -47,7 +47,7 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
     (belongsElsewhere(current, others.map((o) => o.reading)) ||
       (generic && others.some((o) => isSure(o.reading))) ||
       // A bare yes/no or "never" in a message about another question of the flow ("no, it's about my bill").
-      (generic && answersAnotherQuestion(input.text, gate, [...input.questions.filter((g) => g !== gate), ...(input.elsewhere ?? [])], current.mentions[0]?.start)));
+      (generic && answersAnotherQuestion(input.text, gate, [...input.questions.filter((g) => g !== gate), ...(input.elsewhere ?? [])], current.mentions[0]?.start, holding(input))));
   if (result.status === 'match' && !taken)
     return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
 
@@ -58,6 +58,13 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   }
   const why = taken ? 'other_question' : result.status === 'abstain' ? result.reason : 'no_match';
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
+}
+
+/** The other questions whose own words (or a small typo of one) occur in the text: looked up in the indexes built once per list. */
+function holding(input: ExtractionInput): (q: MatchableQuestion) => boolean {
+  const found = new Set<MatchableQuestion>(candidates(input.questions, input.text));
+  if (input.elsewhere && input.elsewhere.length > 0) for (const q of lookUp(input.elsewhere, input.text, true)) found.add(q);
+  return (q) => found.has(q);
 }
 
 type QuestionIndex = Map<string, ExtractionQuestion[]>;

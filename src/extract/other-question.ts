@@ -17,7 +17,14 @@ import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
  *   one's ("I don't need a personal trainer" asked about a doctor's advice,
  *   "no, my doctor is fine with it" asked about a trainer).
  */
-export function answersAnotherQuestion(text: string, gate: MatchableQuestion, others: readonly MatchableQuestion[], from = 0): boolean {
+export function answersAnotherQuestion(
+  text: string,
+  gate: MatchableQuestion,
+  others: readonly MatchableQuestion[],
+  from = 0,
+  /** Whether a question's own words occur in the text at all (an index lookup): only those are read. */
+  mayHold: (q: MatchableQuestion) => boolean = () => true,
+): boolean {
   if (others.length === 0) return false;
   const all = tokenize(text);
   // "My wife has a licence but she hates driving so no": what the contrast keeps is read, not what it left.
@@ -34,11 +41,13 @@ export function answersAnotherQuestion(text: string, gate: MatchableQuestion, ot
   for (const q of others) {
     const whole = content.join(' ');
     if (whole !== '' && q.categories.some((c) => phrase(c) === whole && !YES_NO.has(whole))) return true;
-    const reading = readCategory(text, q, { ownWordsOnly: true });
-    // (Not a typo: "the late reply" is no "Later".)
-    const sure = reading.result.status === 'match' && reading.result.confidence >= 0.85;
-    // (A word after a modal or "to" is a verb, not the answer's noun: "no, we will phone about it".)
-    if (sure && reading.mentions.some((m) => m.start >= start && !allOwn(reading.tokens, m, own) && !VERB_BEFORE.has(reading.tokens[m.start - 1] ?? ''))) return true;
+    if (mayHold(q)) {
+      const reading = readCategory(text, q, { ownWordsOnly: true });
+      // (Not a typo: "the late reply" is no "Later".)
+      const sure = reading.result.status === 'match' && reading.result.confidence >= 0.85;
+      // (A word after a modal or "to" is a verb, not the answer's noun: "no, we will phone about it".)
+      if (sure && reading.mentions.some((m) => m.start >= start && !allOwn(reading.tokens, m, own) && !VERB_BEFORE.has(reading.tokens[m.start - 1] ?? ''))) return true;
+    }
     for (const w of topicStems(q)) if (said.has(w) && !own.has(w)) return true;
     // "Yes, three times a week" asked about a doctor's advice: a count per week answers the question that counts them.
     if (countsPerWeek(q) && timesPerWeek(words) !== undefined && !countsPerWeek(gate)) return true;
