@@ -16,11 +16,17 @@ const SARCASM: readonly string[] = [
   'in my heart', 'in my head', 'in my mind', 'in my dreams', 'in spirit',
   'haha right', 'totally not', 'obviously not', 'said no one', 'sure jan', 'of course not lol', 'whatever you say',
 ];
-/** Hypotheticals and plans: true of another world or another time. */
+/**
+ * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often
+ * do you plan to train?", "When would you like to move in?": "I'm hoping to come three times a week", "next spring").
+ */
+const PLANS: readonly string[] = [
+  'going to start', 'thinking about', 'thinking of', 'planning to', 'plan to', 'hoping to', 'want to start', 'might start',
+  'may start', 'next spring', 'next summer', 'next year',
+];
+/** Hypotheticals: true of another world. */
 const HYPOTHETICAL: readonly string[] = [
-  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'going to start',
-  'thinking about', 'thinking of', 'planning to', 'plan to', 'hoping to', 'want to start', 'might start', 'may start',
-  'next spring', 'next summer', 'next year', 'someday', 'one day',
+  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".
@@ -42,8 +48,12 @@ export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
 const SARCASM_TOKENS = phrases(SARCASM);
 const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
+const PLAN_TOKENS = phrases(PLANS);
+/** A question about what the person plans or would like ("When would you like to...?", "How often do you plan to...?"). */
+const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
+export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
-export function unasserted(text: string, tokens: readonly string[] = tokenize(text)): NotAsserted | undefined {
+export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
   if (IRONIC_EMOJI.test(text)) return 'sarcasm';
   const words = tokens.filter((t) => t !== BREAK);
   const has = (p: readonly string[]) => {
@@ -52,7 +62,7 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
   };
   if (SARCASM_TOKENS.some(has)) return 'sarcasm';
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
-  if (HYPOTHETICAL_TOKENS.some(has)) return 'hypothetical';
+  if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
   return undefined;
 }
 

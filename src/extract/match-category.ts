@@ -264,7 +264,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
   // Sarcasm and hypotheticals assert nothing about now (assertion.ts); what was taken back or contrasted away does not count.
-  if (unasserted(text, tokens) !== undefined) return abstain('uncertain');
+  if (unasserted(text, tokens, gate.prompt) !== undefined) return abstain('uncertain');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');

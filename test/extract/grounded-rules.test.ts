@@ -391,3 +391,16 @@ describe('round 32: common intake answers, never with its verb, "not anymore" ab
     expect(read('not anymore', gaps)).toBe('abstain');
   });
 });
+
+describe('round 32: a plan is the answer to a question about a plan', () => {
+  const lessons: MatchableQuestion = { prompt: 'When would you like the lessons to begin?', categories: ['This week', 'Next week', 'Later'] };
+  const status: MatchableQuestion = { prompt: 'What is your current status?', categories: ['Student', 'Employed'] };
+  it('"next summer", "planning to ..." answer a question about when one would like something', () => {
+    expect(read('next summer', lessons)).toBe('Later');
+    expect(read("I'm planning to begin next week", lessons)).toBe('Next week');
+  });
+  it('but not a question about now', () => {
+    expect(read("I'm planning to study next year", status)).toBe('abstain');
+    expect(read('thinking of becoming a student', status)).toBe('abstain');
+  });
+});
