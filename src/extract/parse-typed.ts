@@ -225,8 +225,13 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     return fail('Please give one number rather than a limit such as "more than 40".');
   if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
   if (approximate && options.exact === true) return fail('I need the exact number here. Please reply with just the number, for example 40.');
+  // "3 bedrooms and a box room" asked for bedrooms: the number is labelled with the question's own unit.
+  const unitKind = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
+  // (The unit itself was taken out after digits: it is looked for in the text as typed.)
+  const said2 = tokenize(text.normalize('NFKC'));
+  const labelled = unitKind !== undefined && unitKind !== 'people' && said2.some((t, i) => i > 0 && /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/u.test(said2[i - 1]!) && countedKind(t) === unitKind);
   // "Me, my wife and our two kids": the number counts only part of what is listed.
-  if (tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
+  if (!labelled && tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
     return fail('Please give the total as one number.');
   // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
   // "We are 4 people" at a question in bedrooms: a count of other things than the question's own.

@@ -223,6 +223,12 @@ describe('parseTypedAnswer: scales and sums of money (issue 26)', () => {
     refuses('number', ['2 dogs', /count of people or things/], { unit: 'rooms' });
   });
 
+  it('a number labelled with the question\'s own unit is the answer beside other things listed ("3 bedrooms and a study")', () => {
+    accepts('number', ['2 bedrooms and a study', 2, 0.9], { unit: 'bedrooms' });
+    // People listed must still be summed by the person.
+    refuses('number', ['me and 2 kids', /total as one number/], { unit: 'people' });
+  });
+
   it('without a currency, "1.500" and "12,40" still ask which was meant', () => {
     refuses('number', ['1.500', /Did you mean 1\.5 or 1500\?/]);
     refuses('number', ['12,40', /with a point/]);
