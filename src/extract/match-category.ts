@@ -300,6 +300,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   for (let k = mentions.length - 1; k >= 0; k--) if (nobodyAskedOfYou(tokens, mentions[k]!, gate.prompt)) mentions.splice(k, 1);
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
   if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
+  // "I read on the website it's available immediately", "I was told later is fine": what someone else says, reported.
+  if (mentions.some((m) => REPORTED.some((p) => { const at = indexOf(tokens, p); return at >= 0 && at < m.start; }))) return abstain('uncertain');
   if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
     return abstain('uncertain');
 
@@ -601,6 +603,11 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+/** Words that report what someone else said or wrote. */
+const REPORTED = [
+  'i read', 'i heard', 'i saw on', 'according to', 'they said', 'they say', 'he said', 'she said', 'it says', 'it said',
+  'they told me', 'i was told', 'we were told', 'was told', 'someone said', 'apparently', 'rumour has it', 'supposedly',
+].map(phraseTokens);
 /** A stop that holds now. */
 const STOPPED = ['not anymore', 'not any more', 'no longer', 'not any longer', 'anymore not'].map(phraseTokens);
 /** The person alone, answering a question about anyone else. */
@@ -831,6 +838,8 @@ const HOUSEHOLD = new Set([
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);
+/** Indefinite subjects: never the person ("someone", "people", "everyone in my family"). */
+const INDEFINITE = new Set(['someone', 'somebody', 'everyone', 'everybody', 'people', 'anyone', 'anybody', 'others', 'friends', 'neighbours', 'neighbors']);
 const THIRD_PERSON = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
 /** Words of a question that make it about a person other than "you" ("Is the patient an adult?"). */
 const PERSON_NOUNS = new Set(['patient', 'patients', 'person', 'child', 'member', 'client', 'guest', 'passenger', 'driver', 'tenant', 'resident', 'applicant', 'customer', 'who', 'whom', 'they', 'he', 'she', 'him', 'her']);
@@ -865,6 +874,12 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
   let i = start;
   while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh' || tokens[i] === 'so')) i++;
+  // "A friend of mine is retired", "someone in the building smokes", "everyone in my family is employed": someone
+  // named by an indefinite word, followed by what is said of them.
+  if (INDEFINITE.has(tokens[i] ?? '') || ((tokens[i] === 'a' || tokens[i] === 'an') && tokens[i + 2] === 'of' && (tokens[i + 3] === 'mine' || tokens[i + 3] === 'ours'))) {
+    for (let k = i + 1; k < at && k <= i + 6; k++) if (STATING.has(tokens[k]!) || MODALS.has(tokens[k]!) || (tokens[k]!.length > 3 && tokens[k]!.endsWith('s') && !tokens[k]!.endsWith('ss') && !NOT_A_VERB.has(tokens[k]!))) return true;
+    if (isVerbLike(tokens[at] ?? '')) return true;
+  }
   // "He has one" asked whether you hold a licence: a third person is someone else on a question put to "you" alone.
   if (THIRD_PERSON.has(tokens[i] ?? '') && i <= at && isVerbLike(tokens[i + 1] ?? '')) {
     const words = promptWords(prompt);

@@ -123,3 +123,21 @@ describe('round 32: third persons, the person alone, counts per week, a plain no
     expect(commit('yes, three times a week', injury, [])).toEqual({ injury: 'Yes' });
   });
 });
+
+describe('round 32: someone named by an indefinite word, and reported words, are not the person', () => {
+  const job: MatchableQuestion = { prompt: 'What do you do for work?', categories: ['Employed', 'Retired', 'Student'] };
+  const vaping: MatchableQuestion = { prompt: 'Does anyone in your home vape, and how often?', categories: ['Never', 'Daily'] };
+  const arrival: MatchableQuestion = { prompt: 'When would you like to arrive?', categories: ['Immediately', 'Later'] };
+  it('"a friend of mine is ...", "someone ... vapes", "everyone in my team is ..." abstain', () => {
+    expect(matchCategory('a cousin of mine is retired', job).status).toBe('abstain');
+    expect(matchCategory('someone upstairs vapes daily', vaping).status).toBe('abstain');
+    expect(matchCategory('everyone in my class is a student', job).status).toBe('abstain');
+    // The person themselves is still read.
+    expect(matchCategory('I am retired', job)).toMatchObject({ value: 'Retired' });
+  });
+  it('what the person read or was told is not what they say', () => {
+    expect(matchCategory('I heard from the caretaker it is free immediately', arrival).status).toBe('abstain');
+    expect(matchCategory('I was told later works', arrival).status).toBe('abstain');
+    expect(matchCategory('immediately, I heard it is free', arrival).status).not.toBe('abstain');
+  });
+});
