@@ -49,6 +49,8 @@ export function answersAnotherQuestion(
       if (sure && reading.mentions.some((m) => m.start >= start && !allOwn(reading.tokens, m, own) && !VERB_BEFORE.has(reading.tokens[m.start - 1] ?? ''))) return true;
     }
     for (const w of topicStems(q)) if (said.has(w) && !own.has(w)) return true;
+    // "No, just me" asked whether you hold a licence: the person alone answers a question about anyone else.
+    if (aboutOthers(q) && !aboutOthers(gate) && ALONE.some((p) => has(words, p))) return true;
     // "Yes, three times a week" asked about a doctor's advice: a count per week answers the question that counts them.
     if (countsPerWeek(q) && timesPerWeek(words) !== undefined && !countsPerWeek(gate)) return true;
   }
@@ -110,3 +112,9 @@ function allOwn(tokens: readonly string[], m: MentionAt, own: Set<string>): bool
 
 /** The question's categories count times a week ("2-3 times a week"). */
 const countsPerWeek = (q: MatchableQuestion) => q.categories.filter((c) => weeklyRangeOf(tokenize(c).filter((t) => t !== BREAK)) !== undefined).length >= 2;
+
+const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'else', 'besides', 'household']);
+const aboutOthers = (q: MatchableQuestion) => tokenize(q.prompt ?? '').some((t) => ABOUT_OTHERS.has(t));
+/** The person alone ("just me", "only me"). */
+const ALONE = ['just me', 'only me', 'me only', 'just myself', 'only myself', 'me alone', 'solo'].map((p) => p.split(' '));
+const has = (words: readonly string[], p: readonly string[]) => words.some((_, i) => p.every((t, k) => words[i + k] === t));

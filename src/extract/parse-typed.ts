@@ -234,6 +234,10 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
   if (!labelled && tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
     return fail('Please give the total as one number.');
   // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
+  // "25 years old" at a question in EUR: a number of another unit of measure than the question's.
+  const otherUnit = /\d\s*(years?|yrs?|y\/o|yo|months?|weeks?|days?|hours?|hrs?|minutes?|mins?|km|kg|miles?|metres?|meters?|kilos?)\b/iu.exec(text);
+  if (otherUnit && options.unit !== undefined && !sameUnit(otherUnit[1]!, options.unit))
+    return fail(`That reads as ${otherUnit[1]!.toLowerCase()}, not an amount in ${options.unit}. Please reply with just the number.`);
   // "We are 4 people" at a question in bedrooms: a count of other things than the question's own.
   const own = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
   if (options.unit !== undefined && tokens.some((t, i) => (COUNTED.has(t) && countedKind(t) !== own) || (own !== 'people' && t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
@@ -335,6 +339,11 @@ function readDigits(body: string): number | string {
 const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
 /** Things a number may count that are not a question's unit. */
 const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
+/** A unit written after a number is the question's own ("years" for "years", "yrs" for "years"). */
+const sameUnit = (written: string, unit: string) => {
+  const root = (u: string) => u.toLowerCase().replace(/^(yrs?|y\/o|yo)$/u, 'year').replace(/^(hrs?)$/u, 'hour').replace(/^mins?$/u, 'minute').replace(/s$/u, '');
+  return root(written) === root(unit) || unit.toLowerCase().includes(root(written));
+};
 const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers']);
 /** What a counted word counts: people, pets, rooms (a unit of the question may be any of them), or itself. */
 const countedKind = (w: string) => (PEOPLE.has(w) ? 'people' : /^(?:bed)?rooms?$/u.test(w) ? 'rooms' : /^(?:pets?|cats?|dogs?)$/u.test(w) ? 'pets' : w);

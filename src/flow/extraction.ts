@@ -44,11 +44,11 @@ export function offeredQuestions(graph: FlowGraph, place: string, answers?: Flow
 const offeredCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
 
 /**
- * The flow's category questions a message at `place` is not read for (asked before it, or past a
+ * The flow's questions a message at `place` is not read for (asked before it, or past a
  * branch): the offline reader only checks that the message does not answer one of them instead of
  * this one. Built once per flow place (the reader indexes by the list).
  */
-export function elsewhereQuestions(graph: FlowGraph, place: string): ExtractionQuestion[] {
+export function elsewhereQuestions(graph: FlowGraph, place: string): NonNullable<ExtractionInput['elsewhere']> {
   let byPlace = elsewhereCache.get(graph);
   if (!byPlace) elsewhereCache.set(graph, (byPlace = new Map()));
   let list = byPlace.get(place);
@@ -57,8 +57,10 @@ export function elsewhereQuestions(graph: FlowGraph, place: string): ExtractionQ
     const seen = new Set<string>();
     list = graph.questions.flatMap((c) => {
       const key = answerKey(c);
-      if (c.answer.type !== 'category' || offered.has(key) || seen.has(key)) return [];
+      if (offered.has(key) || seen.has(key)) return [];
       seen.add(key);
+      // A typed question (a number, a name) is there for its wording: "no, 30 euros max" is about the budget.
+      if (c.answer.type !== 'category') return [{ key, prompt: c.prompt, categories: [] }];
       return [{ key, prompt: c.prompt, categories: c.answer.categories, ...withSynonyms(matcherSynonyms(c.answer)) }];
     });
     byPlace.set(place, list);
@@ -66,7 +68,7 @@ export function elsewhereQuestions(graph: FlowGraph, place: string): ExtractionQ
   return list;
 }
 
-const elsewhereCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
+const elsewhereCache = new WeakMap<FlowGraph, Map<string, NonNullable<ExtractionInput['elsewhere']>>>();
 
 function buildOffered(graph: FlowGraph, place: string): ExtractionQuestion[] {
   const places = placesOf(graph);

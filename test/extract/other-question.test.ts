@@ -141,3 +141,31 @@ describe('round 32: someone named by an indefinite word, and reported words, are
     expect(matchCategory('immediately, I heard it is free', arrival).status).not.toBe('abstain');
   });
 });
+
+describe('round 32: the person alone and typed questions of the flow', () => {
+  const permit: ExtractionQuestion = { key: 'permit', prompt: 'Do you hold a fishing permit?', categories: ['Yes', 'No'] };
+  const crew: ExtractionQuestion = { key: 'crew', prompt: 'Will anyone besides you fish from the boat?', categories: ['Yes', 'No'] };
+  const bait = { key: 'bait', prompt: 'How much do you want to spend on bait, in euros?', categories: [] };
+  it('"no, just me" asked about a permit answers the question about anyone else', () => {
+    expect(commit('no, just me', permit, [], [crew])).toEqual({});
+    expect(commit('no, just me', permit, [])).toEqual({ permit: 'No' });
+  });
+  it('a bare no beside the wording of a typed question ("no, 30 euros max") answers that one', () => {
+    expect(commit('no, 30 euros max', permit, [], [bait])).toEqual({});
+  });
+});
+
+describe('round 32: in a flow, the typed questions count too (evaluateMatcher, as gateflow eval and the machine read)', () => {
+  it('"no, 30 euros max" typed at the trainer question of the gym flow commits nothing', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseFlowText } = await import('../../src/flow/index.js');
+    const { evaluateMatcher } = await import('../../src/testing/evaluate-matcher.js');
+    const path = new URL('../fixtures/flows/gym-membership.json', import.meta.url);
+    const flow = parseFlowText(readFileSync(path, 'utf8'), 'gym-membership.json');
+    const report = evaluateMatcher(flow, [
+      { gate: 'trainer', text: 'no, 30 euros max', expected: 'unknown' },
+      { gate: 'trainer', text: 'no thanks', expected: 'No' },
+    ]);
+    expect(report.results.map((r) => r.value)).toEqual(['unknown', 'No']);
+  });
+});

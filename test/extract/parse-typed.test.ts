@@ -229,6 +229,12 @@ describe('parseTypedAnswer: scales and sums of money (issue 26)', () => {
     refuses('number', ['me and 2 kids', /total as one number/], { unit: 'people' });
   });
 
+  it('a number of another unit of measure than the question\'s is refused ("25 years old" asked for euros)', () => {
+    refuses('number', ['25 years old', /reads as years/], { unit: 'EUR' });
+    refuses('number', ['3 weeks', /reads as weeks/], { unit: 'EUR' });
+    accepts('number', ['25 years old', 25, 1], { unit: 'years' });
+  });
+
   it('without a currency, "1.500" and "12,40" still ask which was meant', () => {
     refuses('number', ['1.500', /Did you mean 1\.5 or 1500\?/]);
     refuses('number', ['12,40', /with a point/]);
