@@ -15,6 +15,10 @@ const SARCASM: readonly string[] = [
   // Imagined, not in fact ("18 again, in my heart").
   'in my heart', 'in my head', 'in my mind', 'in my dreams', 'in spirit',
   'haha right', 'totally not', 'obviously not', 'said no one', 'sure jan', 'of course not lol', 'whatever you say',
+  // Ironic idioms: said to mean the opposite, or nothing sure.
+  'living the dream', 'famous last words', 'what could possibly go wrong', 'said every', 'said nobody', 'and i am the queen',
+  'and i am the pope', 'and i am batman', 'and pigs fly', 'when pigs fly', 'because i clearly', 'i clearly know', 'just like last year',
+  'pet rock', 'i love queues', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
 ];
 /**
  * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often

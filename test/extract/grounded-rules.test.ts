@@ -404,3 +404,13 @@ describe('round 32: a plan is the answer to a question about a plan', () => {
     expect(read('thinking of becoming a student', status)).toBe('abstain');
   });
 });
+
+describe('round 32: ironic idioms assert nothing', () => {
+  const kayak: MatchableQuestion = { prompt: 'Have you paddled a kayak before?', categories: ['Yes', 'No'] };
+  it.each(['yes, and I am the pope', 'yes, living the dream', 'no, what could possibly go wrong', 'yes because I clearly know what I am doing'])('"%s" abstains', (text) => {
+    expect(read(text, kayak)).toBe('abstain');
+  });
+  it('a plain answer is read', () => {
+    expect(read('yes, I paddled one last summer', kayak)).toBe('Yes');
+  });
+});
