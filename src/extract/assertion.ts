@@ -15,12 +15,22 @@ const SARCASM: readonly string[] = [
   // Imagined, not in fact ("18 again, in my heart").
   'in my heart', 'in my head', 'in my mind', 'in my dreams', 'in spirit',
   'haha right', 'totally not', 'obviously not', 'said no one', 'sure jan', 'of course not lol', 'whatever you say',
+  // Ironic idioms: said to mean the opposite, or nothing sure.
+  'living the dream', 'famous last words', 'what could possibly go wrong', 'said every', 'said nobody', 'and i am the queen',
+  'and i am the pope', 'and i am batman', 'and pigs fly', 'when pigs fly', 'because i clearly', 'i clearly know', 'just like last year',
+  'pet rock', 'i love queues', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
 ];
-/** Hypotheticals and plans: true of another world or another time. */
+/**
+ * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often
+ * do you plan to train?", "When would you like to move in?": "I'm hoping to come three times a week", "next spring").
+ */
+const PLANS: readonly string[] = [
+  'going to start', 'thinking about', 'thinking of', 'planning to', 'plan to', 'hoping to', 'want to start', 'might start',
+  'may start', 'next spring', 'next summer', 'next year',
+];
+/** Hypotheticals: true of another world. */
 const HYPOTHETICAL: readonly string[] = [
-  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'going to start',
-  'thinking about', 'thinking of', 'planning to', 'plan to', 'hoping to', 'want to start', 'might start', 'may start',
-  'next spring', 'next summer', 'next year', 'someday', 'one day',
+  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".
@@ -42,8 +52,12 @@ export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
 const SARCASM_TOKENS = phrases(SARCASM);
 const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
+const PLAN_TOKENS = phrases(PLANS);
+/** A question about what the person plans or would like ("When would you like to...?", "How often do you plan to...?"). */
+const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
+export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
-export function unasserted(text: string, tokens: readonly string[] = tokenize(text)): NotAsserted | undefined {
+export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
   if (IRONIC_EMOJI.test(text)) return 'sarcasm';
   const words = tokens.filter((t) => t !== BREAK);
   const has = (p: readonly string[]) => {
@@ -52,7 +66,7 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
   };
   if (SARCASM_TOKENS.some(has)) return 'sarcasm';
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
-  if (HYPOTHETICAL_TOKENS.some(has)) return 'hypothetical';
+  if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
   return undefined;
 }
 
@@ -121,7 +135,7 @@ export function clauseTime(tokens: readonly string[], from: number, to: number, 
 
 const pastPrompts = new Map<string, boolean>();
 /** A question asked in the past tense ("What went wrong?") or about a history or events ("Any gaps in coverage?"). */
-function aboutThePast(prompt: string): boolean {
+export function aboutThePast(prompt: string): boolean {
   let about = pastPrompts.get(prompt);
   if (about === undefined) {
     if (pastPrompts.size > 1000) pastPrompts.clear();

@@ -9,6 +9,8 @@ import { FREQUENCY } from './knowledge/frequency.js';
 import { LOCALE_YES_NO } from './knowledge/locales.generated.js';
 import { TIMING } from './knowledge/timing.js';
 import { COVER, SIZES } from './knowledge/sizes.js';
+import { HOUSING } from './knowledge/housing.js';
+import { COMMON_ANSWERS } from './knowledge/common-answers.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -36,6 +38,8 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
     'do not have', 'we have not', 'there is not', 'there are not', 'there were not', 'there was not',
     'not that i know of', 'not as far as i know', 'nothing', 'false', 'nada',
     'will not', 'i will not', 'we will not', 'nobody', 'no one', 'nobody else', 'no one else', 'nobody will', 'no one will',
+    // Never at all, said with the verb (issue 26: negated answers).
+    'never have', 'never had', 'never has', 'never did', 'never been', 'not once', 'not ever', 'nobody does', 'no one does',
     // Other major languages (issue 26).
     'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'nie', 'нет', 'ні', 'いいえ', 'hayir', 'όχι', 'ochi', 'nem', 'ne', 'ei',
     '不', '不是', '没有', '아니요', '아니', 'لا', 'לא', 'नहीं', 'nahin', 'niet', 'nope nope',
@@ -54,6 +58,8 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...EMPLOYMENT,
   ...SIZES,
   ...COVER,
+  ...HOUSING,
+  ...COMMON_ANSWERS,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],
@@ -149,6 +155,8 @@ export const CORRECTION_MARKERS: readonly string[] = [
   'wait', 'actually', 'i mean', 'sorry', 'scratch that', 'correction', 'no wait', 'well', 'on second thought',
   'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
   'i meant', 'make that', 'make it', 'hmm no', 'hm no', 'no actually', 'or rather', 'typo', 'my bad', 'let me correct that',
+  'hang on', 'wait no', 'no no', 'never mind', 'nevermind', 'nvm', 'on second thoughts', 'come to think of it', 'now that i think of it',
+  'let me rephrase', 'strike that', 'i take that back', 'rather',
 ];
 
 /**

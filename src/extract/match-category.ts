@@ -20,7 +20,7 @@ import {
   TEMPORAL_PHRASES,
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
-import { clauseTime, unasserted } from './assertion.js';
+import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
@@ -252,15 +252,28 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
     }
   }
+  // "We used to rent vans, now a small car": a later clause that opens with "now" and answers is what holds now.
+  for (let i = all.length - 1; i > from; i--) {
+    if (all[i - 1] !== BREAK) continue;
+    const opener = NOW_OPENERS.find((p) => startsAt(all, i, p));
+    if (!opener) continue;
+    const tail = all.slice(i + opener.length);
+    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.weekly.size > 0 && timesPerWeek(tail) !== undefined)) from = i + opener.length;
+    break;
+  }
   const tokens = all.slice(from);
   if (tokens.length === 0) return abstain('no_match');
   // Sarcasm and hypotheticals assert nothing about now (assertion.ts); what was taken back or contrasted away does not count.
-  if (unasserted(text, tokens) !== undefined) return abstain('uncertain');
+  if (unasserted(text, tokens, gate.prompt) !== undefined) return abstain('uncertain');
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
+  // "Not anymore" asked a yes/no question about now ("Do you still...?", "Are your symptoms getting worse?"): no, now.
+  const stopped = lexicon.yes !== undefined && lexicon.no !== undefined && gate.prompt !== undefined && !aboutThePast(gate.prompt)
+    ? STOPPED.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0)
+    : undefined;
   // "We used to", "not anymore": true then, not now (unless the question has a word for that: "not anymore" is Never).
-  if (TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
+  if (!stopped && TEMPORAL.some((p) => indexOf(tokens, p) >= 0 && !lexicon.phrases.some((q) => typeof q.means === 'object' && indexOf(q.tokens, p) >= 0)))
     return abstain('uncertain');
   // "Gaps in coverage, but only one": what came before holds only in part.
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
@@ -281,8 +294,14 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
   // another thing, named right after it, and answers nothing here.
   for (let k = mentions.length - 1; k >= 0; k--) if (negatesAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
+  // "No alarm, but we have cameras": "we have" names what they have, another thing than this question's.
+  for (let k = mentions.length - 1; k >= 0; k--) if (affirmsAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
+  // "Nobody else will drive" asked whether you hold a licence: "nobody" answers a question about anyone, not one put to you.
+  for (let k = mentions.length - 1; k >= 0; k--) if (nobodyAskedOfYou(tokens, mentions[k]!, gate.prompt)) mentions.splice(k, 1);
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
   if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
+  // "I read on the website it's available immediately", "I was told later is fine": what someone else says, reported.
+  if (mentions.some((m) => REPORTED.some((p) => { const at = indexOf(tokens, p); return at >= 0 && at < m.start; }))) return abstain('uncertain');
   if (CLAUSE_TEMPORAL.some((p) => mentions.some((m) => clauseHas(tokens, clauseOf[m.start]!, p) && !(m.phrase && indexOf(m.phrase.tokens, p) >= 0))))
     return abstain('uncertain');
 
@@ -306,6 +325,21 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
     }
     mentions.sort((a, b) => a.start - b.start);
+  }
+
+  if (stopped && mentions.length === 0) mentions.push({ category: lexicon.no!, start: stopped.at, end: stopped.at + stopped.p.length, typo: false, phrase: undefined, number: false });
+  // "Just me" asked whether anyone besides the person will drive: no one else.
+  if (mentions.length === 0 && lexicon.no !== undefined && [...promptWords(gate.prompt)].some((w) => ABOUT_OTHERS.has(w))) {
+    const alone = ONLY_ME.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0);
+    if (alone && !tokens.some((t) => t === 'and' || t === 'plus' || t === 'with' || ADDING.has(t)))
+      mentions.push({ category: lexicon.no, start: alone.at, end: alone.at + alone.p.length, typo: false, phrase: undefined, number: false });
+  }
+  // "Not fitted" asked whether an alarm is fitted, "not worse" asked whether it gets worse: a denied word of the
+  // question's own wording is its No, on a question put to the person or about a thing (not about anyone else).
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
+    const denied = deniedPromptWord(tokens, gate.prompt);
+    if (denied !== undefined && !saidOfAnother(tokens, denied.start, gate.prompt) && clauseTime(tokens, denied.start, denied.end, gate.prompt) === undefined)
+      mentions.push({ category: lexicon.no, start: denied.start, end: denied.end, typo: false, phrase: undefined, number: false });
   }
 
   const { yes, no } = lexicon;
@@ -569,6 +603,46 @@ function describesAnotherThing(
   return !promptWords(prompt).has(after);
 }
 
+/** Words that report what someone else said or wrote. */
+const REPORTED = [
+  'i read', 'i heard', 'i saw on', 'according to', 'they said', 'they say', 'he said', 'she said', 'it says', 'it said',
+  'they told me', 'i was told', 'we were told', 'was told', 'someone said', 'apparently', 'rumour has it', 'supposedly',
+].map(phraseTokens);
+/** A stop that holds now. */
+const STOPPED = ['not anymore', 'not any more', 'no longer', 'not any longer', 'anymore not'].map(phraseTokens);
+/** The person alone, answering a question about anyone else. */
+const ONLY_ME = ['just me', 'only me', 'me only', 'just myself', 'only myself', 'me alone', 'myself only', 'just i', 'only i', 'solo', 'alone', 'by myself', 'on my own'].map(phraseTokens);
+/** Words of a question's wording that say nothing of its topic. */
+const PROMPT_STOP = new Set([
+  'what', 'when', 'where', 'which', 'would', 'could', 'should', 'will', 'have', 'does', 'with', 'that', 'this', 'your', 'like',
+  'want', 'need', 'from', 'into', 'about', 'there', 'their', 'they', 'please', 'much', 'many', 'often', 'more', 'most', 'other',
+  'some', 'also', 'just', 'only', 'than', 'then', 'here', 'been', 'being', 'were', 'currently', 'right', 'today', 'still', 'ever',
+  'moment', 'years', 'last', 'known', 'anyone', 'besides', 'else',
+]);
+/**
+ * A negator ("not", "never", "no longer") right before a word of the question's wording, alone in its clause
+ * but for fillers: "not fitted", "it's not getting worse", "never flooded". Where, or undefined.
+ */
+function deniedPromptWord(tokens: string[], prompt: string | undefined): { start: number; end: number } | undefined {
+  const words = promptWords(prompt);
+  if ([...words].some((w) => ABOUT_OTHERS.has(w))) return undefined;
+  const stems = new Set([...words].filter((w) => w.length >= 4 && !PROMPT_STOP.has(w)).map(stem));
+  let found: { start: number; end: number } | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] !== 'not' && tokens[i] !== 'never') continue;
+    let k = i + 1;
+    while (k < tokens.length && k <= i + 3 && (FILLER_SET.has(tokens[k]!) || tokens[k] === 'been' || tokens[k] === 'getting' || tokens[k] === 'any')) k++;
+    const w = tokens[k];
+    if (w === undefined || w === BREAK || !stems.has(stem(w))) continue;
+    // Two denials, or one with more words in its clause than the denied one, read two ways: none is taken.
+    if (found) return undefined;
+    found = { start: i, end: k + 1 };
+  }
+  return found;
+}
+
+/** Words opening a clause about now, after one about another time ("..., now hardly ever", "..., this time basic"). */
+const NOW_OPENERS = [['now'], ['currently'], ['nowadays'], ['these', 'days'], ['at', 'the', 'moment'], ['this', 'time'], ['but', 'now'], ['and', 'now']];
 const RELATIVE = new Set(['after', 'before', 'until', 'till', 'til']);
 /** Words a bare "no" or "never" may be followed by and still be the answer ("no thanks", "never have", "no, we don't"). */
 const AFTER_A_BARE_NO = new Set([
@@ -591,9 +665,15 @@ const stem = (w: string) => {
  * licence. The person said something about that other thing.
  */
 function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
-  if (m.phrase === undefined || !m.phrase.generic || m.end - m.start !== 1 || (tokens[m.start] !== 'no' && tokens[m.start] !== 'never')) return false;
-  const next = tokens[m.end];
-  if (next === undefined || next === BREAK || consumedBy.has(m.end) || AFTER_A_BARE_NO.has(next) || /\d/u.test(next)) return false;
+  if (m.phrase === undefined || !m.phrase.generic) return false;
+  const said = tokens.slice(m.start, m.end).join(' ');
+  // "Nobody smokes" asked about pets: what nobody does is said right after it, past "else" and a modal.
+  const nobody = said === 'nobody' || said === 'no one' || said === 'nobody else' || said === 'no one else';
+  if (!nobody && (m.end - m.start !== 1 || (said !== 'no' && said !== 'never'))) return false;
+  let after = m.end;
+  if (nobody) while (tokens[after] === 'else' || MODALS.has(tokens[after] ?? '') || tokens[after] === 'really' || tokens[after] === 'ever') after++;
+  const next = tokens[after];
+  if (next === undefined || next === BREAK || consumedBy.has(after) || AFTER_A_BARE_NO.has(next) || /\d/u.test(next)) return false;
   const own = stem(next);
   if ([...promptWords(prompt)].some((w) => stem(w) === own)) return false;
   let stems = answerStems.get(lexicon);
@@ -601,6 +681,43 @@ function negatesAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon,
   return !stems.has(own);
 }
 const answerStems = new WeakMap<GateLexicon, Set<string>>();
+
+const HAVING = new Set(['have', 'has', 'got']);
+/** What a "we have" may have and still be this question's thing: a pronoun for it, or a quantity. */
+const FOR_IT = new Set(['it', 'one', 'that', 'them', 'those', 'these', 'this', 'some', 'both', 'all', 'everything', 'yes', 'too', 'also', 'already']);
+/**
+ * A built-in yes that ends in "have" or "got" ("we have", "I have") followed
+ * by a thing that is neither a word of this question's answers nor of its
+ * wording: "we have cameras" asked about a burglar alarm says what they have
+ * instead, not Yes.
+ */
+function affirmsAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
+  if (m.phrase === undefined || !m.phrase.generic || !HAVING.has(tokens[m.end - 1] ?? '')) return false;
+  let after = m.end;
+  while (DETERMINER_SET.has(tokens[after] ?? '') || ADVERBS.has(tokens[after] ?? '') || tokens[after] === 'a' || tokens[after] === 'an') after++;
+  const next = tokens[after];
+  if (next === undefined || next === BREAK || consumedBy.has(after) || FOR_IT.has(next) || /\d/u.test(next)) return false;
+  const own = stem(next);
+  if ([...promptWords(prompt)].some((w) => stem(w) === own)) return false;
+  let stems = answerStems.get(lexicon);
+  if (!stems) answerStems.set(lexicon, (stems = new Set([...lexicon.words.values()].flatMap((words) => [...words].map(stem)))));
+  return !stems.has(own);
+}
+
+const NOBODY = new Set(['nobody', 'none', 'noone']);
+/**
+ * A built-in "nobody", "no one" or "none" read as No on a question put to the
+ * person alone ("Do you hold a licence?"): it says that no one does something,
+ * which answers a question about anyone ("Will anyone besides you drive?",
+ * "Does anyone in the flat smoke?"), not one about the person.
+ */
+function nobodyAskedOfYou(tokens: string[], m: Mention, prompt: string | undefined): boolean {
+  if (m.phrase === undefined || !m.phrase.generic || m.phrase.label) return false;
+  const first = tokens[m.start]!;
+  if (!NOBODY.has(first) && !(first === 'no' && tokens[m.start + 1] === 'one')) return false;
+  const words = promptWords(prompt);
+  return [...words].some((w) => YOU.has(w)) && ![...words].some((w) => ABOUT_OTHERS.has(w) || w === 'any');
+}
 
 const promptWordCache = new Map<string, Set<string>>();
 function promptWords(prompt: string | undefined): Set<string> {
@@ -706,6 +823,8 @@ const STILL_ME = new Set([
   'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain', 'max', 'maximum',
   'most', 'limit', 'total', 'price', 'cost', 'best', 'flight', 'booking', 'licence', 'license', 'current',
 ]);
+/** Words after a thing that name a part or an aspect of it, not someone else ("the visit type", "my insurance status"). */
+const OF_A_THING = new Set(['type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information']);
 /** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
 const FAMILY = new Set([
   'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
@@ -719,6 +838,11 @@ const HOUSEHOLD = new Set([
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);
+/** Indefinite subjects: never the person ("someone", "people", "everyone in my family"). */
+const INDEFINITE = new Set(['someone', 'somebody', 'everyone', 'everybody', 'people', 'anyone', 'anybody', 'others', 'friends', 'neighbours', 'neighbors']);
+const THIRD_PERSON = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
+/** Words of a question that make it about a person other than "you" ("Is the patient an adult?"). */
+const PERSON_NOUNS = new Set(['patient', 'patients', 'person', 'child', 'member', 'client', 'guest', 'passenger', 'driver', 'tenant', 'resident', 'applicant', 'customer', 'who', 'whom', 'they', 'he', 'she', 'him', 'her']);
 /** The person among the subjects ("my wife and I"). */
 const ME = new Set(['i', 'we', 'me', 'us', 'myself']);
 /** Words after a noun that name a part or a place of it, not a statement about it ("the bedroom of the house"). */
@@ -750,6 +874,17 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
   let i = start;
   while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh' || tokens[i] === 'so')) i++;
+  // "A friend of mine is retired", "someone in the building smokes", "everyone in my family is employed": someone
+  // named by an indefinite word, followed by what is said of them.
+  if (INDEFINITE.has(tokens[i] ?? '') || ((tokens[i] === 'a' || tokens[i] === 'an') && tokens[i + 2] === 'of' && (tokens[i + 3] === 'mine' || tokens[i + 3] === 'ours'))) {
+    for (let k = i + 1; k < at && k <= i + 6; k++) if (STATING.has(tokens[k]!) || MODALS.has(tokens[k]!) || (tokens[k]!.length > 3 && tokens[k]!.endsWith('s') && !tokens[k]!.endsWith('ss') && !NOT_A_VERB.has(tokens[k]!))) return true;
+    if (isVerbLike(tokens[at] ?? '')) return true;
+  }
+  // "He has one" asked whether you hold a licence: a third person is someone else on a question put to "you" alone.
+  if (THIRD_PERSON.has(tokens[i] ?? '') && i <= at && isVerbLike(tokens[i + 1] ?? '')) {
+    const words = promptWords(prompt);
+    if ([...words].some((w) => YOU.has(w)) && ![...words].some((w) => ABOUT_OTHERS.has(w))) return true;
+  }
   const owner = tokens[i];
   // "my last order": the thing, past its describing words.
   let n = i + 1;
@@ -762,6 +897,9 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   // Only a statement: a verb follows the thing, before the answer ("my landlord is retired", "my brother makes",
   // "my ex boyfriend smokes"), not a place, a part or a longer name ("the bedroom of the house", "the living room").
   let verb = false;
+  // The head of the subject: its last word before the verb ("my insurance agent says": the agent, not the insurance).
+  let head = noun;
+  let inPart = false;
   // "my friend's order was": the thing owned is theirs too.
   for (let k = between[0] === 's' ? 2 : 0, words = 0; k < between.length && words < 2 && !verb; k++) {
     const t = between[k]!;
@@ -769,24 +907,30 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
     if (NOT_A_VERB.has(t)) {
       while (k + 1 < between.length && (DETERMINER_SET.has(between[k + 1]!) || DESCRIBING.has(between[k + 1]!))) k++;
       k++;
+      inPart = true;
       continue;
     }
     if (ADVERBS.has(t)) continue;
     verb = isVerbLike(t);
+    if (!verb && !inPart && k === 0) head = t;
     words++;
   }
   // "..., but my wife doesn't": the answer's own words are the verb said of them.
-  if (between.length === 0 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
+  // "my friend's order arrived broken": so are the answer's own words when they open with the verb.
+  if (!verb && between.length <= 3 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
   if (!verb) return false;
   const words = promptWords(prompt);
-  if (words.has(noun)) return false;
+  // "the visit type is": a word of the question's thing ("type", "status") keeps it the question's own.
+  if (words.has(head) || (words.has(noun) && (STILL_ME.has(head) || OF_A_THING.has(head)))) return false;
   const family = owner === 'my' || owner === 'our';
   if (family && HOUSEHOLD.has(noun) && [...words].some((w) => ABOUT_OTHERS.has(w))) return false;
   // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...",
   // unless the person also speaks of themselves in another clause: then who the question is about is not
   // clear ("my husband had a gap in coverage, I have always been insured"), and nothing is read.
   const toYou = [...words].some((w) => YOU.has(w) || ABOUT_OTHERS.has(w));
-  if (family && FAMILY.has(noun) && !toYou) return speaksOfSelfElsewhere(tokens, start, at);
+  // Only a question about a person ("the patient"), not one about a thing ("How often is the property left empty?").
+  const ofAPerson = [...words].some((w) => PERSON_NOUNS.has(w));
+  if (family && FAMILY.has(noun) && !toYou && ofAPerson) return speaksOfSelfElsewhere(tokens, start, at);
   return true;
 }
 

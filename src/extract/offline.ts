@@ -1,6 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
-import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MentionAt } from './match-category.js';
+import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
+import { answersAnotherQuestion } from './other-question.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
 /** Below this a later question's value is not committed offline (a typo, a flipped negation). */
@@ -42,7 +43,11 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
   const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
   const taken =
-    result.status === 'match' && (belongsElsewhere(current, others.map((o) => o.reading)) || (generic && others.some((o) => isSure(o.reading))));
+    result.status === 'match' &&
+    (belongsElsewhere(current, others.map((o) => o.reading)) ||
+      (generic && others.some((o) => isSure(o.reading))) ||
+      // A bare yes/no or "never" in a message about another question of the flow ("no, it's about my bill").
+      (generic && answersAnotherQuestion(input.text, gate, [...input.questions.filter((g) => g !== gate), ...(input.elsewhere ?? [])], current.mentions[0]?.start, holding(input))));
   if (result.status === 'match' && !taken)
     return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
 
@@ -53,6 +58,13 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   }
   const why = taken ? 'other_question' : result.status === 'abstain' ? result.reason : 'no_match';
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
+}
+
+/** The other questions whose own words (or a small typo of one) occur in the text: looked up in the indexes built once per list. */
+function holding(input: ExtractionInput): (q: MatchableQuestion) => boolean {
+  const found = new Set<MatchableQuestion>(candidates(input.questions, input.text));
+  if (input.elsewhere && input.elsewhere.length > 0) for (const q of lookUp(input.elsewhere, input.text, true)) found.add(q);
+  return (q) => found.has(q);
 }
 
 type QuestionIndex = Map<string, ExtractionQuestion[]>;
@@ -158,10 +170,17 @@ function isSure(reading: CategoryReading): boolean {
   );
 }
 
-/** The mention is the whole message ("text me" typed at the age question): a bare answer answers the question asked, or nothing. */
+/**
+ * The mention is the whole message ("text me" typed at the age question), give or take words that
+ * name no subject nor thing ("today please", "no, basic is fine"): a bare answer answers the question
+ * asked, or nothing. One said of someone or named ("she's a new patient", "I'm retired", "by phone") is an assertion.
+ */
 function wholeMessage(tokens: readonly string[], m: MentionAt): boolean {
-  return tokens.slice(0, m.start).every((t) => t === BREAK) && tokens.slice(m.end).every((t) => t === BREAK);
+  const bare = (t: string) => t === BREAK || (FILLERS.has(t) && !NAMING.has(t));
+  return tokens.slice(0, m.start).every(bare) && tokens.slice(m.end).every(bare);
 }
+/** Fillers that name a subject or a thing ("she's", "the online portal", "by phone"): the fragment says what it is about. */
+const NAMING = new Set(['i', 'we', 'he', 'she', 'they', 'my', 'our', 'his', 'her', 'their', 'the', 'a', 'an', 'by', 'via', 'through', 'over']);
 
 /** The mention's clause says that answer and nothing else ("she's a new patient", not "we have his phone number"). */
 function saysOnly(tokens: readonly string[], m: MentionAt): boolean {

@@ -139,6 +139,14 @@ const SCALE_WORDS = new Set([
   'k', 'm', 'bn', 'mn', 'mil', 'thousand', 'thousands', 'million', 'millions', 'billion', 'billions', 'hundred', 'hundreds',
   'dozen', 'dozens', 'grand', 'lakh', 'lakhs', 'crore', 'crores', 'half', 'halves', 'quarter', 'quarters',
 ]);
+/** Scale words read after digits: always the same factor ("m" is left out: metres, minutes). */
+const SCALES: Readonly<Record<string, number>> = {
+  k: 1000, thousand: 1000, thousands: 1000, grand: 1000, tausend: 1000, mil: 1000, mille: 1000,
+  million: 1e6, millions: 1e6, mio: 1e6, bn: 1e9, billion: 1e9, hundred: 100,
+};
+/** A currency sign or word right before or after a number. */
+const CURRENCY_BEFORE = /(?:[€$£]|\b(?:eur|euro|euros|usd|gbp))\s*$/iu;
+const CURRENCY_AFTER = /^\s*(?:[€$£]|(?:eur|euro|euros|eu|usd|dollars?|bucks|pounds?)\b)/iu;
 /** Words that turn a number into a limit rather than a value. */
 const BOUND_PHRASES = [
   'more than', 'less than', 'fewer than', 'greater than', 'over', 'under', 'above', 'below', 'at least', 'at most',
@@ -217,11 +225,22 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     return fail('Please give one number rather than a limit such as "more than 40".');
   if (isHedged(tokens)) return fail('It sounds like you are not sure. Please reply with just the number, for example 40.');
   if (approximate && options.exact === true) return fail('I need the exact number here. Please reply with just the number, for example 40.');
+  // "3 bedrooms and a box room" asked for bedrooms: the number is labelled with the question's own unit.
+  const unitKind = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
+  // (The unit itself was taken out after digits: it is looked for in the text as typed.)
+  const said2 = tokenize(text.normalize('NFKC'));
+  const labelled = unitKind !== undefined && unitKind !== 'people' && said2.some((t, i) => i > 0 && /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/u.test(said2[i - 1]!) && countedKind(t) === unitKind);
   // "Me, my wife and our two kids": the number counts only part of what is listed.
-  if (tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
+  if (!labelled && tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
     return fail('Please give the total as one number.');
   // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
-  if (options.unit !== undefined && !COUNTED.has(options.unit.toLowerCase()) && tokens.some((t, i) => COUNTED.has(t) || (t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
+  // "25 years old" at a question in EUR: a number of another unit of measure than the question's.
+  const otherUnit = /\d\s*(years?|yrs?|y\/o|yo|months?|weeks?|days?|hours?|hrs?|minutes?|mins?|km|kg|miles?|metres?|meters?|kilos?)\b/iu.exec(text);
+  if (otherUnit && options.unit !== undefined && !sameUnit(otherUnit[1]!, options.unit))
+    return fail(`That reads as ${otherUnit[1]!.toLowerCase()}, not an amount in ${options.unit}. Please reply with just the number.`);
+  // "We are 4 people" at a question in bedrooms: a count of other things than the question's own.
+  const own = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
+  if (options.unit !== undefined && tokens.some((t, i) => (COUNTED.has(t) && countedKind(t) !== own) || (own !== 'people' && t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
     return fail(`That reads as a count of people or things, not an amount in ${options.unit}. Please reply with just the number.`);
   if (found.some((f) => f.subunit)) {
     // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
@@ -269,14 +288,27 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     }
     if (body.startsWith(',')) return 'If you meant a decimal, please write it with a point, like 0.5.';
     if (body.startsWith('.')) body = `0${body}`;
-    const value = readDigits(body);
+    const after = s.slice(m.index + m[0].length);
+    // A sum of money has two decimals: beside a currency, "2.400 €" is 2400 and "€45,99" is 45.99 (European separators).
+    if (CURRENCY_BEFORE.test(s.slice(0, start)) || CURRENCY_AFTER.test(after)) {
+      if (/^[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{2})?$/.test(body)) body = body.replace(/\./g, '').replace(',', '.');
+      else if (/^\d+,\d{2}$/.test(body)) body = body.replace(',', '.');
+    }
+    let value = readDigits(body);
     if (typeof value === 'string') return value;
 
-    const after = s.slice(m.index + m[0].length);
-    const unit = /^\s*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
-    if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
+    const unitMatch = /^\s*(\p{L}+)/u.exec(after);
+    const unit = unitMatch?.[1]?.toLowerCase();
+    let end = m.index + m[0].length;
+    // "5k", "2.5k", "40 thousand", "30 grand": the scale is part of the number.
+    const scale = unit === undefined ? undefined : SCALES[unit];
+    if (scale !== undefined) {
+      value = Math.round(value * scale * 100) / 100;
+      end += unitMatch![0].length;
+    }
+    else if (unit !== undefined && SCALE_WORDS.has(unit)) return 'Please write the whole number in digits, for example 1500.';
     if (/^\s*\+(?!\s*\d)/.test(after)) return 'Please give one number rather than a limit such as "40+".';
-    found.push({ value: sign * value, span: [start, m.index + m[0].length], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
+    found.push({ value: sign * value, span: [start, end], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
   }
   return found;
 }
@@ -307,6 +339,14 @@ function readDigits(body: string): number | string {
 const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
 /** Things a number may count that are not a question's unit. */
 const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
+/** A unit written after a number is the question's own ("years" for "years", "yrs" for "years"). */
+const sameUnit = (written: string, unit: string) => {
+  const root = (u: string) => u.toLowerCase().replace(/^(yrs?|y\/o|yo)$/u, 'year').replace(/^(hrs?)$/u, 'hour').replace(/^mins?$/u, 'minute').replace(/s$/u, '');
+  return root(written) === root(unit) || unit.toLowerCase().includes(root(written));
+};
+const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers']);
+/** What a counted word counts: people, pets, rooms (a unit of the question may be any of them), or itself. */
+const countedKind = (w: string) => (PEOPLE.has(w) ? 'people' : /^(?:bed)?rooms?$/u.test(w) ? 'rooms' : /^(?:pets?|cats?|dogs?)$/u.test(w) ? 'pets' : w);
 /** Words a number written in words is made of, beside the numbers themselves. */
 const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negative']);
 /** Words that make the number after them negative ("minus 50", "negative forty"). */
@@ -367,7 +407,8 @@ function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
     const read = numberWordsAt(tokens, i);
     // "a" alone, or "one" as a pronoun ("no one", "the blue one"), is no number.
     if (!read || (t === 'a' && read.end === i + 1)) {
-      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm') return IN_DIGITS;
+      // (After digits, a scale was read with them: "40 thousand".)
+      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm' && !(SCALES[t] !== undefined && /^\d+$/.test(tokens[i - 1] ?? ''))) return IN_DIGITS;
       i++;
       continue;
     }

@@ -14,6 +14,12 @@ export const ExtractionInputSchema = z.object({
   key: z.string(),
   /** The questions this message may answer: the current one first, then unanswered later ones. */
   questions: z.array(ExtractionQuestionSchema).min(1),
+  /**
+   * The flow's other questions (asked before, or past a branch; typed ones with no categories): never answered here, but a
+   * message that answers one of them with a bare yes/no beside it ("no, it's about my bill", "never"
+   * typed at the pets question) says nothing sure about this one (offline.ts). Pass the same list each time.
+   */
+  elsewhere: z.array(ExtractionQuestionSchema.extend({ categories: z.array(z.string()) })).optional(),
   /** False on the first question: the seed's rule is that it never calls a model. */
   allowModel: z.boolean(),
 });

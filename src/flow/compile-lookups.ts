@@ -6,7 +6,7 @@ import { compileValidators, readTypedAnswer, type ReadAnswer } from './answer.js
 import type { AnswerValue, FlowContext } from './context.js';
 import type { FlowGraph } from './graph.js';
 import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.js';
-import { acceptedValues, offeredQuestions } from './extraction.js';
+import { acceptedValues, elsewhereQuestions, offeredQuestions } from './extraction.js';
 import { escapeStateKey, placesOf } from './places.js';
 import { answerKey, type ActionNode, type EdgeOutcome, type FlowDocument, type QuestionNode } from './schema.js';
 
@@ -97,6 +97,7 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
         // Later questions too (where a model may read them): words that answer one of them are
         // not an answer to this one. A category's label is one more way of saying it.
         questions: offeredQuestions(graph, at),
+        elsewhere: elsewhereQuestions(graph, at),
       });
       byPlace.set(at, output);
     }

@@ -43,6 +43,33 @@ export function offeredQuestions(graph: FlowGraph, place: string, answers?: Flow
 
 const offeredCache = new WeakMap<FlowGraph, Map<string, ExtractionQuestion[]>>();
 
+/**
+ * The flow's questions a message at `place` is not read for (asked before it, or past a
+ * branch): the offline reader only checks that the message does not answer one of them instead of
+ * this one. Built once per flow place (the reader indexes by the list).
+ */
+export function elsewhereQuestions(graph: FlowGraph, place: string): NonNullable<ExtractionInput['elsewhere']> {
+  let byPlace = elsewhereCache.get(graph);
+  if (!byPlace) elsewhereCache.set(graph, (byPlace = new Map()));
+  let list = byPlace.get(place);
+  if (!list) {
+    const offered = new Set(offeredQuestions(graph, place).map((q) => q.key));
+    const seen = new Set<string>();
+    list = graph.questions.flatMap((c) => {
+      const key = answerKey(c);
+      if (offered.has(key) || seen.has(key)) return [];
+      seen.add(key);
+      // A typed question (a number, a name) is there for its wording: "no, 30 euros max" is about the budget.
+      if (c.answer.type !== 'category') return [{ key, prompt: c.prompt, categories: [] }];
+      return [{ key, prompt: c.prompt, categories: c.answer.categories, ...withSynonyms(matcherSynonyms(c.answer)) }];
+    });
+    byPlace.set(place, list);
+  }
+  return list;
+}
+
+const elsewhereCache = new WeakMap<FlowGraph, Map<string, NonNullable<ExtractionInput['elsewhere']>>>();
+
 function buildOffered(graph: FlowGraph, place: string): ExtractionQuestion[] {
   const places = placesOf(graph);
   const p = placeOfQuestion(graph, place);

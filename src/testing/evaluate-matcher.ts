@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extractOffline } from '../extract/offline.js';
 import { compileValidators, readTypedAnswer } from '../flow/answer.js';
 import type { AnswerValue } from '../flow/context.js';
-import { offeredQuestions } from '../flow/extraction.js';
+import { elsewhereQuestions, offeredQuestions } from '../flow/extraction.js';
 import { flowGraph } from '../flow/graph.js';
 import { answerKey, type FlowDocument, type QuestionNode } from '../flow/schema.js';
 
@@ -148,7 +148,7 @@ export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[], today: Da
     const key = answerKey(question);
     const committed: Record<string, AnswerValue> = {};
     if (question.answer.type === 'category') {
-      const output = extractOffline({ text: c.text, key, allowModel: false, questions: offeredQuestions(graph, question.id) });
+      const output = extractOffline({ text: c.text, key, allowModel: false, questions: offeredQuestions(graph, question.id), elsewhere: elsewhereQuestions(graph, question.id) });
       for (const [k, v] of Object.entries(output.values)) committed[k] = v.value;
     } else {
       const read = readTypedAnswer(question, { text: c.text }, { answers: {}, context: {} }, compileValidators(question), today);

@@ -289,3 +289,128 @@ describe('a question about "the patient" names no one: a family member and the p
     expect(read('my daughter had a gap when she changed jobs, I was always covered', coverage)).toBe('abstain');
   });
 });
+
+describe('round 32: more corrections, "we have" another thing, kinds of home, nearer than a month', () => {
+  const sauna: MatchableQuestion = { prompt: 'Is there a sauna in the building?', categories: ['Yes', 'No'] };
+  const dwelling: MatchableQuestion = { prompt: 'Where do you live?', categories: ['House', 'Flat', 'Mobile home'] };
+  const begin: MatchableQuestion = { prompt: 'When should the lessons begin?', categories: ['Today', 'Within a month', 'Later'] };
+  const beginNow: MatchableQuestion = { prompt: 'When should the lessons begin?', categories: ['Immediately', 'Within a month', 'Later'] };
+
+  it('a correction marker ("hang on", "never mind", "strike that") keeps only what follows it', () => {
+    expect(read('no, hang on, I think they built one last spring', sauna)).toBe('abstain');
+    expect(read('yes. strike that, no', sauna)).toBe('No');
+    expect(read('no, never mind, yes there is', sauna)).toBe('Yes');
+  });
+
+  it('"we have X" where X is another thing says nothing of this question', () => {
+    expect(read('we have a pool', sauna)).toBe('abstain');
+    expect(read('we have one in the basement', sauna)).toBe('Yes');
+    expect(read('we have a sauna', sauna)).toBe('Yes');
+  });
+
+  it('kinds of home are read as the category they always are', () => {
+    expect(read('a terraced house', dwelling)).toBe('House');
+    expect(read('bungalow', dwelling)).toBe('House');
+    expect(read('a studio apartment', dwelling)).toBe('Flat');
+    expect(read('eine Wohnung', dwelling)).toBe('Flat');
+    expect(read('a static caravan by the lake', dwelling)).toBe('Mobile home');
+  });
+
+  it('tomorrow and in a few days are within a month where no category says now, and Immediately keeps them where one does', () => {
+    expect(read('tomorrow', begin)).toBe('Within a month');
+    expect(read('in a few days', begin)).toBe('Within a month');
+    expect(read('tomorrow', beginNow)).toBe('Immediately');
+  });
+});
+
+describe('round 32: what holds now, denied words of the question, weekly and monthly, whose family', () => {
+  const heater: MatchableQuestion = { prompt: 'Is a water heater installed in the flat?', categories: ['Yes', 'No'] };
+  const helpers: MatchableQuestion = { prompt: 'Will anyone besides you be installing it?', categories: ['Yes', 'No'] };
+  const lodging: MatchableQuestion = { prompt: 'Where do you stay?', categories: ['Hotel', 'Hostel', 'Camping'] };
+  const cleaning: MatchableQuestion = { prompt: 'How often is the office cleaned?', categories: ['Rarely', 'Monthly', 'Weekly'] };
+  const learner: MatchableQuestion = { prompt: 'Is the learner a beginner?', categories: ['Yes', 'No'] };
+
+  it('a later clause opening with "now" or "this time" that answers is what holds now', () => {
+    expect(read('we always took a hotel, now camping', lodging)).toBe('Camping');
+    expect(read('used to be a hostel, this time a hotel', lodging)).toBe('Hotel');
+    // Without an answer after it, the past is all there is.
+    expect(read('we used to go camping, now we are older', lodging)).toBe('abstain');
+  });
+
+  it("a denied word of the question's wording is its No", () => {
+    expect(read('not installed', heater)).toBe('No');
+    expect(read("it's not installed yet", heater)).toBe('No');
+    // Not on a question about anyone else, where who is denied is not clear.
+    expect(read('not installing', helpers)).toBe('abstain');
+    // Not when said of someone else.
+    expect(read('my landlord has not installed one', heater)).toBe('abstain');
+  });
+
+  it('weekly and monthly have their everyday words, in the major languages', () => {
+    expect(read('every weekend', cleaning)).toBe('Weekly');
+    expect(read('once a month', cleaning)).toBe('Monthly');
+    expect(read('una vez al mes', cleaning)).toBe('Monthly');
+    expect(read('jede Woche', cleaning)).toBe('Weekly');
+  });
+
+  it('"my husband ..." answers a question about a person other than "you", not one about a thing', () => {
+    const tidying: MatchableQuestion = { prompt: 'How often is the office tidied?', categories: ['Rarely', 'Weekly', 'Daily'] };
+    expect(read('my husband tidies it daily', tidying)).toBe('abstain');
+    expect(read('my son is, yes', learner)).toBe('Yes');
+  });
+});
+
+describe('round 32: common intake answers, never with its verb, "not anymore" about now', () => {
+  const problem: MatchableQuestion = { prompt: 'What is wrong with the parcel?', categories: ['damaged', 'late', 'wrong_item', 'other'] };
+  const why: MatchableQuestion = { prompt: 'Why are you calling?', categories: ['Billing', 'Test results', 'Prescription refill'] };
+  const who: MatchableQuestion = { prompt: 'Is the visitor an adult or a minor?', categories: ['Adult', 'Minor'] };
+  const dizzy: MatchableQuestion = { prompt: 'Do you feel dizzy right now?', categories: ['Yes', 'No'] };
+  const gaps: MatchableQuestion = { prompt: 'Any history of missed payments?', categories: ['Yes', 'No'] };
+
+  it('order problems, reasons to call and age groups have their everyday words', () => {
+    expect(read('it is smashed', problem)).toBe('damaged');
+    expect(read('two weeks overdue', problem)).toBe('late');
+    expect(read('you sent the wrong size', problem)).toBe('wrong_item');
+    expect(read('question about my copay', why)).toBe('Billing');
+    expect(read('my ultrasound', why)).toBe('Test results');
+    expect(read('a teenager', who)).toBe('Minor');
+    expect(read('she is a pensioner', who)).toBe('Adult');
+  });
+
+  it('a thing said of someone else is theirs, even when the answer opens with the verb', () => {
+    expect(read("my neighbour's parcel arrived broken", problem)).toBe('abstain');
+  });
+
+  it('"never have", "nobody does" are No', () => {
+    expect(read('never have', dizzy)).toBe('No');
+  });
+
+  it('"not anymore" is No on a question about now, and nothing on one about a history', () => {
+    expect(read('not anymore', dizzy)).toBe('No');
+    expect(read('no longer, thankfully', dizzy)).toBe('No');
+    expect(read('not anymore', gaps)).toBe('abstain');
+  });
+});
+
+describe('round 32: a plan is the answer to a question about a plan', () => {
+  const lessons: MatchableQuestion = { prompt: 'When would you like the lessons to begin?', categories: ['This week', 'Next week', 'Later'] };
+  const status: MatchableQuestion = { prompt: 'What is your current status?', categories: ['Student', 'Employed'] };
+  it('"next summer", "planning to ..." answer a question about when one would like something', () => {
+    expect(read('next summer', lessons)).toBe('Later');
+    expect(read("I'm planning to begin next week", lessons)).toBe('Next week');
+  });
+  it('but not a question about now', () => {
+    expect(read("I'm planning to study next year", status)).toBe('abstain');
+    expect(read('thinking of becoming a student', status)).toBe('abstain');
+  });
+});
+
+describe('round 32: ironic idioms assert nothing', () => {
+  const kayak: MatchableQuestion = { prompt: 'Have you paddled a kayak before?', categories: ['Yes', 'No'] };
+  it.each(['yes, and I am the pope', 'yes, living the dream', 'no, what could possibly go wrong', 'yes because I clearly know what I am doing'])('"%s" abstains', (text) => {
+    expect(read(text, kayak)).toBe('abstain');
+  });
+  it('a plain answer is read', () => {
+    expect(read('yes, I paddled one last summer', kayak)).toBe('Yes');
+  });
+});

@@ -180,10 +180,6 @@ describe('parseTypedAnswer: number', () => {
     ['1.200,50', /could not read/],
     ['1.2.3', /could not read/],
     ['- 3', /negative number/],
-    ['5k', /whole number in digits/],
-    ['5 k', /whole number in digits/],
-    ['5 thousand', /whole number in digits/],
-    ['2 million', /whole number in digits/],
     ['one and a half', /whole number in digits/],
     ['a dozen', /whole number in digits/],
     ['40+', /limit/],
@@ -205,6 +201,44 @@ describe('parseTypedAnswer: number', () => {
     ['12345678901234567890', /too long/],
     ['9007199254740993', /too long/],
   ])('refuses %j', (...c) => refuses('number', c));
+});
+
+describe('parseTypedAnswer: scales and sums of money (issue 26)', () => {
+  it.each<Accepted>([
+    ['5k', 5000, 1],
+    ['5 k', 5000, 1],
+    ['2.5k', 2500, 1],
+    ['5 thousand', 5000, 1],
+    ['2 million', 2000000, 1],
+    ['around 12 grand', 12000, 0.9],
+    // Beside a currency, a separator before three digits groups thousands, before two it marks cents.
+    ['3.250 €', 3250, 1],
+    ['€ 1.250.000', 1250000, 1],
+    ['€12,40', 12.4, 1],
+    ['1.999,95 EUR', 1999.95, 0.9],
+  ])('%j → %j', (...c) => accepts('number', c));
+
+  it('a count of other things than the question\'s unit is refused ("we are 4 people" asked for bedrooms)', () => {
+    refuses('number', ['we are 4 people', /count of people or things/], { unit: 'bedrooms' });
+    refuses('number', ['2 dogs', /count of people or things/], { unit: 'rooms' });
+  });
+
+  it('a number labelled with the question\'s own unit is the answer beside other things listed ("3 bedrooms and a study")', () => {
+    accepts('number', ['2 bedrooms and a study', 2, 0.9], { unit: 'bedrooms' });
+    // People listed must still be summed by the person.
+    refuses('number', ['me and 2 kids', /total as one number/], { unit: 'people' });
+  });
+
+  it('a number of another unit of measure than the question\'s is refused ("25 years old" asked for euros)', () => {
+    refuses('number', ['25 years old', /reads as years/], { unit: 'EUR' });
+    refuses('number', ['3 weeks', /reads as weeks/], { unit: 'EUR' });
+    accepts('number', ['25 years old', 25, 1], { unit: 'years' });
+  });
+
+  it('without a currency, "1.500" and "12,40" still ask which was meant', () => {
+    refuses('number', ['1.500', /Did you mean 1\.5 or 1500\?/]);
+    refuses('number', ['12,40', /with a point/]);
+  });
 });
 
 describe('parseTypedAnswer: approximate numbers and units', () => {

@@ -17,6 +17,8 @@ const NEVER = [
   'i do not smoke', 'do not smoke', 'does not smoke', 'nobody does', 'never have', 'never did', 'not ever', 'nunca', 'jamais',
   'niemals', 'nie', 'mai', 'nooit', 'aldrig', 'quit', 'i quit', 'quit smoking', 'stopped smoking', 'gave up smoking',
   'not anymore', 'not any more', 'no longer',
+  // A plain no in the major languages, as the English one.
+  'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'нет', 'niet', 'hayir', 'όχι', 'いいえ', 'tidak',
 ];
 const RARELY = [...fromWordNet('rarely'), 'hardly ever', 'almost never', 'once in a blue moon', 'rarement', 'selten', 'raramente'];
 const SOMETIMES = [
@@ -34,6 +36,21 @@ const DAILY = [
   'quotidiennement', 'ogni giorno', 'codziennie', 'dagelijks',
 ];
 
+const WEEKLY = [
+  'weekly', 'every week', 'each week', 'once a week', 'once per week', 'every weekend', 'each weekend', 'most weekends',
+  'at weekends', 'on weekends', 'a few times a week', 'twice a week', 'several times a week', 'once or twice a week',
+  'jede woche', 'jedes wochenende', 'einmal pro woche', 'einmal die woche', 'cada semana', 'todas las semanas',
+  'una vez a la semana', 'una vez por semana', 'cada fin de semana', 'chaque semaine', 'une fois par semaine',
+  'tous les week ends', 'ogni settimana', 'elke week', 'wekelijks', 'semanal', 'semanalmente', 'hebdomadaire', 'wochentlich',
+];
+const MONTHLY = [
+  'monthly', 'every month', 'each month', 'once a month', 'once per month', 'a few times a month', 'once or twice a month',
+  'twice a month', 'one weekend a month', 'a weekend a month', 'every few weeks', 'every other week', 'jeden monat',
+  'einmal im monat', 'einmal pro monat', 'cada mes', 'todos los meses', 'una vez al mes', 'una vez por mes', 'chaque mois',
+  'une fois par mois', 'tous les mois', 'ogni mese', 'una volta al mese', 'elke maand', 'maandelijks', 'mensual',
+  'mensualmente', 'mensuel', 'monatlich',
+];
+
 /** Frequency words by the category names they answer. */
 export const FREQUENCY: Readonly<Record<string, readonly string[]>> = {
   never: NEVER,
@@ -43,4 +60,6 @@ export const FREQUENCY: Readonly<Record<string, readonly string[]>> = {
   often: OFTEN,
   frequently: OFTEN,
   daily: DAILY,
+  weekly: WEEKLY,
+  monthly: MONTHLY,
 };

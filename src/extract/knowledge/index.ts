@@ -9,3 +9,5 @@ export { FREQUENCY } from './frequency.js';
 export { TIMING } from './timing.js';
 export { EMPLOYMENT, JOB_TITLES } from './occupations.js';
 export { COVER, SIZES } from './sizes.js';
+export { HOUSING } from './housing.js';
+export { COMMON_ANSWERS } from './common-answers.js';

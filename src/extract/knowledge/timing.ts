@@ -28,6 +28,9 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
     'within 30 days', 'within four weeks', 'end of the month', 'by the end of the month', 'start of next month',
     'beginning of next month', 'first of next month', 'in 10 days', 'in ten days',
+    // Nearer than a month, where no category says "now" (one that does is listed first and keeps them).
+    'tomorrow', 'the day after tomorrow', 'in a few days', 'in a couple of days', 'in a couple days', 'this weekend',
+    'later this week', 'early next week', 'in a week or two', 'in the next few weeks',
   ],
   later: [
     ...fromWordNet('later'),
