@@ -73,10 +73,12 @@ describe("the widget's browser bundle", () => {
     expect(gzip).toBeLessThan(92_500);
   });
 
-  // Each chunk is compressed apart: the lazy chunks split off cost about a kilobyte of the whole.
-  it('is under 127 KB gzip with React (150.6 KB with classic zod)', () => {
+  // Each chunk is compressed apart: the lazy chunks split off cost about a kilobyte of the whole. The
+  // reader's chunk grows with what it knows (its knowledge of frequencies, homes and common answers
+  // took it from 26.7 to 29.5 KB); it loads only when a form first shows.
+  it('is under 131 KB gzip with React (150.6 KB with classic zod)', () => {
     const gzip = chunks.reduce((n, c) => n + gzipSync(c.code).length, 0);
     console.log(`widget app bundle: ${chunks.length} chunk(s), ${(gzip / 1000).toFixed(1)} KB gzip`);
-    expect(gzip).toBeLessThan(127_000);
+    expect(gzip).toBeLessThan(131_000);
   });
 });
