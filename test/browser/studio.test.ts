@@ -14,9 +14,10 @@ import { ConversationTestSchema } from '../../src/testing/conversation-format.js
 import { pgliteTemplate } from '../helpers/browser-server.js';
 import { hasChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { useServedBrowser } from '../helpers/served-browser.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const SHOTS = '/tmp/shots';
-const WAIT = 20_000;
+const WAIT = PATIENCE_MS;
 const TO_APPROVAL = [{ text: 'CD5678' }, { text: '250' }, { button: 'wrong_item' }, { button: 'confirm' }];
 
 describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, time travel, fork, save as test', () => {

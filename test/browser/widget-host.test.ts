@@ -26,9 +26,10 @@ import { createMemoryStore } from '../../src/store/memory.js';
 import { hasChromium, launchChromium, REQUIRE_BROWSER } from '../helpers/chromium.js';
 import { exampleFlows } from '../helpers/http.js';
 import { settled } from '../helpers/widget-page.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/widget-host/', import.meta.url));
-const WAIT = 15_000;
+const WAIT = PATIENCE_MS;
 
 describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another app, on another origin', () => {
   let base: string;
@@ -76,10 +77,12 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
-  async function open(apiUrl: string): Promise<Page> {
+  /** The host page on its own origin, talking to `apiUrl`; `beforeLoad` runs on the page before it loads (to listen from the start). */
+  async function open(apiUrl: string, beforeLoad?: (p: Page) => void): Promise<Page> {
     const context = await browser.newContext();
     context.setDefaultTimeout(WAIT);
     const p = await context.newPage();
+    beforeLoad?.(p);
     await p.goto(`${pageOrigin}/?api=${encodeURIComponent(apiUrl)}`);
     return p;
   }
@@ -100,8 +103,9 @@ describe.skipIf(!hasChromium && !REQUIRE_BROWSER)('the widget hosted by another 
 
   it('is blocked by the browser when the API does not list its origin: no reply reaches the host', async () => {
     const server = await api();
-    const p = await open(server.url);
-    const blocked = p.waitForEvent('console', (m) => /CORS policy/.test(m.text()));
+    // Listened for before the page loads: the blocked request can be made before goto returns.
+    let blocked!: Promise<unknown>;
+    const p = await open(server.url, (page) => (blocked = page.waitForEvent('console', (m) => /CORS policy/.test(m.text()))));
     await blocked;
     expect(await p.locator('#replies').textContent()).toBe('0');
     await p.context().close();

@@ -7,13 +7,14 @@
  * The store is a PostgreSQL schema of its own (no PGlite directory to make).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { flowWorkflow } from '../../src/flow/workflow.js';
 import { startServer, type RunningServer } from '../../src/server/node.js';
 import { call, exampleFlows } from '../helpers/http.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 import { startTextSocketServer, type TextSocketServer } from '../helpers/websocket-server.js';
 
-const WAIT = 20_000;
+const WAIT = PATIENCE_MS;
 
 describe.skipIf(!hasPostgres)('startServer({ inspect })', () => {
   let socket: TextSocketServer;
