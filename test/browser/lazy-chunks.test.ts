@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractActor } from '../../src/extract/actor.js';
@@ -77,17 +77,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))("the typed reader's chunk, fa
 
     const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
     try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-      });
-      const requests: string[] = [];
-      await page.route(READER_CHUNK, async (route) => {
-        requests.push(requests.length === 0 ? 'aborted' : 'served');
-        await (requests.length === 1 ? route.abort('internetdisconnected') : route.continue());
-      });
+      const { page, errors, requests } = await pageFailingOnce(context, READER_CHUNK);
       await page.goto(`${server.url}/?inbox`);
       const inbox = page.getByRole('region', { name: 'Inbox' });
       const amount = inbox.getByRole('spinbutton', { name: 'Approved amount (EUR)' });
@@ -155,17 +145,7 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))("the gates' forms' chunk, fai
   it('is loaded again: a customer who gets to a manager\'s approval is shown what the request waits for', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
     try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-      });
-      const requests: string[] = [];
-      await page.route(/\/assets\/ConversationInputs-[\w-]+\.js$/, async (route) => {
-        requests.push(requests.length === 0 ? 'aborted' : 'served');
-        await (requests.length === 1 ? route.abort('internetdisconnected') : route.continue());
-      });
+      const { page, errors, requests } = await pageFailingOnce(context, /\/assets\/ConversationInputs-[\w-]+\.js$/);
       await page.goto(`${server.url}/?flow=refund-approval`);
       await settled(page, 1);
       // Asked for as the widget showed, and failed.
@@ -183,3 +163,23 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))("the gates' forms' chunk, fai
     }
   });
 });
+
+/**
+ * A page whose first request for `chunk` fails as offline and whose later ones
+ * are served; `requests` says what became of each ("aborted", "served"), and
+ * `errors` holds the page's errors.
+ */
+async function pageFailingOnce(context: BrowserContext, chunk: RegExp): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  const requests: string[] = [];
+  await page.route(chunk, async (route) => {
+    requests.push(requests.length === 0 ? 'aborted' : 'served');
+    await (requests.length === 1 ? route.abort('internetdisconnected') : route.continue());
+  });
+  return { page, errors, requests };
+}
