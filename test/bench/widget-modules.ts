@@ -12,15 +12,15 @@
  * `--react` builds against another React (e.g. 18, installed in a temporary
  * directory); `--all` lists every module rather than grouping packages.
  */
-import react from '@vitejs/plugin-react';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Rolldown } from 'vite';
+import type { Rolldown } from 'vite';
+import { buildWidgetHost, WIDGET_HOST } from '../helpers/widget-host-build.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FIXTURE = join(ROOT, 'test/fixtures/widget-host/');
+const FIXTURE = WIDGET_HOST;
 
 const args = process.argv.slice(2);
 const reactDir = args.includes('--react') ? args[args.indexOf('--react') + 1] : undefined;
@@ -109,20 +109,7 @@ function attribute(chunk: Rolldown.OutputChunk, sizes: Map<string, number>): voi
   for (const [name, n] of alone) sizes.set(name, (sizes.get(name) ?? 0) + (n / sum) * total);
 }
 
-const out = await build({
-  root: FIXTURE,
-  configFile: false,
-  logLevel: 'error',
-  mode: 'production',
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [react()],
-  ...(reactDir ? { resolve: { alias: reactAliases(reactDir) } } : {}),
-  build: { write: false, sourcemap: true },
-});
-const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[];
-const chunks = outputs.flatMap((o) => o.output.filter((f): f is Rolldown.OutputChunk => f.type === 'chunk'));
-const entry = chunks.find((c) => c.isEntry)!;
-const firstLoad = [entry, ...entry.imports.map((file) => chunks.find((c) => c.fileName === file)!)];
+const { chunks, firstLoad } = await buildWidgetHost({ sourcemap: true, ...(reactDir ? { alias: reactAliases(reactDir) } : {}) });
 const lazy = chunks.filter((c) => !firstLoad.includes(c));
 
 const sizes = new Map<string, number>();

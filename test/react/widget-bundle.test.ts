@@ -12,32 +12,18 @@
  * first paint never shows. test/bench/widget-modules.ts lists the first load
  * by source module. Sizes are of the output, not of time.
  */
-import react from '@vitejs/plugin-react';
 import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { build, defaultClientConditions, type Rolldown } from 'vite';
+import type { Rolldown } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const FIXTURE = fileURLToPath(new URL('../fixtures/widget-host/', import.meta.url));
+import { buildWidgetHost, type WidgetHostBuild } from '../helpers/widget-host-build.js';
 
 describe("the widget's browser bundle", () => {
   let chunks: Rolldown.OutputChunk[];
+  let built: WidgetHostBuild;
 
   beforeAll(async () => {
-    // Production React and the packages' production builds, as an app's build has them (vitest sets
-    // NODE_ENV=test, which would pick xstate's development build: 1.7 KB more).
-    const out = await build({
-      root: FIXTURE,
-      configFile: false,
-      logLevel: 'error',
-      mode: 'production',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      plugins: [react()],
-      resolve: { conditions: defaultClientConditions.map((c) => (c === 'development|production' ? 'production' : c)) },
-      build: { write: false },
-    });
-    const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[];
-    chunks = outputs.flatMap((o) => o.output.filter((f): f is Rolldown.OutputChunk => f.type === 'chunk'));
+    built = await buildWidgetHost();
+    chunks = built.chunks;
   });
 
   it('holds zod/mini and none of classic zod', () => {
@@ -52,8 +38,7 @@ describe("the widget's browser bundle", () => {
   });
 
   it("loads the typed reader (src/extract, zod/mini), the gates' forms and the events stream's reader in chunks of their own, after zod's JIT is turned off", () => {
-    const entry = chunks.find((c) => c.isEntry)!;
-    const firstLoad = [entry, ...entry.imports.map((file) => chunks.find((c) => c.fileName === file)!)];
+    const { entry, firstLoad } = built;
     const first = firstLoad.flatMap((c) => c.moduleIds);
     expect(first.filter((m) => /\/src\/extract\/|\/zod\/|\/src\/react\/(InputForm|ConversationInputs|event-stream|typed-reader)\.|eventsource-parser/.test(m))).toEqual([]);
     const chunkOf = (module: string) => chunks.find((c) => c.moduleIds.some((m) => m.endsWith(module)))!;
