@@ -1,5 +1,6 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
+import { withoutOtherMeasures } from './number-measure.js';
 import { tokenize } from './normalize.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
@@ -37,6 +38,9 @@ export function readTypedValue(
     text = own.text;
   }
   const unit = spec.type === 'number' ? spec.unit : undefined;
+  // "$40" at a question in EUR, "40 a week" at one per month, "25 years ago" at one of age: another measure.
+  const measured = spec.type === 'number' ? withoutOtherMeasures(text, unit, options.prompt) : { text };
+  text = measured.text;
   // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
   if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
     return { ok: false, message: `That sounds like your age, not an amount in ${unit}. Please give the amount.` };
@@ -55,7 +59,7 @@ export function readTypedValue(
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
   }
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return measured.why !== undefined ? { ok: false, message: measured.why, found: true } : parsed;
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
   const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';

@@ -1,0 +1,117 @@
+/**
+ * What a number in a message measures, against what the question asks for.
+ *
+ * A number is the answer only when it measures the asked thing: "$40" is not
+ * 40 EUR, "40 a week" is not a monthly budget, "I started lifting 25 years
+ * ago" is not an age, and "a family of five" is not a count of bedrooms. Such
+ * numbers are blanked out of the text before it is read, so what is left
+ * ("I'm 45 and have been lifting for 20 years" → 45) can still answer; when
+ * nothing is left, the caller says why (`why`) rather than "no number found".
+ *
+ * Converting (40 a week → 173 a month, dollars → euros) would be a guess the
+ * person did not make: the reader refuses and asks again instead.
+ */
+
+/** A number as people write it before a unit: digits (with separators, "5k", "2 million"), or a number word. */
+const NUMBER =
+  String.raw`(?<![\p{L}\p{N}])(?:\d[\d.,']*(?:\s*(?:k|m|mn|grand|thousand|hundred|million))?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand))*)`;
+
+/** Currencies a question's unit or a message may name; the key is what `currencyOf` returns. ("Bucks" is left out: people say it of any money.) */
+const CURRENCY_WORDS: Readonly<Record<string, { unit: RegExp; before: string; after: string }>> = {
+  EUR: { unit: /^(?:eur|euros?|€)$/iu, before: String.raw`€|\beur\b`, after: String.raw`€|eur\b|euros?\b` },
+  USD: { unit: /^(?:usd|us\$|\$|dollars?)$/iu, before: String.raw`\$|\busd\b|\bus\$`, after: String.raw`\$|usd\b|dollars?\b` },
+  GBP: { unit: /^(?:gbp|£|pounds?(?: sterling)?)$/iu, before: String.raw`£|\bgbp\b`, after: String.raw`£|gbp\b|pounds?\b|quids?\b` },
+  CHF: { unit: /^(?:chf|francs?)$/iu, before: String.raw`\bchf\b`, after: String.raw`chf\b|francs?\b` },
+  JPY: { unit: /^(?:jpy|yen|¥)$/iu, before: String.raw`¥|\bjpy\b`, after: String.raw`¥|jpy\b|yen\b` },
+};
+
+/** Periods an amount may be "per"; a day and a night are one period (a rental's day, a room's night). */
+const PERIOD_WORDS: Readonly<Record<string, { noun: string; adjective: string }>> = {
+  hour: { noun: 'hours?|hrs?', adjective: 'hourly' },
+  day: { noun: 'days?|nights?', adjective: 'daily|nightly' },
+  week: { noun: 'weeks?|wks?', adjective: 'weekly' },
+  month: { noun: 'months?|mo|mths?', adjective: 'monthly' },
+  year: { noun: 'years?|yrs?|annum', adjective: 'yearly|annually|annual' },
+};
+
+/** A sum over a whole stay or trip: not a rate per period. */
+const TOTAL = String.raw`\b(?:in\s+total|total|altogether|all\s+in|for\s+the\s+(?:whole|entire|full)\s+(?:\w+\s+)?(?:trip|stay|rental|holiday|vacation|week|month|year|weekend))\b`;
+
+/** Collective nouns: "a family of five" counts people. */
+const PEOPLE_GROUP = String.raw`\b(?:family|household|group|party|team|couple|crew)\s+of\s+`;
+
+export interface MeasuredText {
+  /** The text with the numbers that measure something else blanked out (the same text when none do). */
+  text: string;
+  /** Why the blanked numbers are not the answer, said to the person; absent when nothing was blanked. */
+  why?: string;
+}
+
+/**
+ * The text of a message with every number that measures something other than
+ * what the question asks (its `unit`, and the period or the age its `prompt`
+ * asks for) blanked out.
+ */
+export function withoutOtherMeasures(text: string, unit: string | undefined, prompt: string | undefined): MeasuredText {
+  let out = text.normalize('NFKC');
+  let why: string | undefined;
+  const blank = (pattern: RegExp, reason: string) => {
+    out = out.replace(pattern, (m) => {
+      why ??= reason;
+      return ' '.repeat(m.length);
+    });
+  };
+
+  const asked = unit === undefined ? undefined : currencyOf(unit);
+  if (asked !== undefined) {
+    for (const [code, spelling] of Object.entries(CURRENCY_WORDS)) {
+      if (code === asked) continue;
+      const reason = `That reads as an amount in ${code}, not in ${unit}. Please give the amount in ${unit}.`;
+      blank(new RegExp(`(?:${spelling.before})\\s*${NUMBER}`, 'giu'), reason);
+      blank(new RegExp(`${NUMBER}\\s*(?:${spelling.after})`, 'giu'), reason);
+    }
+  }
+
+  const per = prompt === undefined ? undefined : periodAsked(`${prompt} ${unit ?? ''}`);
+  if (per !== undefined) {
+    for (const [name, words] of Object.entries(PERIOD_WORDS)) {
+      if (name === per) continue;
+      const reason = `That reads as an amount per ${name}; the question asks per ${per}. Please give the amount per ${per}.`;
+      // "40 a week", "40€ per week", "40 bucks every week", "40/week", "40 weekly" (never "a week ago").
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${words.noun})\\b(?!\\s+ago)`, 'giu'), reason);
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
+    }
+    const total = new RegExp(TOTAL, 'iu');
+    if (total.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${per}. Please give the amount per ${per}.`);
+  }
+
+  if (prompt !== undefined && asksAnAge(prompt)) {
+    const reason = 'That reads as how long something has lasted, not your age. Please give your age in years.';
+    // "25 years ago", "for 20 years", "since 2015", "20 years of training", "the last 10 years".
+    blank(new RegExp(`${NUMBER}\\s*(?:years?|yrs?)\\s+(?:ago|of(?!\\s+age)|since|now|already|running)\\b`, 'giu'), reason);
+    blank(new RegExp(`\\b(?:for|past|last)\\s+(?:the\\s+)?(?:past\\s+|last\\s+)?${NUMBER}\\s*(?:years?|yrs?)\\b`, 'giu'), reason);
+    blank(new RegExp(`\\bsince\\s+${NUMBER}`, 'giu'), reason);
+  }
+
+  if (unit !== undefined && !/^(?:people|persons?|adults?|guests?|travell?ers?|passengers?)$/iu.test(unit))
+    blank(new RegExp(`${PEOPLE_GROUP}${NUMBER}`, 'giu'), `That reads as a count of people, not ${unit}. Please reply with just the number.`);
+
+  return why === undefined ? { text } : { text: out.replace(/\s+/gu, ' ').trim(), why };
+}
+
+/** The currency a question's unit names ("EUR", "euros", "€" → "EUR"), if it names one. */
+export function currencyOf(unit: string): string | undefined {
+  const u = unit.trim();
+  return Object.entries(CURRENCY_WORDS).find(([, spelling]) => spelling.unit.test(u))?.[0];
+}
+
+/** The period a question asks an amount per ("per month", "a night", "monthly"), if it asks one. */
+function periodAsked(question: string): string | undefined {
+  const found = Object.entries(PERIOD_WORDS).filter(([, words]) =>
+    new RegExp(`\\b(?:a|an|per|each|every)\\s+(?:${words.noun})\\b|\\b(?:${words.adjective})\\b`, 'iu').test(question),
+  );
+  return found.length === 1 ? found[0]![0] : undefined;
+}
+
+/** A question that asks the person's age. */
+const asksAnAge = (prompt: string) => /\bhow old\b|\b(?:your|their|the)\s+age\b|^\s*age\b/iu.test(prompt);
