@@ -74,15 +74,17 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
 
   const per = prompt === undefined ? undefined : periodAsked(`${prompt} ${unit ?? ''}`);
   if (per !== undefined) {
+    // Said back in the question's own word: a room's "night", a rental's "day".
+    const perWord = per === 'day' && /\bnight|nightly\b/iu.test(prompt ?? '') ? 'night' : per;
     for (const [name, words] of Object.entries(PERIOD_WORDS)) {
       if (name === per) continue;
-      const reason = `That reads as an amount per ${name}; the question asks per ${per}. Please give the amount per ${per}.`;
+      const reason = `That reads as an amount per ${name}; the question asks per ${perWord}. Please give the amount per ${perWord}.`;
       // "40 a week", "40€ per week", "40 bucks every week", "40/week", "40 weekly" (never "a week ago").
       blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${words.noun})\\b(?!\\s+ago)`, 'giu'), reason);
       blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
     }
     const total = new RegExp(TOTAL, 'iu');
-    if (total.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${per}. Please give the amount per ${per}.`);
+    if (total.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
   }
 
   if (prompt !== undefined && asksAnAge(prompt)) {

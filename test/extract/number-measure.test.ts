@@ -48,7 +48,7 @@ describe('another period is not the question\'s', () => {
   it.each(['600 a week', '600 per week for the cabin', '2400 for the whole week', '40 an hour', '2000 in total'])('"%s" at a question per night is refused', (text) => {
     const r = readTypedValue(nightly, text, { prompt: nightlyPrompt });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.message).toMatch(/the question asks per day/);
+    if (!r.ok) expect(r.message).toMatch(/the question asks per night\. Please give the amount per night/);
   });
 
   it.each(['4,000 a month', '4000 monthly', '4k per month net'])('"%s" at a question per year is refused', (text) => {
