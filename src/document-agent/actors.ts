@@ -309,12 +309,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
 
   // Each actor within the act's time (`input.time`), stopped also when XState stops it (`signal`).
   return {
-    // A read of the store, not stopped at the limit (see ActStage): it starts the act's clock.
-    loadContext: fromPromise<LoadedContext & ActClock, LoadContextInput>(({ input }) =>
-      step('load_context', { 'gateflow.project.id': input.projectId }, async () => {
-        const startedAt = input.time?.startedAt ?? now();
-        return { ...(await loadContext(database, input)), ...(input.time && { startedAt }) };
-      }),
+    // The act's first actor (it starts the act's clock): a store read, not waited for past the limit.
+    // On PGlite the statement runs to its end all the same (nothing can stop it); its result is dropped.
+    loadContext: fromPromise<LoadedContext & ActClock, LoadContextInput>(({ input, signal }) =>
+      step('load_context', { 'gateflow.project.id': input.projectId }, () => timed(input.time, signal, () => loadContext(database, input))),
     ),
     decide: fromPromise<DecideOutput & ActClock, DecideInput>(({ input, signal }) =>
       step('decide', {}, async (span) => {

@@ -119,8 +119,10 @@ function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number, 
       }
       await repo.updateDocumentContent(write.documentId, expectedVersion, content);
     }
-    if (box.chatId !== null && box.user?.content) await repo.addMessage(box.chatId, 'user', box.user.content, {});
-    if (box.chatId !== null && box.assistant) await repo.addMessage(box.chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
+    // A message whose context load met the time limit has no chat read: it is the session's (made here if it is the first).
+    const chatId = box.chatId ?? (box.user || box.assistant ? (await repo.chatForSession(session.owner, projectId, session.sessionId)).id : null);
+    if (chatId !== null && box.user?.content) await repo.addMessage(chatId, 'user', box.user.content, {});
+    if (chatId !== null && box.assistant) await repo.addMessage(chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
     if (!box.event) return;
     const event: NewSessionEvent = {
       type: 'agent.action_completed',
@@ -131,7 +133,7 @@ function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number, 
       gateId: null,
       data: {
         user_id: session.owner,
-        chat_id: box.chatId,
+        chat_id: chatId,
         project_id: projectId,
         document_id: documentId,
         action_type: 'agent_action',
