@@ -62,6 +62,20 @@ const agentArtifact = (c: DocumentAgentContext) => ({
  * text turn per message. What a message writes (its two chat messages, the
  * document it created or changed, the AgentActionCompletedEvent) is
  * committed with the snapshot that ends it (`effects`).
+ *
+ * The commit and the act's time limit: the limit (`actLimits.maxActMs`)
+ * bounds everything before the commit (the context load, the decision, the
+ * search, the reads and model calls of the change); the commit itself is
+ * never cut at it. The commit is one transaction holding the change, the
+ * reply, the session's snapshot and the turn id, so the reply stored is
+ * always what was kept. Stopping it at the limit would leave an answer
+ * ("stopped, nothing changed") that a commit landing afterwards makes false.
+ * So a commit runs to its end within the store's own bounds (PostgreSQL's
+ * statement and query timeouts; PGlite's commits finish); the answer is read
+ * from what it committed, past the limit or not. If the store fails without
+ * confirming (a lost link, a timeout on COMMIT) the act answers 503: the
+ * message may or may not have been saved, and the same turn_id sent again
+ * returns its answer if it was, or applies it now, never twice.
  */
 export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
   const limits = documentLimits(options.limits);
