@@ -24,7 +24,7 @@ function shown(d: DocumentBrief): string {
   return marked(head.slice(0, HEAD), characters - HEAD - TAIL, tail.slice(-TAIL));
 }
 
-/** Step 3a and 2c: the project, its documents (large ones cut), the chat that is this session and its last 10 messages. */
+/** Step 3a and 2c: the project, its documents (large ones cut), the chat that is this session and its last 10 messages (long ones cut). */
 export async function loadContext(database: Pick<SqlDatabase, 'query'>, input: LoadContextInput): Promise<LoadedContext> {
   const repo = documentRepository(database);
   const project = await repo.getProject(input.owner, input.projectId);
@@ -34,7 +34,8 @@ export async function loadContext(database: Pick<SqlDatabase, 'query'>, input: L
     chatId: chat.id,
     project: { id: project.id, name: project.name, description: project.description },
     documents: documents.map((d) => ({ id: d.id, name: d.name, standing_instruction: d.standingInstruction, content: shown(d) })),
-    history: history.map((m) => ({ role: m.role, content: m.content })),
+    // A long message (an answer of up to 1 MiB) is cut as a document is: the prompts carry at most 10 cut messages.
+    history: history.map((m) => ({ role: m.role, content: truncateContent(m.content) })),
     focusDocumentId: documents.some((d) => d.id === chat.focusDocumentId) ? chat.focusDocumentId : null,
   };
 }

@@ -10,12 +10,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentAgentHost } from '../../src/document-agent/host.js';
+import { decisionOf } from '../../src/document-agent/schemas.js';
 import { loadContext, truncateContent } from '../../src/document-agent/load-context.js';
 import { documentRepository } from '../../src/documents/repository.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
 import type { SqlDatabase, Store } from '../../src/store/types.js';
 import { jsonRequests } from '../helpers/http.js';
+import { scriptedModel } from '../helpers/document-agent.js';
 import { templateStore } from '../helpers/pglite-template.js';
 
 let store: Store;
@@ -63,6 +65,27 @@ describe("one message's reads", () => {
       expect(duplicate.status, duplicate.text).toBe(200);
       expect(duplicate.body.awaiting?.options.map((o: { value: string }) => o.value)).toEqual(['add_to_existing', 'create_new']);
       expect(read.bytes).toBeLessThan(DOCS * 2_500 + 50_000 + DOC_CHARS * 1.1);
+    } finally {
+      runtime.close();
+    }
+  });
+
+  it("show the chat's long messages cut like documents: a 600 KB answer does not ride along in every later prompt", async () => {
+    const long = `Here is everything. ${'All about it. '.repeat(45_000)}The end.`;
+    const model = scriptedModel({ decide: [decisionOf({ conversational_response: long }), decisionOf({ conversational_response: 'Short.' })] });
+    const host = documentAgentHost({ database: store.sql!, model: model.model });
+    const runtime = createRuntime({ workflows: [host.workflow], store, actors: host.actors });
+    const request = jsonRequests(createApp({ runtime, documentAgent: { database: store.sql! } }));
+    try {
+      const project = await documentRepository(store.sql!).createProject(null, { name: 'Long answers', description: null });
+      const first = await request('/api/agent/act', { message: 'Tell me everything', project_id: project.id });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.chat_message.content).toBe(long);
+      const second = await request('/api/agent/act', { message: 'And in short?', project_id: project.id, chat_id: first.body.chat_id });
+      expect(second.status, second.text).toBe(200);
+      const prompt = model.calls[1]!.prompt;
+      expect(prompt).toContain(truncateContent(long));
+      expect(prompt.length).toBeLessThan(20_000);
     } finally {
       runtime.close();
     }
