@@ -78,13 +78,13 @@ export function actLimitWords(ms: number): string {
  */
 export function timeLimitReply(o: {
   limit: string;
-  stage: 'decide' | 'search' | 'create' | 'edit' | 'converse';
+  stage: 'load' | 'decide' | 'search' | 'create' | 'edit' | 'converse';
   decision: AgentDecision | null;
   /** The query of a search made, null when none was. */
   searched: string | null;
   documents: readonly { id: number; name: string }[];
 }): string {
-  const d = o.stage === 'decide' ? null : o.decision;
+  const d = o.stage === 'load' || o.stage === 'decide' ? null : o.decision;
   const quoted = (s: string) => `"${s.length > 100 ? `${s.slice(0, 100)}…` : s}"`;
   const action = !d
     ? null
@@ -97,6 +97,7 @@ export function timeLimitReply(o: {
   if (d) done.push(d.intent_statement?.trim() ? `worked out what to do (${stripPeriod(lowerFirst(d.intent_statement))})` : 'worked out what to do');
   if (o.searched !== null) done.push(`searched the web for ${quoted(o.searched)}`);
   const notDone: string[] = [];
+  if (o.stage === 'load') notDone.push('reading the project and its documents');
   if (o.stage === 'decide') notDone.push('working out what to do');
   if (o.stage === 'search' && d?.search_query) notDone.push(`the web search for ${quoted(d.search_query.trim())}`);
   if (action) notDone.push(action);

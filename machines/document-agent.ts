@@ -69,12 +69,13 @@ export interface ActClock {
   startedAt?: number;
 }
 /**
- * Where an act can be when its time runs out: the actor under way. Not while
- * the context loads (a read of the store, which cannot be stopped, and
- * without which the reply has no chat to be written to): a load that took
- * the act's time leaves none to the next actor, which stops at once.
+ * Where an act can be when its time runs out: the actor under way, the
+ * context load included (a store read: the act stops waiting for it at the
+ * limit and drops its late result; on PGlite the statement itself runs to its
+ * end). The commit that ends the act is not a stage: see
+ * src/document-agent/workflow.ts for why it is never cut at the limit.
  */
-export type ActStage = 'decide' | 'search' | 'create' | 'edit' | 'converse';
+export type ActStage = 'load' | 'decide' | 'search' | 'create' | 'edit' | 'converse';
 
 /** What `loadContext` reads (seed 3a, 2c): the project, its documents (large ones cut), the last 10 messages. */
 export interface LoadedContext {
@@ -524,7 +525,11 @@ export const documentAgentMachine = setup({
         src: 'loadContext',
         input: ({ context }) => ({ owner: context.owner, projectId: context.projectId, sessionId: context.sessionId, time: actTime(context) }),
         onDone: { target: 'decide', actions: assign({ loaded: ({ event }) => withoutClock(event.output), decision: null, edit: null }) },
-        onError: { target: 'failed', actions: assign({ loaded: null, outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'load' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
+        onError: [
+          // The last message's decision is not this one's; the chat is found by the session when the reply is committed.
+          { guard: 'timeUp', target: 'format', actions: [assign({ loaded: null, decision: null, edit: null }), { type: 'stopAtTimeLimit', params: { stage: 'load' as const } }] },
+          { target: 'failed', actions: assign({ loaded: null, outcome: ({ event }) => ({ kind: 'failed' as const, stage: 'load' as const, message: messageOf(event.error), code: codeOf(event.error) }) }) },
+        ],
       },
     },
     /** 3b: the decision, read offline from an explicit command or by one model call. */

@@ -216,7 +216,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
   const withoutMissingSection = async (reading: { decision: AgentDecision; edit: EditOperation | null }, context: DecideInput['context']) => {
     const { edit, decision } = reading;
     if (edit?.kind !== 'remove_section' || decision.document_id === null) return reading;
-    const doc = (await repo.listDocuments(context.project.id)).find((d) => d.id === decision.document_id);
+    // The one document, read whole (its sections): never the project's every document.
+    const named = context.documents.find((d) => d.id === decision.document_id);
+    const found = named ? await repo.findDocumentByName(context.project.id, named.name) : null;
+    const doc = found?.id === decision.document_id ? found : null;
     if (!doc || removeSection(doc.content, edit.heading).removed) return reading;
     const sections = sectionsOf(doc.content).map((s) => s.heading);
     return {
@@ -255,7 +258,7 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
     const existing = await repo.findDocumentByName(input.projectId, checked.data.name);
     const doc = { content: checked.data.content, standingInstruction: checked.data.standingInstruction };
     if (existing) {
-      const taken = (await repo.listDocuments(input.projectId)).map((d) => d.name);
+      const taken = (await repo.documentNames(input.projectId)).map((d) => d.name);
       return { ok: false, reason: 'duplicate', name: checked.data.name, existing: { id: existing.id, name: existing.name }, proposedName: proposeName(existing.name, taken), ...doc };
     }
     return { ok: true, name: checked.data.name, ...doc };
@@ -309,12 +312,10 @@ export function documentAgentActors(options: DocumentAgentActorOptions): Record<
 
   // Each actor within the act's time (`input.time`), stopped also when XState stops it (`signal`).
   return {
-    // A read of the store, not stopped at the limit (see ActStage): it starts the act's clock.
-    loadContext: fromPromise<LoadedContext & ActClock, LoadContextInput>(({ input }) =>
-      step('load_context', { 'gateflow.project.id': input.projectId }, async () => {
-        const startedAt = input.time?.startedAt ?? now();
-        return { ...(await loadContext(database, input)), ...(input.time && { startedAt }) };
-      }),
+    // The act's first actor (it starts the act's clock): a store read, not waited for past the limit.
+    // On PGlite the statement runs to its end all the same (nothing can stop it); its result is dropped.
+    loadContext: fromPromise<LoadedContext & ActClock, LoadContextInput>(({ input, signal }) =>
+      step('load_context', { 'gateflow.project.id': input.projectId }, () => timed(input.time, signal, () => loadContext(database, input))),
     ),
     decide: fromPromise<DecideOutput & ActClock, DecideInput>(({ input, signal }) =>
       step('decide', {}, async (span) => {

@@ -62,6 +62,20 @@ const agentArtifact = (c: DocumentAgentContext) => ({
  * text turn per message. What a message writes (its two chat messages, the
  * document it created or changed, the AgentActionCompletedEvent) is
  * committed with the snapshot that ends it (`effects`).
+ *
+ * The commit and the act's time limit: the limit (`actLimits.maxActMs`)
+ * bounds everything before the commit (the context load, the decision, the
+ * search, the reads and model calls of the change); the commit itself is
+ * never cut at it. The commit is one transaction holding the change, the
+ * reply, the session's snapshot and the turn id, so the reply stored is
+ * always what was kept. Stopping it at the limit would leave an answer
+ * ("stopped, nothing changed") that a commit landing afterwards makes false.
+ * So a commit runs to its end within the store's own bounds (PostgreSQL's
+ * statement and query timeouts; PGlite's commits finish); the answer is read
+ * from what it committed, past the limit or not. If the store fails without
+ * confirming (a lost link, a timeout on COMMIT) the act answers 503: the
+ * message may or may not have been saved, and the same turn_id sent again
+ * returns its answer if it was, or applies it now, never twice.
  */
 export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
   const limits = documentLimits(options.limits);
@@ -119,8 +133,10 @@ function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number, 
       }
       await repo.updateDocumentContent(write.documentId, expectedVersion, content);
     }
-    if (box.chatId !== null && box.user?.content) await repo.addMessage(box.chatId, 'user', box.user.content, {});
-    if (box.chatId !== null && box.assistant) await repo.addMessage(box.chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
+    // A message whose context load met the time limit has no chat read: it is the session's (made here if it is the first).
+    const chatId = box.chatId ?? (box.user || box.assistant ? (await repo.chatForSession(session.owner, projectId, session.sessionId)).id : null);
+    if (chatId !== null && box.user?.content) await repo.addMessage(chatId, 'user', box.user.content, {});
+    if (chatId !== null && box.assistant) await repo.addMessage(chatId, 'assistant', box.assistant.content, { ...box.assistant.metadata, document_id: documentId });
     if (!box.event) return;
     const event: NewSessionEvent = {
       type: 'agent.action_completed',
@@ -131,7 +147,7 @@ function commitOutbox(box: Outbox, session: SessionIdentity, projectId: number, 
       gateId: null,
       data: {
         user_id: session.owner,
-        chat_id: box.chatId,
+        chat_id: chatId,
         project_id: projectId,
         document_id: documentId,
         action_type: 'agent_action',

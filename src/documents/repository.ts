@@ -58,6 +58,15 @@ export interface DocumentRepository {
   /** The project's documents, oldest first. */
   listDocuments(projectId: number): Promise<Document[]>;
   /**
+   * The project's documents as a prompt shows them, oldest first: a long
+   * one's content as its first `head` and last `tail` characters and its
+   * length, cut in the database, so that reading them never costs the
+   * project's whole contents (up to 1000 documents of 1 MiB).
+   */
+  documentBriefs(projectId: number, cut: { head: number; tail: number }): Promise<DocumentBrief[]>;
+  /** The project's documents' ids and names, oldest first. */
+  documentNames(projectId: number): Promise<{ id: number; name: string }[]>;
+  /**
    * A page of the project's documents, oldest first: those after id `after`,
    * at most `limit`, ending early once their contents pass `maxPageBytes`.
    */
@@ -134,6 +143,25 @@ interface DocumentRow {
   version: number;
   created_at: Date;
   updated_at: Date;
+}
+/** A document as the agent's prompts see it: whole when short, else cut (`content` null). */
+export interface DocumentBrief {
+  id: number;
+  name: string;
+  standingInstruction: string;
+  /** The whole content: only when it is at most 3 × (head + tail) bytes (so no more characters than that). */
+  content: string | null;
+  /** A longer document: its first `head` and last `tail` characters, and how many it has (code points). */
+  cut: { head: string; tail: string; characters: number } | null;
+}
+interface BriefRow {
+  id: string | number;
+  name: string;
+  standing_instruction: string;
+  content: string | null;
+  head: string | null;
+  tail: string | null;
+  characters: number | null;
 }
 interface ChatRow {
   id: string | number;
@@ -314,6 +342,32 @@ export function documentRepository(
         idOf(projectId, 'projectId'),
       ]);
       return rows.map(toDocument);
+    },
+
+    async documentBriefs(projectId, cut) {
+      // A text of at most n bytes has at most n characters; one of more than 3 × (head + tail) bytes has more than head + tail.
+      const whole = 3 * (cut.head + cut.tail);
+      const { rows } = await sql.query<BriefRow>(
+        `SELECT id, name, standing_instruction,
+                CASE WHEN octet_length(content) <= $2 THEN content END AS content,
+                CASE WHEN octet_length(content) > $2 THEN left(content, $3) END AS head,
+                CASE WHEN octet_length(content) > $2 THEN right(content, $4) END AS tail,
+                CASE WHEN octet_length(content) > $2 THEN char_length(content) END AS characters
+           FROM gateflow_documents WHERE project_id = $1 ORDER BY id`,
+        [idOf(projectId, 'projectId'), whole, cut.head, cut.tail],
+      );
+      return rows.map((r) => ({
+        id: id(r.id),
+        name: r.name,
+        standingInstruction: r.standing_instruction,
+        content: r.content,
+        cut: r.content === null ? { head: r.head ?? '', tail: r.tail ?? '', characters: Number(r.characters ?? 0) } : null,
+      }));
+    },
+
+    async documentNames(projectId) {
+      const { rows } = await sql.query<{ id: string | number; name: string }>('SELECT id, name FROM gateflow_documents WHERE project_id = $1 ORDER BY id', [idOf(projectId, 'projectId')]);
+      return rows.map((r) => ({ id: id(r.id), name: r.name }));
     },
 
     async documentPage(projectId, page = {}) {

@@ -3,6 +3,13 @@ import { deadlineInWords, roleInWords, useNow } from './deadline.js';
 import { InputForm, inputLabel } from './InputForm.js';
 import type { Conversation } from './use-conversation.js';
 
+/** A gate's description holds at most this many characters (InputSpec's `description`). */
+const DESCRIPTION_MAX = 500;
+
+/** Whether the gate's description is the message: the same, or (a longer question) its first 500 characters, trimmed. */
+const asks = (description: string, message: string | undefined): boolean =>
+  message !== undefined && (description === message || (message.length > DESCRIPTION_MAX && message.slice(0, DESCRIPTION_MAX).trim() === description));
+
 /**
  * A conversation's open input gates, as the person in it sees them: a form
  * for each gate addressed to them, and for the gates others answer a line
@@ -21,7 +28,7 @@ export function ConversationInputs({ conversation, id }: { conversation: Convers
       {mine.map((input) => {
         // A gate that asks what the last message asks (an agent's clarification): a question in the chat, answered as
         // a chat is; the question is not shown twice, and no deadline or expected form is put under it.
-        const asked = input.description != null && input.description === conversation.reply?.message;
+        const asked = input.description != null && asks(input.description, conversation.reply?.message);
         return (
           <InputForm
             key={input.gateId}

@@ -11,7 +11,8 @@ import { documentRoutes, type DocumentAgentSource } from './documents.js';
 import { documentLimits } from '../documents/limits.js';
 import { drawingRoutes, drawingSource, type DrawingSource } from './drawings.js';
 import { DOCUMENT_AGENT_ID, DocumentAgentStartSchema } from '../document-agent/workflow.js';
-import { HttpError, toHttpError } from './errors.js';
+import { StoreUnavailableError } from '../store/types.js';
+import { HttpError, toHttpError, unconfirmedTurn } from './errors.js';
 import { eventStream, DEFAULT_HEARTBEAT_MS, StreamSlots, type EventStreamLimits } from './events.js';
 import { GraphQueryParamsSchema, noGraphSource, type GraphSource } from './graph.js';
 import { hostCheck, LOOPBACK_HOSTS } from './host-check.js';
@@ -193,7 +194,14 @@ export function createApp(options: AppOptions) {
   api.post('/sessions/:sessionId/turns', async (c) => {
     const parsed = parseTurn(await readJson(c, { optional: false, expected: '{"text": ...} or {"button": ...}' }));
     if (!parsed.success) throw new InvalidTurnError(parsed.message);
-    return c.json(await runtime.turn(c.req.param('sessionId'), parsed.data, c.get('caller')));
+    const sessionId = c.req.param('sessionId');
+    const reply = await runtime.turn(sessionId, parsed.data, c.get('caller')).catch((error: unknown) => {
+      // Perhaps at the commit, which may have kept the turn: said as it is.
+      throw error instanceof StoreUnavailableError
+        ? unconfirmedTurn(error, { what: 'turn', key: 'turnId', keyed: parsed.data.turnId !== undefined, look: `Read the session (GET /api/sessions/${encodeURIComponent(sessionId)})` })
+        : error;
+    });
+    return c.json(reply);
   });
 
   api.get('/sessions', async (c) => {

@@ -8,11 +8,11 @@ import { documentRepository, type DocumentRepository } from '../documents/reposi
 import { documentLimits, type DocumentLimitsInput } from '../documents/limits.js';
 import { NewProjectSchema, type Chat, type Document, type Message, type Project } from '../documents/schemas.js';
 import type { Caller, Runtime } from '../runtime/runtime.js';
-import type { SqlDatabase } from '../store/types.js';
+import { StoreUnavailableError, type SqlDatabase } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
 import { MAX_TURN_TEXT_LENGTH } from '../workflow/turn.js';
 import { isWellFormed, quote } from '../workflow/untrusted-string.js';
-import { HttpError } from './errors.js';
+import { HttpError, unconfirmedTurn } from './errors.js';
 import { readJsonBody } from './json-body.js';
 import { readQuery } from './inputs.js';
 
@@ -306,7 +306,12 @@ async function act(runtime: Runtime, repo: DocumentRepository, caller: Caller, o
   const sessionId = chat.sessionId ?? (await startChatSession(runtime, repo, caller, owner, chat));
   if (body.document_id !== undefined) await repo.focusChat(chat.id, body.document_id);
 
-  const reply = await runtime.turn(sessionId, { text: body.message, ...(body.turn_id !== undefined && { turnId: body.turn_id }) }, caller);
+  const reply = await runtime.turn(sessionId, { text: body.message, ...(body.turn_id !== undefined && { turnId: body.turn_id }) }, caller).catch((error: unknown) => {
+    // Perhaps at the commit: said as it is (src/document-agent/workflow.ts).
+    throw error instanceof StoreUnavailableError
+      ? unconfirmedTurn(error, { what: 'message', key: 'turn_id (or Idempotency-Key)', keyed: body.turn_id !== undefined, look: 'Look at the chat' })
+      : error;
+  });
   const artifact = agentArtifact(reply);
   const outcome = artifact?.outcome ?? null;
   // A model or store failure wrote nothing (no message, no document): the answer is the failure, said as the agent says it.

@@ -164,6 +164,7 @@ export function openApiDocument(options: { auth: boolean; replySchema?: z.ZodTyp
             ),
             ...post,
             ...common,
+            503: error('store_unavailable: the store failed during the turn, perhaps at its commit, so it may or may not have been saved: send it again with the same turnId, which returns its reply if it was and applies it at most once'),
           },
         },
       },
@@ -411,7 +412,10 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           ...post,
           413: error(`Body over 16 KB (payload_too_large); document_too_large: the document the agent would write (its model's content or rewrite, or the document with this addition) is over ${formatBytes(limits.maxContentBytes)}: the message says the size and the cap; nothing was written`),
           ...common,
-          503: unavailable,
+          503: error(
+            'document_agent_unavailable: this server does not serve the document agent (it needs a SQL store); store_unavailable: the store failed during the message, ' +
+              'perhaps at its commit, so it may or may not have been saved: send it again with the same turn_id, which returns its answer if it was and acts at most once',
+          ),
         },
       },
     },

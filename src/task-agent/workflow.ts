@@ -6,6 +6,7 @@ import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { Workflow } from '../workflow/types.js';
 import { goalOutcome, taskAgentMachine, type GoalLimits, type TaskAgentContext, type TaskStep } from '../../machines/task-agent.js';
 import { commitWrites } from './graph-steps.js';
+import { GoalLimitsSchema } from './goal-limits.js';
 import type { ToolSignature } from './schemas.js';
 import { describeStep } from './summary.js';
 
@@ -59,6 +60,9 @@ export interface TaskAgentWorkflowOptions {
  * step's graph writes are saved with the step's snapshot (`effects`).
  */
 export function taskAgentWorkflow(options: TaskAgentWorkflowOptions): Workflow {
+  // A limit it could not keep (a step past the runtime's wait for a turn, a negative count) is refused here, named.
+  const limits = GoalLimitsSchema.safeParse(options.limits ?? {});
+  if (!limits.success) throw new RangeError(`taskAgentWorkflow: ${limits.error.issues.map((i) => `limits.${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return defineWorkflow({
     id: TASK_AGENT_ID,
     version: 1,

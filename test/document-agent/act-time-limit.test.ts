@@ -19,7 +19,7 @@ import type { WebSearch } from '../../src/document-agent/web-search.js';
 import { documentRepository } from '../../src/documents/repository.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
-import type { Store } from '../../src/store/types.js';
+import type { SqlDatabase, Store } from '../../src/store/types.js';
 import { GoalTimeUp } from '../../src/workflow/goal-time.js';
 import { latch, scriptedModel, type Script } from '../helpers/document-agent.js';
 import { templateStore } from '../helpers/pglite-template.js';
@@ -35,11 +35,11 @@ afterAll(async () => {
 
 const NOTES = '# Notes\n\n## Prices\n\nCheap.\n';
 
-/** The document agent served over HTTP (the real route), its limit per act `maxActMs` by the fake `clock`. */
-function served(script: Script, options: { maxActMs: number; clock: { ms: number }; webSearch?: WebSearch; modelTimeoutMs?: number }) {
+/** The document agent served over HTTP (the real route), its limit per act `maxActMs` by the fake `clock`; its actors read through `database` when given. */
+function served(script: Script, options: { maxActMs: number; clock: { ms: number }; webSearch?: WebSearch; modelTimeoutMs?: number; database?: SqlDatabase }) {
   const model = scriptedModel(script);
   const host = documentAgentHost({
-    database: store.sql!,
+    database: options.database ?? store.sql!,
     model: model.model,
     now: () => options.clock.ms,
     actLimits: { maxActMs: options.maxActMs },
@@ -188,6 +188,63 @@ describe('the time limit per act of the document agent', () => {
       expect((aborts[0] as GoalTimeUp).limit).toBe('the time limit of 60 s per message');
       expect(await s.repo.listDocuments(project.id)).toEqual([]);
     } finally {
+      s.runtime.close();
+    }
+  });
+
+  it('counts the context load against the limit: a read that outlasts it ends the act with 200 and the truth, and its late result is dropped', async () => {
+    const clock = { ms: Date.parse('2026-11-27T10:00:00Z') };
+    // The actors' reads of the documents wait on the test (a store read that outlasts the limit); the route's own reads do not.
+    const slow = { on: false, reads: 0, release: latch() };
+    const sql = store.sql!;
+    const database: SqlDatabase = {
+      kind: sql.kind,
+      transaction: (fn) => sql.transaction(fn),
+      query: async <Row>(text: string, params?: unknown[]) => {
+        if (slow.on && /FROM gateflow_documents/.test(text)) {
+          slow.reads++;
+          await slow.release.promise;
+        }
+        return sql.query<Row>(text, params);
+      },
+    };
+    const s = served({ decide: [() => decisionOf({ conversational_response: 'You have Notes.' })] }, { maxActMs: 300, clock, database });
+    try {
+      const project = await s.repo.createProject(null, { name: 'Slow reads', description: null });
+      const notes = await s.repo.createDocument(null, project.id, { name: 'Notes', content: NOTES, standingInstruction: '' });
+      slow.on = true;
+      const answer = await s.request('/api/agent/act', { message: 'Add this to Notes: Open 9 to 5', project_id: project.id, turn_id: 'slow-1' });
+      expect(answer.status, answer.text).toBe(200);
+      expect(slow.reads).toBe(1);
+      expect(answer.body.chat_message.content).toBe(
+        'I stopped before finishing: this message reached the time limit of 300 ms per message.\n' +
+          'Done: nothing yet.\n' +
+          'Not done: reading the project and its documents.\n' +
+          'Nothing was changed in your documents; send the message again to try once more.',
+      );
+      expect(answer.body.chat_message.metadata).toMatchObject({ outcome: 'time_limit', document_updated: false, model_calls: 0, decision: null });
+      expect(answer.body.agent_decision).toBeNull();
+      expect(s.model.calls).toEqual([]);
+      // The late read comes back after the act ended: dropped, nothing applied.
+      slow.release.release();
+      slow.on = false;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await s.repo.getDocument(null, notes.id)).toMatchObject({ version: 1, content: NOTES });
+      const messages = (await s.request(`/api/chats/${answer.body.chat_id}/messages`)).body.messages as { role: string; content: string }[];
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(await s.events(answer.body.session_id)).toEqual([expect.objectContaining({ success: false, chat_id: answer.body.chat_id, metadata: expect.objectContaining({ outcome: 'time_limit' }) })]);
+      // The same turn again without a chat id: the stored answer, nothing run again.
+      const again = await s.request('/api/agent/act', { message: 'Add this to Notes: Open 9 to 5', project_id: project.id, turn_id: 'slow-1' });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.chat_message).toEqual(answer.body.chat_message);
+      expect(slow.reads).toBe(1);
+      // The chat goes on; the next message reads in time and is applied once.
+      const next = await s.request('/api/agent/act', { message: 'Add this to Notes: Open 9 to 5', project_id: project.id, chat_id: answer.body.chat_id });
+      expect(next.status, next.text).toBe(200);
+      expect(next.body.document).toMatchObject({ version: 2 });
+      expect((await s.repo.getDocument(null, notes.id)).content.match(/Open 9 to 5/g)).toHaveLength(1);
+    } finally {
+      slow.release.release();
       s.runtime.close();
     }
   });

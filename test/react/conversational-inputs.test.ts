@@ -62,6 +62,17 @@ describe('a question asked in the chat', () => {
     expect(html.match(/<button type="button"[^>]*>(open|closed|Do nothing)<\/button>/g)).toHaveLength(3);
   });
 
+  it('a question longer than a gate\'s description (500 characters) is still the chat\'s: the gate holds its start', () => {
+    // An agent's long question (a model's long intent, a dropped request's note before it): the machines cut the description at 500.
+    const long = `${'I will rewrite every section of the Budget document in a friendlier tone, '.repeat(8)}Proceed?`;
+    expect(long.length).toBeGreaterThan(500);
+    const html = render(gate({ description: long.slice(0, 500).trim(), spec: { ...choice.spec, description: long.slice(0, 500).trim() } , type: 'enum', options: choice.options }), long);
+    expect(html).not.toMatch(/Due in/);
+    expect(html).not.toContain('<select');
+    // Another message that merely begins the same way is not the question.
+    expect(render(gate({ description: 'I will' }), 'I will rewrite it.')).toMatch(/Due in/);
+  });
+
   it('a gate that is not the chat\'s question keeps its deadline, its expected form and its list', () => {
     const html = render(gate({}), 'Something else.');
     expect(html).toMatch(/Due in/);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
+import { taskAgentHost } from '../../src/task-agent/host.js';
 import type { ReplyEnvelope } from '../../src/workflow/reply.js';
 import { emptyGraph, goalSpec, scriptedModel, startGoal, taskAgentRuntime, type Scripted, useGraphStore } from '../helpers/task-agent.js';
 
@@ -51,6 +52,11 @@ describe('limits per goal', () => {
     const byBytes = await startGoal(taskAgentRuntime(store, { model: m2.model, offlineReader: false, limits: { maxPromptBytes: 1 } }), 'go');
     expect(byBytes.reply.message).toMatch(/reached the limit of 1 bytes of prompts per goal/);
     expect(steps(byBytes.reply)).toHaveLength(1);
+  });
+
+  it('refuses a limit it could not keep, naming it: a step longer than the runtime\'s wait for a turn (a 500 at 120 s), or a negative one', () => {
+    expect(() => taskAgentHost({ database: store.sql!, limits: { maxStepMs: 600_000 } })).toThrow(/^taskAgentWorkflow: limits\.maxStepMs: Too big: expected number to be <=100000/);
+    expect(() => taskAgentHost({ database: store.sql!, limits: { maxModelCalls: -1 } })).toThrow(/^taskAgentWorkflow: limits\.maxModelCalls: Too small/);
   });
 
   it("ends at a step's time limit (0 ms: no call is begun)", async () => {
