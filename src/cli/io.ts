@@ -15,6 +15,11 @@ export const EXAMPLE_FLOWS_DIR = join(ROOT, 'machines', 'flows') + '/';
 /** The demo page, built by `npm run build:demo` (vite) into dist/demo at the package root. */
 export const DEMO_DIR = join(ROOT, 'dist', 'demo') + '/';
 
+/** What `serve` says when there is no demo page: built in gateflow's own repository, never shipped in the package. */
+export const NO_DEMO_PAGE = existsSync(join(ROOT, 'demo', 'index.html'))
+  ? 'gateflow: no demo page (run npm run build:demo)'
+  : 'gateflow: the API alone (the demo page and the viewer are built in gateflow\'s repository, not shipped in the package)';
+
 /** A CLI failure: printed on stderr, with the exit code. */
 export class CliError extends Error {
   override readonly name = 'CliError';

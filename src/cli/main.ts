@@ -14,7 +14,7 @@ import { ServerConfigError } from '../server/auth.js';
 import { DirectoryLockedError } from '../store/dir-lock.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { EXAMPLE_ACTORS } from './example-actors.js';
-import { CliError, EXAMPLE_FLOWS_DIR, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
+import { CliError, EXAMPLE_FLOWS_DIR, NO_DEMO_PAGE, readFlow, readFlowsDir, readText, readWorkflow, resolveFlowPath } from './io.js';
 import { serveOptionsFromEnv, servedAgents } from './serve.js';
 import { limitsOptions, serveLimits } from './serve-limits.js';
 import { runValidate } from './validate.js';
@@ -173,7 +173,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
       });
       streams.stdout.write(
         `gateflow: listening on ${server.url} (API under /api, OpenAPI at /api/openapi.json)\n` +
-          (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : 'gateflow: no demo page (run npm run build:demo)\n') +
+          (settings.staticDir ? `gateflow: demo page at ${server.url}/ (add ?inspect for the Stately inspector); viewer at ${server.url}/viewer\n` : `${NO_DEMO_PAGE}\n`) +
           `gateflow: store: ${server.storeDescription}\n` +
           (values.limits !== undefined || env.GATEFLOW_LIMITS?.trim() ? `gateflow: limits: ${values.limits ?? env.GATEFLOW_LIMITS?.trim()}\n` : '') +
           (!agents.has('task-agent')

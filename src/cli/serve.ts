@@ -12,6 +12,7 @@ export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' |
   const text = (name: string) => env[name]?.trim() || undefined;
   const jwtSecret = text('GATEFLOW_JWT_SECRET');
   const hosts = text('GATEFLOW_ALLOWED_HOSTS');
+  const cors = text('GATEFLOW_CORS_ORIGINS');
   const maxTurns = wholeNumber(env, 'GATEFLOW_MAX_TURNS', 1);
   const skew = wholeNumber(env, 'GATEFLOW_JWT_CLOCK_SKEW', 0);
   const issuer = text('GATEFLOW_JWT_ISSUER');
@@ -24,6 +25,7 @@ export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' |
     jwtSecret,
     jwt: { issuer, audience, clockSkewSeconds: skew },
     ...(hosts !== undefined && { allowedHosts: hosts === '*' ? '*' : hosts.split(',').map((h) => h.trim()).filter(Boolean) }),
+    ...(cors !== undefined && { corsOrigins: cors === '*' ? '*' : corsOrigins(cors) }),
     ...(maxTurns !== undefined && { maxTurnsPerSession: maxTurns }),
     ...((streamsPerCaller !== undefined || streams !== undefined) && {
       eventStreams: { ...(streamsPerCaller !== undefined && { perCaller: streamsPerCaller }), ...(streams !== undefined && { total: streams }) },
@@ -31,6 +33,28 @@ export function serveOptionsFromEnv(env: Env): Omit<ServerOptions, 'workflows' |
     staticDir: existsSync(DEMO_DIR) ? DEMO_DIR : undefined,
   };
 }
+
+/** Pages on other origins that may call the API (a Vite dev server, an app's own site): checked here, so a mistake is one line at start. */
+function corsOrigins(list: string): string[] {
+  const origins = list.split(',').map((o) => o.trim()).filter(Boolean);
+  if (origins.length > MAX_CORS_ORIGINS) throw new CliError(`gateflow: GATEFLOW_CORS_ORIGINS names ${origins.length} origins; at most ${MAX_CORS_ORIGINS}`, 2);
+  return origins.map((origin) => {
+    let parsed: string;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      parsed = 'null';
+    }
+    // An origin as a browser sends it: scheme://host[:port], no path (a bare "localhost:5173" parses as a scheme).
+    if (parsed === 'null' || parsed !== origin.replace(/\/$/, '')) {
+      const hint = parsed === 'null' ? 'scheme://host[:port], e.g. http://localhost:5173' : parsed;
+      throw new CliError(`gateflow: GATEFLOW_CORS_ORIGINS: "${origin.slice(0, 100)}" is not an origin: write it as ${hint}`, 2);
+    }
+    return parsed;
+  });
+}
+
+const MAX_CORS_ORIGINS = 100;
 
 function wholeNumber(env: Env, name: string, min: number): number | undefined {
   const value = env[name]?.trim();

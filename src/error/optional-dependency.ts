@@ -17,6 +17,22 @@ export const OPTIONAL_DEPENDENCIES = {
 
 export type OptionalDependency = keyof typeof OPTIONAL_DEPENDENCIES;
 
+/**
+ * `@electric-sql/pglite-age` 0.0.15 pins its PGlite peer at 0.5.14 exactly: an
+ * app that installed a later PGlite cannot add the graph (npm refuses with
+ * ERESOLVE). So the PGlite to install is that one, and AGE is installed with it.
+ */
+const AGE_PGLITE = '0.5.14';
+
+/** The command that installs a missing package, at the version to install. */
+function installCommand(packageName: string): string {
+  if (packageName === '@electric-sql/pglite') return `npm install '@electric-sql/pglite@${AGE_PGLITE}'`;
+  if (packageName === '@electric-sql/pglite-age')
+    return `npm install '@electric-sql/pglite-age@${OPTIONAL_DEPENDENCIES['@electric-sql/pglite-age']}' '@electric-sql/pglite@${AGE_PGLITE}'`;
+  const range = (OPTIONAL_DEPENDENCIES as Record<string, string>)[packageName];
+  return `npm install ${range ? `'${packageName}@${range}'` : packageName}`;
+}
+
 /** A part of gateflow was used whose optional dependency is not installed: the message names the package and the command. */
 export class MissingDependencyError extends GateflowError {
   readonly code = 'missing_dependency';
@@ -29,8 +45,7 @@ export class MissingDependencyError extends GateflowError {
     readonly feature: string,
     options?: { cause?: unknown },
   ) {
-    const range = (OPTIONAL_DEPENDENCIES as Record<string, string>)[packageName];
-    super(`${feature} needs the package ${packageName}, which is not installed: npm install ${range ? `'${packageName}@${range}'` : packageName}`, options);
+    super(`${feature} needs the package ${packageName}, which is not installed: ${installCommand(packageName)}`, options);
     this.name = 'MissingDependencyError';
   }
 }

@@ -93,7 +93,8 @@ export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLeve
   const drawn = effectiveLevel(drawing, level);
   const scene = drawn === 'outline' ? outlineScene(drawing) : machineScene(drawing);
   const graph = elkGraph(scene);
-  const laid = await (options.elk ?? (await newElk())).layout(graph);
+  // What elkjs returns is the graph it was given, laid out: an ElkNode.
+  const laid = (await (options.elk ?? (await newElk())).layout(graph)) as ElkNode;
   return place(drawing, drawn, scene, laid);
 }
 
@@ -101,8 +102,22 @@ export async function layoutDrawing(drawing: WorkflowDrawing, level: DrawingLeve
 // loaded on first use, so that importing gateflow does not load 1.5 MB of
 // layout engine. It is CommonJS: its `module.exports` is the constructor, with
 // `default` set to itself, which TypeScript (NodeNext) types as the module; read either.
+/**
+ * An ELK graph as elkjs takes and returns it (a part of its `ElkNode`), named
+ * here so that gateflow's declarations need no elkjs: it is an optional peer,
+ * and an app without it type-checks gateflow's types all the same.
+ */
+export interface ElkGraph {
+  id: string;
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  children?: ElkGraph[];
+}
+
 /** What lays an ELK graph out: elkjs's `ELK`, or one that runs it elsewhere (a worker thread: src/server/layout-worker.ts). */
-export type ElkLayouter = { layout(graph: ElkNode): Promise<ElkNode> };
+export type ElkLayouter = { layout(graph: ElkGraph): Promise<ElkGraph> };
 
 export interface LayoutDrawingOptions {
   /** The ELK to lay out with; by default elkjs's bundled build, in this thread. */

@@ -42,6 +42,22 @@ describe('optional dependencies', () => {
     expect((failed as MissingDependencyError).cause).toBe(error);
   });
 
+  it("advises the PGlite that pglite-age pins, so that the graph can be added later (a later PGlite makes that install fail with ERESOLVE)", async () => {
+    const notFound = () => Promise.reject(Object.assign(new Error('module not found'), { code: 'ERR_MODULE_NOT_FOUND' }));
+    const agePeer = (JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite-age/package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> })
+      .peerDependencies['@electric-sql/pglite'];
+    expect(agePeer).toMatch(/^\d+\.\d+\.\d+$/);
+    const pglite = await importOptional('@electric-sql/pglite', 'the PGlite store (gateflow/pglite)', notFound).catch((e: unknown) => e);
+    expect((pglite as Error).message).toBe(
+      `the PGlite store (gateflow/pglite) needs the package @electric-sql/pglite, which is not installed: npm install '@electric-sql/pglite@${agePeer}'`,
+    );
+    // AGE with its PGlite in one command: where a later PGlite is installed, it is replaced rather than refused.
+    const age = await importOptional('@electric-sql/pglite-age', 'Apache AGE in PGlite (gateflow/graph/pglite)', notFound).catch((e: unknown) => e);
+    expect((age as Error).message).toBe(
+      `Apache AGE in PGlite (gateflow/graph/pglite) needs the package @electric-sql/pglite-age, which is not installed: npm install '@electric-sql/pglite-age@0.0.15' '@electric-sql/pglite@${agePeer}'`,
+    );
+  });
+
   it('passes on any other failure as it is', async () => {
     const error = new SyntaxError('broken module');
     await expect(importOptional('elkjs', 'laying out drawings', () => Promise.reject(error))).rejects.toBe(error);

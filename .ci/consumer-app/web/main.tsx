@@ -4,7 +4,8 @@ import { StrictMode, useState, version } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatWidget, createHttpTransport } from 'gateflow/react';
 
-const transport = createHttpTransport({ baseUrl: '' });
+// The API on this page's origin, or at ?api=<origin> (another origin, allowed by the server's CORS).
+const transport = createHttpTransport({ baseUrl: new URLSearchParams(location.search).get('api') ?? '' });
 
 function App() {
   const [replies, setReplies] = useState(0);
