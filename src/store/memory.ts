@@ -78,9 +78,9 @@ export function createMemoryStore(): Store {
     async create(s: NewSession) {
       if (sessions.has(s.sessionId)) throw new ConflictError(`session ${s.sessionId} exists`);
       const now = new Date().toISOString();
-      const { reply, gates: opened, events: announced, trace, ...rest } = s;
-      // Times as the text JSON writes for a Date (see commitTurn).
-      const record = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
+      const { reply, gates: opened, events: announced, trace } = s;
+      // The record's fields written out (a rest copy and a spread are slow paths), its times as the text JSON writes for a Date (see commitTurn).
+      const record = { sessionId: s.sessionId, flowId: s.flowId, flowVersion: s.flowVersion, snapshot: s.snapshot, owner: s.owner, version: 1, status: reply.status, createdAt: now, updatedAt: now };
       const entry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
       sessions.set(s.sessionId, {
         record: JSON.stringify(record),
