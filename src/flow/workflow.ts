@@ -58,10 +58,12 @@ function compileWorkflow(doc: FlowDocument, options: FlowWorkflowOptions): Workf
       return host && Object.keys(host).length > 0 ? host : undefined;
     },
     toEvent: defaultTurnEvent,
-    reply: (snapshot: AnyMachineSnapshot, sessionId: string): Reply => ({
-      ...buildReply(graph, snapshot as AnyMachineSnapshot & { context: FlowContext }, sessionId),
-      status: statusOf(snapshot),
-    }),
+    reply: (snapshot: AnyMachineSnapshot, sessionId: string): Reply => {
+      // The built reply is new: its status is added, not spread into another copy.
+      const reply = buildReply(graph, snapshot as AnyMachineSnapshot & { context: FlowContext }, sessionId) as Reply;
+      reply.status = statusOf(snapshot);
+      return reply;
+    },
     restore: withContextDefaults,
     migrate: (fromVersion, snapshot) => migrateSnapshot(checked, fromVersion as FlowVersion, snapshot),
     outline: () => (outline ??= flowOutline(checked)),

@@ -82,7 +82,6 @@ function parseInputs(where: string, value: unknown): InputSpec[] {
   return result.data;
 }
 
-/** The inputs the active states of a snapshot wait for, by state (none when it is not active). */
 /** Per machine: whether any of its states declares inputs (a machine's states do not change). */
 const declaring = new WeakMap<AnyStateMachine, boolean>();
 
@@ -101,8 +100,10 @@ export function declaresInputs(machine: AnyStateMachine): boolean {
   return found;
 }
 
+/** The inputs the active states of a snapshot wait for, by state (none when it is not active). */
 export function declaredInputs(snapshot: AnyMachineSnapshot): DeclaredInputs[] {
-  if (snapshot.status !== 'active') return [];
+  // A machine none of whose states declares inputs waits for none (known once per machine; getMeta builds an object per call).
+  if (snapshot.status !== 'active' || !declaresInputs(snapshot.machine)) return [];
   const found: DeclaredInputs[] = [];
   for (const [state, meta] of Object.entries(snapshot.getMeta() as Record<string, unknown>)) {
     if (typeof meta !== 'object' || meta === null || !('inputs' in meta)) continue;

@@ -76,11 +76,11 @@ export function planGates(step: GateStep): GatePlan {
 
 /** The reply with the session's open gates, and `waiting` while any is open. */
 export function withInputs<R extends ReplyEnvelope>(reply: R, open: readonly GateRecord[]): R {
-  return {
-    ...reply,
-    status: open.length > 0 && reply.status === 'active' ? 'waiting' : reply.status,
-    inputs: open.map(openInputOf),
-  };
+  // A copy (the session keeps the reply it built), its fields set after: a spread that overrides keys is slow.
+  const copy = { ...reply };
+  if (open.length > 0 && reply.status === 'active') copy.status = 'waiting';
+  copy.inputs = open.map(openInputOf);
+  return copy;
 }
 
 /** What the events stream announces for a step: gates opened and closed, the session finished. */

@@ -266,8 +266,9 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
   // Turns on one session run one after another in this process.
   const queues = new Map<string, Promise<unknown>>();
   const serialized = <T>(sessionId: string, fn: () => Promise<T>): Promise<T> => {
-    const previous = queues.get(sessionId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(fn);
+    const previous = queues.get(sessionId);
+    // Nothing running on the session (the usual case): start at once, with no promise to wait behind.
+    const run = previous ? previous.catch(() => undefined).then(fn) : fn();
     queues.set(sessionId, run);
     const cleanup = () => {
       if (queues.get(sessionId) === run) queues.delete(sessionId);
@@ -407,7 +408,18 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             if (active.done || prepared.ends) active.stop();
             else
               live.keep(sessionId, version, active, {
-                record: { ...session, version, snapshot, flowVersion: active.workflow.version, status: reply.status, updatedAt: now },
+                // Written out, not spread over the loaded record (a spread that overrides keys is slow).
+                record: {
+                  sessionId,
+                  flowId: session.flowId,
+                  flowVersion: active.workflow.version,
+                  snapshot,
+                  version,
+                  owner: session.owner,
+                  status: reply.status,
+                  createdAt: session.createdAt,
+                  updatedAt: now,
+                },
                 gates: plan.open,
                 turnIds: turnId === null ? (kept?.turnIds ?? []) : [...(kept?.turnIds ?? []), turnId].slice(-KEPT_TURN_IDS),
               });

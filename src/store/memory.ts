@@ -70,23 +70,24 @@ export function createMemoryStore(): Store {
       .filter((g) => g.sessionId === sessionId && g.status === 'open')
       .sort(byOpening);
   const announce = (list: readonly NewSessionEvent[] | undefined) => {
-    for (const e of list ?? []) events.push(JSON.stringify({ ...e, id: events.length + 1, createdAt: new Date() }));
+    for (const e of list ?? []) events.push(JSON.stringify({ ...e, id: events.length + 1, createdAt: new Date().toISOString() }));
   };
 
   return {
     kind: 'memory',
     async create(s: NewSession) {
       if (sessions.has(s.sessionId)) throw new ConflictError(`session ${s.sessionId} exists`);
-      const now = new Date();
-      const { reply, gates: opened, events: announced, trace, ...rest } = s;
-      const record: SessionRecord = { ...rest, version: 1, status: reply.status, createdAt: now, updatedAt: now };
-      const entry: JournalEntry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
+      const now = new Date().toISOString();
+      const { reply, gates: opened, events: announced, trace } = s;
+      // The record's fields written out (a rest copy and a spread are slow paths), its times as the text JSON writes for a Date (see commitTurn).
+      const record = { sessionId: s.sessionId, flowId: s.flowId, flowVersion: s.flowVersion, snapshot: s.snapshot, owner: s.owner, version: 1, status: reply.status, createdAt: now, updatedAt: now };
+      const entry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
       sessions.set(s.sessionId, {
         record: JSON.stringify(record),
         version: 1,
         flowId: s.flowId,
         owner: s.owner,
-        createdAt: now.toISOString(),
+        createdAt: now,
         journal: [JSON.stringify(entry)],
         turnIds: new Map(),
         n: ++created,
@@ -108,9 +109,11 @@ export function createMemoryStore(): Store {
       if (s.version !== expectedVersion) throw new ConflictError(`session ${sessionId} is at version ${s.version}, not ${expectedVersion}`);
       if (t.turnId !== null && s.turnIds.has(t.turnId)) throw new ConflictError(`turn ${t.turnId} is already taken`);
       const now = new Date();
+      // Times as the text JSON writes for a Date (a Date in the value would be written through its toJSON, slower).
+      const at = now.toISOString();
       const version = expectedVersion + 1;
       // The record's fields in the order create() wrote them (its JSON reads back the same).
-      const record: Omit<SessionRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: Date } = {
+      const record: Omit<SessionRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string } = {
         sessionId,
         flowId: s.flowId,
         flowVersion: t.flowVersion,
@@ -119,11 +122,11 @@ export function createMemoryStore(): Store {
         version,
         status: t.reply.status,
         createdAt: s.createdAt,
-        updatedAt: now,
+        updatedAt: at,
       };
       s.record = JSON.stringify(record);
       s.version = version;
-      s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: now }));
+      s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: at }));
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
       for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
       for (const c of t.gates?.closed ?? []) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { FlowDocumentError, compileFlow, type FlowDocumentInput } from '../../src/flow/index.js';
 
 const doc: FlowDocumentInput = {
@@ -24,5 +25,21 @@ describe('compileFlow', () => {
     const broken: FlowDocumentInput = { ...doc, edges: [{ from: 'q', to: 'nowhere' }] };
     expect(() => compileFlow(broken)).toThrow(FlowDocumentError);
     expect(() => compileFlow(broken)).toThrow('tiny /edges/0/to: no node has the id "nowhere"');
+  });
+
+  it("traces a node's entry and exit with a plain emit (two per step: no enqueueActions to set up for them)", () => {
+    const machine = compileFlow(doc);
+    expect((machine.implementations.actions.traceNode as { type?: string }).type).toBe('xstate.emit');
+    const actor = createActor(machine);
+    const trace: { type: string }[] = [];
+    actor.on('*', (e) => trace.push(e));
+    actor.start();
+    actor.send({ type: 'user.button', value: 'Yes' });
+    expect(trace.filter((e) => e.type.startsWith('node.'))).toEqual([
+      { type: 'node.enter', node: 'q', kind: 'question' },
+      { type: 'node.exit', node: 'q', kind: 'question' },
+      { type: 'node.enter', node: 'done', kind: 'terminal' },
+      { type: 'node.exit', node: 'done', kind: 'terminal' },
+    ]);
   });
 });

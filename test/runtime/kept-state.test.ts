@@ -87,3 +87,30 @@ describe('a session this process saved last', () => {
     elsewhere.close();
   });
 });
+
+describe('turns on one session in this process', () => {
+  it('go to the store at once when nothing else runs on the session (no wait behind an empty queue)', async () => {
+    const { store, n } = counted(createMemoryStore());
+    const runtime = createFlowRuntime({ flows: [flow], store, liveSessions: 0 });
+    const { sessionId } = await runtime.start(flow.id);
+    const turn = runtime.turn(sessionId, { button: 'Yes' });
+    // The step began within the call: its load was asked for before any promise settled.
+    expect(n.load).toBe(1);
+    await turn;
+    runtime.close();
+  });
+
+  it('still run one after another when sent together: each is applied on the one before', async () => {
+    const { store, n } = counted(createMemoryStore());
+    const runtime = createFlowRuntime({ flows: [flow], store, liveSessions: 0 });
+    const { sessionId } = await runtime.start(flow.id);
+    const first = runtime.turn(sessionId, { button: 'Yes' });
+    const second = runtime.turn(sessionId, { button: 'No' });
+    // The second waits for the first: one load so far.
+    expect(n.load).toBe(1);
+    const replies = await Promise.all([first, second]);
+    expect(replies.map((r) => Object.keys(r.answers))).toEqual([['1_patient_info_availability'], ['1_patient_info_availability', '2_insurance_history']]);
+    expect(n).toEqual({ load: 2, commit: 2 });
+    runtime.close();
+  });
+});

@@ -30,6 +30,30 @@ describe('the memory store commits a turn', () => {
     await expect(store.commitTurn('s', 1, { snapshot: {} as never, flowVersion: 1, turn: { text: 'y' }, turnId: null, reply: reply('late') })).rejects.toThrow(ConflictError);
   });
 
+  it("writes its times as text: no Date goes through JSON (a Date's toJSON is the slow path of a commit)", async () => {
+    const store = createMemoryStore();
+    const toJSON = vi.spyOn(Date.prototype, 'toJSON');
+    await store.create({ sessionId: 's', flowId: 'f', flowVersion: 1, snapshot: { value: 'a' } as never, owner: null, reply: reply('hi') });
+    await store.commitTurn('s', 1, {
+      snapshot: { value: 'b' } as never,
+      flowVersion: 1,
+      turn: { text: 'x' },
+      turnId: null,
+      reply: reply('next'),
+      events: [{ type: 'session.finished', sessionId: 's', workflowId: 'f', owner: null, to: null, gateId: null, data: { status: 'done' } }],
+    });
+    expect(toJSON).not.toHaveBeenCalled();
+    toJSON.mockRestore();
+    // Read back as Dates, as before.
+    const { session } = (await store.load('s'))!;
+    expect(session.createdAt).toBeInstanceOf(Date);
+    expect(session.updatedAt.getTime()).toBeGreaterThanOrEqual(session.createdAt.getTime());
+    const history = await store.history('s');
+    expect(history.map((e) => e.createdAt instanceof Date && !Number.isNaN(e.createdAt.getTime()))).toEqual([true, true]);
+    expect(history[1]!.createdAt.getTime()).toBe(session.updatedAt.getTime());
+    expect((await store.readEvents(0, 10)).map((e) => e.createdAt instanceof Date && !Number.isNaN(e.createdAt.getTime()))).toEqual([true, true]);
+  });
+
   it("keeps the step's own announcement as it is made (no JSON text to write and parse), read back in order with the others", async () => {
     const store = createMemoryStore();
     await store.create({
