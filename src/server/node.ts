@@ -269,7 +269,7 @@ async function serveRuntime(
     shutdown: shutdown.signal,
     graph: storeGraphSource(store, graph),
     drawings,
-    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }) } }),
+    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }), ...(options.documentAgent?.actLimits && { actLimits: options.documentAgent.actLimits }) } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.eventStreams && { eventStreams: options.eventStreams }),
     ...(options.jwt && { jwt: options.jwt }),
