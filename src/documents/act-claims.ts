@@ -35,6 +35,12 @@ export interface ActClaims {
   release(key: ActKey, token: string): Promise<void>;
   /** How long the key's claim has left, in ms (0: expired), or null when the key is free. */
   leaseLeft(key: ActKey): Promise<number | null>;
+  /**
+   * Frees every key: only for the one process a database has, at its start
+   * (a PGlite directory is locked to one), where any claim is a killed
+   * process's. Returns how many there were.
+   */
+  clearAll(): Promise<number>;
 }
 
 // The key's row: a hash, as an owner's length has no cap the index could hold.
@@ -75,6 +81,9 @@ export function actClaims(sql: Pick<SqlDatabase, 'query'>): ActClaims {
         [keyText(key)],
       );
       return rows[0] ? Number(rows[0].ms) : null;
+    },
+    async clearAll() {
+      return (await sql.query('DELETE FROM gateflow_act_claims RETURNING 1')).rows.length;
     },
   };
 }

@@ -193,6 +193,8 @@ async function serveStore(store: Store, options: ServerOptions, { description, o
   const documentAgentLog = (error: unknown, step: string) =>
     onBackgroundError(error instanceof DocumentAgentModelError ? new Error(`document agent, ${step}: ${error.internal}`) : error);
   const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, { onError: documentAgentLog, ...options.documentAgent }) : null;
+  // A PGlite directory this server opened is locked to it: a message's claim found there is a killed process's, freed now, not at its lease's end.
+  if (documents && owned && store.kind === 'pglite') await (await import('../documents/act-claims.js')).actClaims(store.sql!).clearAll();
   const inspector = options.inspect ? await webSocketInspector(options.inspect.url) : null;
   const runtime = createRuntime({
     ...(inspector && { inspect: inspector.inspect }),

@@ -400,7 +400,7 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           'Sent again with the same `turn_id` (or `Idempotency-Key`), with or without the `chat_id` the first answer gave, a message is applied once and answers what the first stored, ' +
           'whichever server of those sharing the database takes it: the key is claimed in the database before any work. A send that finds its key held by one still under way ' +
           "waits for it (at most the act's time limit, `actLimits.maxActMs`), then answers what it applied; if it is still under way then, 409 `turn_in_progress` with Retry-After. " +
-          "A claim left by a server that died expires a little after the act's time limit (15 s more); the message sent again then is applied once.",
+          "A claim left by a server that died expires a little after the act's time limit (15 s more; on PGlite, when the server starts again); the message sent again then is applied once.",
         security,
         parameters: [
           {

@@ -12,6 +12,8 @@
  * either reached its own commit (two applies) or found the key claimed.
  * The messages are explicit commands (no model).
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actClaims, type ActKey } from '../../src/documents/act-claims.js';
@@ -19,13 +21,15 @@ import { documentAgentHost } from '../../src/document-agent/host.js';
 import { documentRepository } from '../../src/documents/repository.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { createApp } from '../../src/server/app.js';
+import { startServer } from '../../src/server/node.js';
+import { createPgliteStore } from '../../src/store/pglite.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
 import { SCHEMA_CHANGES } from '../../src/store/sql/schema-changes.js';
 import { upgradeSchema } from '../../src/store/sql/sql-store.js';
 import type { SqlDatabase, Store } from '../../src/store/types.js';
 import { latch } from '../helpers/document-agent.js';
-import { jsonRequests } from '../helpers/http.js';
-import { templateStore } from '../helpers/pglite-template.js';
+import { call, jsonRequests } from '../helpers/http.js';
+import { templateDataDir, templateStore } from '../helpers/pglite-template.js';
 import { createTestSchema, hasPostgres, type TestSchema } from '../helpers/postgres.js';
 
 const NOTES = '# Notes\n\nOpen daily.\n';
@@ -276,6 +280,32 @@ describe.skipIf(!hasPostgres)('a database of schema change 10 (before the claims
       }
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('a PGlite directory opened again by the server', () => {
+  it('frees the claims of the process that had it (killed mid-message): the message sent again applies at once, once', async () => {
+    const dir = templateDataDir('plain');
+    try {
+      // What the killed process left: its data and a claim whose lease has most of its time left.
+      const before = await createPgliteStore({ dataDir: dir });
+      const { project, notes } = await notesIn(before, 'Restarted');
+      await deadClaim(before, { owner: null, projectId: project.id, turnId: 'restart-1' }, false);
+      await before.close();
+
+      const server = await startServer({ workflows: [], port: 0, dataDir: dir, documentAgent: { actLimits: { maxActMs: 1_000 } } });
+      try {
+        const answer = await call(server.url, '/api/agent/act', { json: { message: 'Add this to Notes: Closed on Sunday', project_id: project.id, turn_id: 'restart-1' } });
+        expect(answer.status, answer.text).toBe(200);
+        const document = await call(server.url, `/api/documents/${notes.id}`);
+        expect((document.body.content as string).match(/Closed on Sunday/g)).toHaveLength(1);
+        expect(await claimsLeft(server.store)).toBe(0);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
     }
   });
 });
