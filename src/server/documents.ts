@@ -258,11 +258,12 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
       }).catch((error: unknown) => {
         throw error instanceof ActInProgressError ? new HttpError(409, error.code, error.message, error.retryAfterSeconds) : error;
       });
+      // A send that stopped waiting here takes the entry; only the entry's own send removes it.
       underWay.set(key, work);
       try {
         return c.json(await work);
       } finally {
-        underWay.delete(key);
+        if (underWay.get(key) === work) underWay.delete(key);
       }
     }),
   );

@@ -229,6 +229,32 @@ describe('a claim left behind (PGlite)', () => {
     }
   });
 
+  it("held by a send still under way on the same server: the second waits at most the act's limit, then 409 turn_in_progress; the first answers, and a later send replays it", async () => {
+    const { repo, project, notes } = await notesIn(store, 'Same server');
+    const hold = { on: true, reached: latch(), release: latch() };
+    const s = server(store, { maxActMs: 1_000, hold });
+    try {
+      const body = { message: 'Add this to Notes: Closed on Sunday', project_id: project.id, turn_id: 'same-1' };
+      const first = s.request('/api/agent/act', body);
+      await hold.reached.promise;
+      // The first is held at its commit for as long as the test wants: the second must not wait for it past 1 s.
+      const second = await s.request('/api/agent/act', body);
+      expect(second.status, second.text).toBe(409);
+      expect(second.body.error.code).toBe('turn_in_progress');
+      hold.on = false;
+      hold.release.release();
+      const answered = await first;
+      expect(answered.status, answered.text).toBe(200);
+      const third = await s.request('/api/agent/act', body);
+      expect(third.body.chat_message).toEqual(answered.body.chat_message);
+      expect((await repo.getDocument(null, notes.id)).content.match(/Closed on Sunday/g)).toHaveLength(1);
+      expect(await claimsLeft(store)).toBe(0);
+    } finally {
+      hold.release.release();
+      s.runtime.close();
+    }
+  });
+
   it('is not left by a send that failed: the key is free for the next', async () => {
     const s = server(store);
     try {
