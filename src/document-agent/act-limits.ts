@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActLimits } from '../../machines/document-agent.js';
+import { DEFAULT_ACT_LIMITS, type ActLimits } from '../../machines/document-agent.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS } from '../workflow/session.js';
 
 /**
@@ -22,3 +22,10 @@ export const ActLimitsSchema = z.strictObject({
     .describe(`Wall time of one message of the document agent, in ms (default 60,000, at most ${MAX_ACT_MS}); a model call or web search under way is stopped at it`)
     .optional(),
 }) satisfies z.ZodType<Partial<ActLimits>>;
+
+/** The act limits a host gave, checked, over the defaults; `who` names the option in the error (a RangeError saying what is wrong). */
+export function actLimitsOf(input: Partial<ActLimits> | undefined, who: string): ActLimits {
+  const parsed = ActLimitsSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new RangeError(`${who}: ${parsed.error.issues.map((i) => `actLimits.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return { ...DEFAULT_ACT_LIMITS, ...parsed.data };
+}

@@ -9,7 +9,7 @@ import type { NewSessionEvent, TurnEffects } from '../store/types.js';
 import { defineWorkflow, type StateReply } from '../workflow/define.js';
 import type { SessionIdentity, Workflow } from '../workflow/types.js';
 import { documentAgentMachine, type ActLimits, type DocumentAgentContext, type Outbox } from '../../machines/document-agent.js';
-import { ActLimitsSchema } from './act-limits.js';
+import { actLimitsOf } from './act-limits.js';
 import { appendText } from './markdown.js';
 
 export const DOCUMENT_AGENT_ID = 'document-agent';
@@ -79,8 +79,7 @@ const agentArtifact = (c: DocumentAgentContext) => ({
  */
 export function documentAgentWorkflow(options: DocumentAgentWorkflowOptions = {}): Workflow {
   const limits = documentLimits(options.limits);
-  const act = ActLimitsSchema.safeParse(options.actLimits ?? {});
-  if (!act.success) throw new RangeError(`documentAgentWorkflow: ${act.error.issues.map((i) => `actLimits.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  actLimitsOf(options.actLimits, 'documentAgentWorkflow');
   return defineWorkflow({
     id: DOCUMENT_AGENT_ID,
     version: 1,

@@ -71,3 +71,23 @@ export class InvalidDocumentInputError extends GateflowError {
     super(`invalid document input: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`);
   }
 }
+
+/**
+ * The act sent with this key (turn id or Idempotency-Key) and no chat is
+ * still under way, here or on another server, past the time a send waits for
+ * it: nothing was done by this one. Sent again after `retryAfterSeconds`, it
+ * answers what the first applied.
+ */
+export class ActInProgressError extends GateflowError {
+  override readonly name = 'ActInProgressError';
+  readonly code = 'turn_in_progress';
+  readonly status = 409;
+  constructor(
+    readonly turnId: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `the message with turn_id ${quote(turnId, 80)} is still being handled (it was sent before, to this server or another): nothing was done again; send it again in ${retryAfterSeconds} s to get its answer`,
+    );
+  }
+}

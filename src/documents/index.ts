@@ -3,3 +3,4 @@ export * from './schemas.js';
 export * from './errors.js';
 export { documentRepository, type DocumentRepository } from './repository.js';
 export * from './limits.js';
+export { actClaims, withActClaim, type ActClaims, type ActClaimTiming, type ActKey } from './act-claims.js';

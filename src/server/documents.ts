@@ -1,12 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { actLimitsOf } from '../document-agent/act-limits.js';
 import { AgentDecisionSchema } from '../document-agent/schemas.js';
 import { DOCUMENT_AGENT_ID } from '../document-agent/workflow.js';
-import { ChatNotFoundError, DocumentNotFoundError } from '../documents/errors.js';
+import { actClaims, withActClaim } from '../documents/act-claims.js';
+import { ActInProgressError, ChatNotFoundError, DocumentNotFoundError } from '../documents/errors.js';
 import { GateflowError } from '../error/gateflow-error.js';
 import { documentRepository, type DocumentRepository } from '../documents/repository.js';
 import { documentLimits, type DocumentLimitsInput } from '../documents/limits.js';
 import { NewProjectSchema, type Chat, type Document, type Message, type Project } from '../documents/schemas.js';
+import type { ActLimits } from '../../machines/document-agent.js';
 import type { Caller, Runtime } from '../runtime/runtime.js';
 import { StoreUnavailableError, type SqlDatabase } from '../store/types.js';
 import type { ReplyEnvelope } from '../workflow/reply.js';
@@ -176,7 +179,12 @@ export interface DocumentAgentSource {
   ping?: () => Promise<void>;
   /** The caps on names, documents and list pages (the defaults of `DocumentLimits` when absent); the agent's host takes the same. */
   limits?: DocumentLimitsInput;
+  /** The agent's limits per act, as its host has them (`DEFAULT_ACT_LIMITS` when absent): a send waits for another with its key at most `maxActMs`. */
+  actLimits?: Partial<ActLimits>;
 }
+
+/** A key's claim outlives the act's limit by this much before another may take it over (its holder renews it while alive). */
+export const ACT_CLAIM_MARGIN_MS = 15_000;
 
 const unavailable = (reason: string) =>
   new HttpError(503, 'document_agent_unavailable', `the document agent is not served here: ${reason}; flows keep working`);
@@ -227,25 +235,35 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
       }
     };
 
-  // Messages under way by their idempotency key: a retry waits for the first, then finds what it applied.
+  const { maxActMs } = actLimitsOf(source?.actLimits, 'documentRoutes');
+  const claims = source ? actClaims(source.database) : null;
+  // Messages under way here by their idempotency key: a retry in this process waits for the first without polling.
   const underWay = new Map<string, Promise<unknown>>();
   routes.post(
     '/agent/act',
     handle(async (repo, owner, c) => {
       const body = withIdempotencyKey(parseBody(ActRequestSchema, await readJson(c)), c.req.header('idempotency-key'));
       if (body.turn_id === undefined || (body.chat_id !== undefined && body.chat_id !== null)) return c.json(await act(runtime, repo, c.get('caller'), owner, body));
-      // Keyed and with no chat: the key alone says whether the message was applied, and where.
-      const key = JSON.stringify([owner, body.project_id, body.turn_id]);
-      while (underWay.has(key)) await underWay.get(key)!.catch(() => undefined);
-      const work = (async () => {
-        const chat = await repo.findChatByTurn(owner, body.project_id, body.turn_id!);
+      // Keyed and with no chat: the key alone says whether the message was applied, and where. It is claimed in the
+      // database first, so that a send of it to another server at the same moment waits for this one (src/documents/act-claims.ts).
+      const turnId = body.turn_id;
+      const key = JSON.stringify([owner, body.project_id, turnId]);
+      // However it waits (for a send here, then for the claim), a send waits at most the act's limit.
+      const until = Date.now() + maxActMs;
+      while (underWay.has(key) && Date.now() < until) await settledWithin(underWay.get(key)!, until - Date.now());
+      const timing = { leaseMs: maxActMs + ACT_CLAIM_MARGIN_MS, waitMs: Math.max(0, until - Date.now()) };
+      const work = withActClaim(claims!, { owner, projectId: body.project_id, turnId }, timing, async () => {
+        const chat = await repo.findChatByTurn(owner, body.project_id, turnId);
         return act(runtime, repo, c.get('caller'), owner, chat ? { ...body, chat_id: chat.id } : body);
-      })();
+      }).catch((error: unknown) => {
+        throw error instanceof ActInProgressError ? new HttpError(409, error.code, error.message, error.retryAfterSeconds) : error;
+      });
+      // A send that stopped waiting here takes the entry; only the entry's own send removes it.
       underWay.set(key, work);
       try {
         return c.json(await work);
       } finally {
-        underWay.delete(key);
+        if (underWay.get(key) === work) underWay.delete(key);
       }
     }),
   );
@@ -288,6 +306,13 @@ export function documentRoutes(runtime: Runtime, source: DocumentAgentSource | u
     }),
   );
   return routes;
+}
+
+/** Waits for `promise` to settle or `ms` to pass, whichever is first. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**

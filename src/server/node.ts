@@ -193,6 +193,8 @@ async function serveStore(store: Store, options: ServerOptions, { description, o
   const documentAgentLog = (error: unknown, step: string) =>
     onBackgroundError(error instanceof DocumentAgentModelError ? new Error(`document agent, ${step}: ${error.internal}`) : error);
   const documents = options.documentAgent && store.sql ? await documentAgentOf(store.sql, { onError: documentAgentLog, ...options.documentAgent }) : null;
+  // A PGlite directory this server opened is locked to it: a message's claim found there is a killed process's, freed now, not at its lease's end.
+  if (documents && owned && store.kind === 'pglite') await (await import('../documents/act-claims.js')).actClaims(store.sql!).clearAll();
   const inspector = options.inspect ? await webSocketInspector(options.inspect.url) : null;
   const runtime = createRuntime({
     ...(inspector && { inspect: inspector.inspect }),
@@ -269,7 +271,7 @@ async function serveRuntime(
     shutdown: shutdown.signal,
     graph: storeGraphSource(store, graph),
     drawings,
-    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }) } }),
+    ...(documentAgent && store.sql && { documentAgent: { database: store.sql, ping: () => store.ping(), ...(options.documentAgent?.limits && { limits: options.documentAgent.limits }), ...(options.documentAgent?.actLimits && { actLimits: options.documentAgent.actLimits }) } }),
     ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
     ...(options.eventStreams && { eventStreams: options.eventStreams }),
     ...(options.jwt && { jwt: options.jwt }),

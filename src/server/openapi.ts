@@ -396,8 +396,21 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           "The chat: `chat_id` when it is the caller's and in `project_id`; otherwise (absent, unknown, another project's or another owner's) a new chat in the project. " +
           `${caps} ` +
           'Each chat is a session of the `document-agent` workflow and each message a turn of it. When `awaiting` is set, the agent waits: ' +
-          'send one of its option values (or labels, e.g. "Proceed", "Cancel") as the next message, or anything else as a new request (the waiting one is dropped).',
+          'send one of its option values (or labels, e.g. "Proceed", "Cancel") as the next message, or anything else as a new request (the waiting one is dropped). ' +
+          'Sent again with the same `turn_id` (or `Idempotency-Key`), with or without the `chat_id` the first answer gave, a message is applied once and answers what the first stored, ' +
+          'whichever server of those sharing the database takes it: the key is claimed in the database before any work. A send that finds its key held by one still under way ' +
+          "waits for it (at most the act's time limit, `actLimits.maxActMs`), then answers what it applied; if it is still under way then, 409 `turn_in_progress` with Retry-After. " +
+          "A claim left by a server that died expires a little after the act's time limit (15 s more; on PGlite, when the server starts again); the message sent again then is applied once.",
         security,
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'The message\'s turn id, as `turn_id` (the same rules; both sent must be equal)',
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ],
         requestBody: { required: true, content: { 'application/json': { schema: ref('ActRequest') } } },
         responses: {
           200: json('ActResponse', "The document created or changed, the agent's reply as stored, its decision, and what it waits for"),
@@ -405,7 +418,8 @@ function documentAgentPaths(security: { bearer: never[] }[], common: Record<stri
           404: error("project_not_found: not the caller's project; document_not_found: document_id is not a document of that project"),
           409: error(
             'document_version_conflict: the document changed while the agent edited it, nothing was saved; turn_id_reused: the turn_id was used for another message; ' +
-              'cap_reached: the project holds as many documents or chats, or the chat as many messages, as this server allows (the message names the cap); nothing was written',
+              'cap_reached: the project holds as many documents or chats, or the chat as many messages, as this server allows (the message names the cap); nothing was written; ' +
+              "turn_in_progress: the message sent with this turn_id (or Idempotency-Key) and no chat_id before, to this server or another, is still under way after this one waited the act's time limit: nothing was done again, send it again after Retry-After seconds (1 to 10) to get its answer",
           ),
           422: error('text_too_long: a name or text the model gave is far over its cap (the message says the length and the cap); nothing was written'),
           502: error("model_error: the language model failed or answered outside the decision's schema; nothing was written (no message, no document)"),

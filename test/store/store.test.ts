@@ -591,6 +591,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL store', () => {
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
       );
       expect(tables.map((t) => t.table_name)).toEqual([
+        'gateflow_act_claims',
         'gateflow_chats',
         'gateflow_documents',
         'gateflow_events',

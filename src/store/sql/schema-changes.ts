@@ -198,4 +198,22 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
       );
     `,
   },
+  {
+    version: 11,
+    name: 'act keys claimed',
+    // The document agent's act by its idempotency key alone (src/documents/act-claims.ts): a row per key while a
+    // message sent with it and no chat is under way, taken before any work and deleted when it ends, so the table
+    // holds only acts in flight. `key` is the SHA-256 of the key's JSON (owner, project, turn id: an owner's length
+    // has no cap here); a claim whose holder died is taken over once `lease_until` has passed.
+    sql: `
+      CREATE TABLE gateflow_act_claims (
+        key         bytea PRIMARY KEY,
+        project_id  bigint NOT NULL,
+        turn_id     text NOT NULL,
+        token       text NOT NULL,
+        lease_until timestamptz NOT NULL,
+        claimed_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
