@@ -24,6 +24,7 @@ import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
+import { oppositesOf } from './knowledge/opposites.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -281,6 +282,13 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // except a soft one before a count: "maybe one gap" is about one gap.
   if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
 
+  // "No, never had a gap" asked whether the cover was continuous: the denial of the question's opposite is its Yes.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined) {
+    const denial = deniedOpposite(tokens, gate.prompt);
+    if (denial === 'unsure') return abstain('ambiguous');
+    if (denial !== undefined)
+      return done({ status: 'match', value: lexicon.yes, confidence: 0.8 }, [{ category: lexicon.yes, start: denial.start + from, end: denial.end + from, generic: false, specific: true, number: false }]);
+  }
   const found = scan(tokens, lexicon.phrases);
   if (found.typoTie) return abstain('ambiguous');
   const { consumedBy } = found;
@@ -991,6 +999,51 @@ function indexOf(tokens: string[], phrase: string[]): number {
 
 function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
   return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
+}
+
+const opposites = new Map<string, Set<string>>();
+/** Words that may stand between a denial and the opposite it denies ("never had a gap", "not once did it lapse"). */
+const DENIAL_FILLERS = new Set([...NEGATION_FILLERS, 'had', 'been', 'ever', 'single', 'was', 'were', 'there', 'once', 'did', 'even', 'one', 'gone', 'got', 'any', 'real']);
+const DENIERS = new Set([...NEGATORS, 'zero', 'nothing', 'none']);
+/** After the denied word: it held only until, or except for, something ("never a gap until 2023"). */
+const BUT_FOR = new Set(['until', 'till', 'til', 'except', 'apart', 'besides', 'since', 'before', 'other', 'than', 'unless', 'but', 'only', 'just']);
+
+/**
+ * Rule (c) of issue 26: at a yes/no question whose prompt names a quality
+ * ("continuous", "valid", "fenced"), a denied opposite of it ("no, never had
+ * a gap", "not once did it lapse", "never been unfenced") is the question's
+ * Yes. 'unsure' when the opposite is also said without a denial, or the
+ * denial is limited ("never a gap until 2023"); undefined when the message
+ * denies no opposite (the other rules read it: "no, there was a break").
+ */
+function deniedOpposite(tokens: string[], prompt: string | undefined): { start: number; end: number } | 'unsure' | undefined {
+  if (prompt === undefined) return undefined;
+  let words = opposites.get(prompt);
+  if (!words) {
+    if (opposites.size > 1000) opposites.clear();
+    opposites.set(prompt, (words = oppositesOf(tokenize(prompt).filter((t) => t !== BREAK))));
+  }
+  if (words.size === 0) return undefined;
+  let denied: { start: number; end: number } | undefined;
+  let said = false;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!words.has(tokens[i]!)) continue;
+    let by = -1;
+    for (let j = i - 1; j >= 0 && i - j <= 5 && tokens[j] !== BREAK; j--) {
+      if (DENIERS.has(tokens[j]!)) {
+        by = j;
+        break;
+      }
+      if (!DENIAL_FILLERS.has(tokens[j]!)) break;
+    }
+    if (by < 0) {
+      said = true;
+      continue;
+    }
+    for (let k = i + 1; k < tokens.length && tokens[k] !== BREAK; k++) if (BUT_FOR.has(tokens[k]!)) return 'unsure';
+    denied ??= { start: by, end: i + 1 };
+  }
+  return denied !== undefined && said ? 'unsure' : denied;
 }
 
 const NEGATIVE_WORDS = new Set([...NEGATORS, 'nothing', 'none', 'nobody', 'missing', 'lack', 'lacking', 'lacks', 'unavailable']);
