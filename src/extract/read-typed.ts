@@ -1,6 +1,6 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
-import { tokenize } from './normalize.js';
+import { BREAK, tokenize } from './normalize.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -23,13 +23,15 @@ export function readTypedValue(
   if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
   if (options.prompt !== undefined && spec.type !== 'boolean') {
-    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string');
+    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string', spec.type === 'number');
     if (own.text.length === 0)
       return {
         ok: false,
         message:
           own.why === 'another'
             ? 'That sounds like it is about someone else. Please give your own answer.'
+            : own.why === 'thing'
+              ? 'That sounds like the value of something else than the question asks about. Please give that amount.'
             : own.why === 'time'
               ? 'That sounds like it was true then, or will be later. Please give your answer as it is today.'
               : 'That does not sound like a plain answer. Please give your answer as it is today.',
@@ -70,14 +72,15 @@ export function readTypedValue(
  * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
  * another value) are left out. `why` says what was left out when nothing is left.
  */
-function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' | 'unasserted' } {
+function ownClauses(text: string, prompt: string, timed: boolean, amount = false): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted' } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
   const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
-  let why: 'another' | 'time' | 'unasserted' | undefined;
+  let why: 'another' | 'thing' | 'time' | 'unasserted' | undefined;
   const kept = clauses.filter((clause) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
+    if (amount && valueOfAnotherThing(tokens, prompt)) return (why ??= 'thing'), false;
     if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
     // "Not 18 yet, I'm 17": a number denied is not the answer, when another clause gives one.
     if (timed && clauses.length > 1 && tokens.some((t, i) => t === 'not' && /^\d/u.test(tokens[i + 1] ?? ''))) return (why ??= 'unasserted'), false;
@@ -86,6 +89,48 @@ function ownClauses(text: string, prompt: string, timed: boolean): { text: strin
   });
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
+}
+
+const DETERMINERS = new Set(['the', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'a', 'an', 'your']);
+/** "For the house itself", "the bike alone": the value named is that thing's own. */
+const ITSELF = new Set(['itself', 'alone', 'themselves', 'only']);
+/** Words for the whole of what is asked, never another thing ("30k for everything in it"). */
+const WHOLE = new Set(['everything', 'all', 'stuff', 'things', 'lot', 'total', 'whole', 'rest', 'it', 'them', 'that', 'this', 'one', 'each', 'both', 'me', 'us', 'month', 'week', 'day', 'night', 'year', 'hour']);
+/** A question about what something is worth ("how much are your belongings worth?", "the value of..."). */
+const ASKS_A_WORTH = /\b(?:worth|value|valued|valuation|insured? for)\b/iu;
+const RATE = new Set(['per', 'each', 'every', 'monthly', 'weekly', 'daily', 'nightly', 'yearly', 'hourly']);
+const stem = (w: string) => w.replace(/(?:ies)$/u, 'y').replace(/(?<=[^s])s$/u, '');
+const promptStems = new Map<string, Set<string>>();
+
+/**
+ * Rule (b) of issue 26: a clause that ties its amount to a thing the question
+ * does not ask about is that thing's value. "350k for the house itself" asked
+ * what the belongings are worth names the house's worth; "for the X" alone does
+ * so only at a question about a worth, with no rate ("70 for the room per night"
+ * asked what one can spend is a budget for the asked thing). The asked thing is
+ * what the prompt names (its words, singular or plural).
+ */
+function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean {
+  let asked = promptStems.get(prompt);
+  if (!asked) {
+    if (promptStems.size > 1000) promptStems.clear();
+    promptStems.set(prompt, (asked = new Set(tokenize(prompt).map(stem))));
+  }
+  const worth = ASKS_A_WORTH.test(prompt);
+  const rate = tokens.some((t, i) => RATE.has(t) || (t === 'a' && /^(?:month|week|day|night|year|hour)s?$/u.test(tokens[i + 1] ?? '')));
+  for (let i = 0; i < tokens.length; i++) {
+    if (!['for', 'of', 'on'].includes(tokens[i]!) || !DETERMINERS.has(tokens[i + 1] ?? '')) continue;
+    // The noun: the last word before "itself", a break, or the clause's end, at most three words on.
+    let end = i + 2;
+    while (end < tokens.length && end < i + 5 && tokens[end] !== BREAK && !ITSELF.has(tokens[end]!) && !/^\d/u.test(tokens[end]!) && !RATE.has(tokens[end]!)) end++;
+    const noun = tokens[end - 1];
+    if (noun === undefined || end === i + 2) continue;
+    const marked = ITSELF.has(tokens[end] ?? '');
+    if (!marked && !(worth && !rate)) continue;
+    if (WHOLE.has(noun) || asked.has(stem(noun))) continue;
+    return true;
+  }
+  return false;
 }
 
 /** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */

@@ -5,10 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { matchCategory, type MatchableQuestion } from '../../src/extract/match-category.js';
+import { readTypedValue } from '../../src/extract/read-typed.js';
+import type { TypedSpec } from '../../src/extract/typed-value.js';
 
 const read = (text: string, gate: MatchableQuestion) => {
   const r = matchCategory(text, gate);
   return r.status === 'match' ? r.value : 'abstain';
+};
+type NumberSpec = Extract<TypedSpec, { type: 'number' }>;
+const amount = (text: string, prompt: string, spec: NumberSpec) => {
+  const r = readTypedValue(spec, text, { prompt });
+  return r.ok ? r.value : 'abstain';
 };
 
 describe('(c) a denied opposite of what a yes/no question asks is its Yes', () => {
@@ -36,5 +43,29 @@ describe('(c) a denied opposite of what a yes/no question asks is its Yes', () =
   it('a question that names the negative itself keeps a denial as its No', () => {
     const gaps: MatchableQuestion = { prompt: 'Were there any gaps in your health cover?', categories: ['Yes', 'No'] };
     expect(read('no, never had a gap', gaps)).toBe('No');
+  });
+});
+
+describe('(b) an amount tied to a thing the question does not ask about is that thing’s value', () => {
+  const possessions = 'What are the things in your flat worth altogether, in euros?';
+  const worthSpec: NumberSpec = { type: 'number', min: 1000, max: 900000, unit: 'EUR' };
+  const nightly = 'How much can you spend per night, in euros?';
+  const nightSpec: NumberSpec = { type: 'number', min: 20, max: 900, unit: 'EUR' };
+  const van = 'What is the most you want to pay per day for the van, in euros?';
+  const vanSpec: NumberSpec = { type: 'number', min: 15, max: 1000, unit: 'EUR' };
+
+  it.each([
+    ['420k for the apartment itself', possessions, worthSpec],
+    ['260k for the cottage', possessions, worthSpec],
+    ['about 40 for the trailer alone', van, vanSpec],
+  ] as const)('"%s" abstains', (text, prompt, spec) => {
+    expect(amount(text, prompt, spec)).toBe('abstain');
+  });
+
+  it('a price or budget for the asked thing is read, and so is a worth beside another thing’s', () => {
+    expect(amount('85 for the room per night', nightly, nightSpec)).toBe(85);
+    expect(amount('55 for the van itself', van, vanSpec)).toBe(55);
+    expect(amount('25k for all the things in it', possessions, worthSpec)).toBe(25000);
+    expect(amount('35k, the apartment itself is 420k', possessions, worthSpec)).toBe(35000);
   });
 });
