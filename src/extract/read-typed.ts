@@ -19,6 +19,7 @@ export function readTypedValue(
   } = {},
   today: Date = new Date(),
 ): TypedParse {
+  const original = text;
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
@@ -36,6 +37,7 @@ export function readTypedValue(
               ? 'That sounds like it was true then, or will be later. Please give your answer as it is today.'
               : 'That does not sound like a plain answer. Please give your answer as it is today.',
       };
+    if (own.qualified) return { ok: false, message: TWO_AMOUNTS, found: true };
     text = own.text;
   }
   const unit = spec.type === 'number' ? spec.unit : undefined;
@@ -47,17 +49,23 @@ export function readTypedValue(
     return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
   };
   // "No more than 70", "45 is my max": at a question that asks for the most, the limit is the answer.
-  if (spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt) && !LOWER_BOUND.test(text))
-    text = text.replace(UPPER_BOUND, ' ');
-  let parsed = read(text);
+  const asksTheMost = spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt);
+  const bounded = asksTheMost && !LOWER_BOUND.test(text);
   // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
   // when it holds one on its own (the whole text held two, and was refused for it).
-  const tail = afterLastTurn(text);
+  const turned = afterLastTurn(text, asksTheMost);
+  const tail = bounded && turned !== undefined ? turned.replace(UPPER_BOUND, ' ') : turned;
+  if (bounded) text = text.replace(UPPER_BOUND, ' ');
+  let parsed = read(text);
   if (!parsed.ok && tail !== undefined && spec.type !== 'boolean') {
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
   }
   if (!parsed.ok) return parsed;
+  // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
+  // person, are two values; which one is the answer is a guess.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
+    return { ok: false, message: TWO_AMOUNTS, found: true };
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
   const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';
@@ -72,21 +80,30 @@ export function readTypedValue(
  * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
  * another value) are left out. `why` says what was left out when nothing is left.
  */
-function ownClauses(text: string, prompt: string, timed: boolean, amount = false): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted' } {
+function ownClauses(text: string, prompt: string, timed: boolean, amount = false): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted'; qualified?: boolean } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
   const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
   let why: 'another' | 'thing' | 'time' | 'unasserted' | undefined;
+  // Rule (a): "around 40, but 55 would be fine": a second amount, only wished or conditional, after the first.
+  let qualified = false;
+  let keptAmount = false;
   const kept = clauses.filter((clause) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
     if (amount && valueOfAnotherThing(tokens, prompt)) return (why ??= 'thing'), false;
-    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
+    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) {
+      // (How a number seems, "but I feel 30", is no second value: only a wish or a condition is.)
+      qualified ||= amount && keptAmount && !seeming(tokens) && /\d/u.test(clause);
+      return (why ??= 'unasserted'), false;
+    }
     // "Not 18 yet, I'm 17": a number denied is not the answer, when another clause gives one.
     if (timed && clauses.length > 1 && tokens.some((t, i) => t === 'not' && /^\d/u.test(tokens[i + 1] ?? ''))) return (why ??= 'unasserted'), false;
     if (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined) return (why ??= 'time'), false;
+    keptAmount ||= /\d/u.test(clause);
     return true;
   });
+  if (qualified) return { text, qualified };
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
@@ -141,13 +158,46 @@ const UPPER_BOUND =
 /** Words that make a number a lower limit: such an answer is not the most. */
 const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
 
-/** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
-function afterLastTurn(text: string): string | undefined {
+/** Markers of a correction: what follows replaces what came before. */
+const CORRECTING = /\b(?:sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather|more like|closer to)\b/giu;
+/** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */
+const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
+/** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
+const RESTATED = /\b(?:it is|it's|its|that is|that's|thats|so|which is|which makes|makes it|in total|total|altogether|all in all|more like|closer to|really|net|after tax(?:es)?|this one|this time|now|currently|these days)\b[^\d]{0,20}\d/iu;
+/** At a question that asks for the most: a contrast that names the limit ("around 50 but could stretch to 65", "35, but 45 max"). */
+const LIMIT_NAMED = /\b(?:stretch|push it|max(?:imum)?|at most|at the most|up to|tops|my limit|absolute limit)\b/iu;
+
+/**
+ * The text after the last correction ("sorry", "no wait", "I mean"), or after the last contrast ("but", "though")
+ * when that part says the value again (rule a of issue 26: "40, but 55 would be fine", "3 bedrooms, but 1 is an
+ * office" are two values, not a correction); undefined when there is none with words after it.
+ */
+function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather)\b/giu))
-    end = m.index + m[0].length;
+  let contrast = false;
+  for (const m of text.matchAll(CORRECTING)) end = m.index + m[0].length;
+  for (const m of text.matchAll(CONTRASTING))
+    if (end === undefined || m.index >= end) {
+      end = m.index + m[0].length;
+      contrast = true;
+    }
   const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
+  if (contrast && !RESTATED.test(tail) && !(asksTheMost && LIMIT_NAMED.test(tail) && /\d/u.test(tail))) return undefined;
   return tail.length > 0 ? tail : undefined;
+}
+
+const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
+/** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
+const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;
+/** Whether `value` is the sum of the amounts written in digits in `text` (a sum the person states: "2 adults plus 1 kid"). */
+function isTheSum(value: number, text: string): boolean {
+  let sum = 0;
+  let count = 0;
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}.,])(\d+(?:[.,]\d+)?)\s*(k\b|thousand\b)?/giu)) {
+    sum += Number(m[1]!.replace(',', '.')) * (m[2] ? 1000 : 1);
+    count++;
+  }
+  return count < 2 || Math.abs(sum - value) < 1e-9;
 }
 
 /**

@@ -69,3 +69,32 @@ describe('(b) an amount tied to a thing the question does not ask about is that 
     expect(amount('35k, the apartment itself is 420k', possessions, worthSpec)).toBe(35000);
   });
 });
+
+describe('(a) two amounts of the question’s kind, neither marked as a correction, abstain', () => {
+  const savings = 'How much do you have in savings, in euros?';
+  const savingsSpec: NumberSpec = { type: 'number', min: 0, max: 1000000, unit: 'EUR' };
+  const rooms = 'How many rooms does the cabin have?';
+  const roomsSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 20, unit: 'rooms' };
+  const guests = 'How many guests are coming to the dinner?';
+  const guestsSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 40, unit: 'guests' };
+  const rent = 'What is the most you can pay per month for rent, in euros?';
+  const rentSpec: NumberSpec = { type: 'number', min: 100, max: 5000, unit: 'EUR' };
+
+  it.each([
+    ['roughly 8000, but the car fund adds another 3000', savings, savingsSpec],
+    ['12k, and the bonds are another 4k', savings, savingsSpec],
+    ['five, but 2 are just storage', rooms, roomsSpec],
+    ['6, but 8 if the cousins make it', guests, guestsSpec],
+    ['900, but 1100 would also be okay', rent, rentSpec],
+    ['4000 in cash but 9000 in shares', savings, savingsSpec],
+  ] as const)('"%s" abstains', (text, prompt, spec) => {
+    expect(amount(text, prompt, spec)).toBe('abstain');
+  });
+
+  it('a marked correction, a restated value, a named limit and a number of someone else are read', () => {
+    expect(amount('8000, sorry, 8500', savings, savingsSpec)).toBe(8500);
+    expect(amount('5 rooms but really it is 4', rooms, roomsSpec)).toBe(4);
+    expect(amount('about 900 but I could stretch to 1000', rent, rentSpec)).toBe(1000);
+    expect(amount('6, but my aunt is 70', guests, guestsSpec)).toBe(6);
+  });
+});
