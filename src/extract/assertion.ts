@@ -40,6 +40,8 @@ const HYPOTHETICAL: readonly string[] = [
  * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
  * a No). Tokens as normalize.ts writes them (repeated letters folded: "lolll" is "lol").
  */
+/** A size word that one contradicts ("my huge family of one", "a big crowd of 1"): irony, whatever the flow. */
+const BIG_GROUP_OF_ONE = /\b(?:huge|big|large|massive|enormous|giant|vast)\s+(?:\p{L}+\s+)?(?:family|group|party|crowd|team|army|entourage|gang|clan)\s+of\s+(?:one|1)\b/iu;
 const LAUGHTER = /^(?:l+o+l+[lo]*|(?:a?ha){2,}h?|(?:he){2,}h?|lmf?ao+|rofl|jk|jking|xd+|kidding)$/u;
 /** Emoji that turn the words around (eye roll, upside-down face, smirk, wink with tongue, clown). */
 const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}]/u;
@@ -58,7 +60,7 @@ const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will yo
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
 export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
-  if (IRONIC_EMOJI.test(text)) return 'sarcasm';
+  if (IRONIC_EMOJI.test(text) || BIG_GROUP_OF_ONE.test(text)) return 'sarcasm';
   const words = tokens.filter((t) => t !== BREAK);
   const has = (p: readonly string[]) => {
     for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;

@@ -282,6 +282,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // except a soft one before a count: "maybe one gap" is about one gap.
   if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
 
+  // "Yes, a very loud parrot" asked whether an alarm is fitted: the yes is about the thing it names, not the one asked.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && namesAnotherThing(tokens, gate.prompt)) return abstain('uncertain');
   // "No, never had a gap" asked whether the cover was continuous: the denial of the question's opposite is its Yes.
   if (lexicon.yes !== undefined && lexicon.no !== undefined) {
     const denial = deniedOpposite(tokens, gate.prompt);
@@ -999,6 +1001,23 @@ function indexOf(tokens: string[], phrase: string[]): number {
 
 function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
   return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
+}
+
+/** Words an appositive may be made of that name no other thing ("yes, a monitored one", "yes, a lot"). */
+const NO_OTHER_THING = new Set(['one', 'ones', 'lot', 'bit', 'few', 'couple', 'little', 'fair', 'good', 'great', 'few', 'must', 'definite', 'big', 'firm']);
+const singular = (w: string) => w.replace(/(?<=[^s])s$/u, '');
+
+/**
+ * A yes or no followed by "a/an" and a thing ("yes, a very loud parrot", "yeah, a dog"): the person says what
+ * they have, and when none of its words is the question's ("alarm"), the yes is about that other thing.
+ */
+function namesAnotherThing(tokens: string[], prompt: string | undefined): boolean {
+  if (prompt === undefined || !BARE_ANSWERS.has(tokens[0]!) || tokens[1] !== BREAK || (tokens[2] !== 'a' && tokens[2] !== 'an')) return false;
+  const asked = new Set([...promptWords(prompt)].map(singular));
+  let end = 3;
+  while (end < tokens.length && tokens[end] !== BREAK && !['that', 'who', 'which', 'with'].includes(tokens[end]!)) end++;
+  const thing = tokens.slice(3, end);
+  return thing.length > 0 && !thing.some((w) => asked.has(singular(w)) || NO_OTHER_THING.has(w));
 }
 
 const opposites = new Map<string, Set<string>>();

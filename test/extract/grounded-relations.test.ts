@@ -98,3 +98,34 @@ describe('(a) two amounts of the question’s kind, neither marked as a correcti
     expect(amount('6, but my aunt is 70', guests, guestsSpec)).toBe(6);
   });
 });
+
+describe('(a) two counts per week, neither a correction, abstain', () => {
+  const swim: MatchableQuestion = { prompt: 'How often do you want to swim?', categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'] };
+
+  it('a count with no period after one per week is another value of it', () => {
+    expect(read('three times a week, sometimes six times', swim)).toBe('abstain');
+    expect(read('once a week, in summer maybe 4 times', swim)).toBe('abstain');
+  });
+
+  it('one count per week, or the same count again, is read', () => {
+    expect(read('three times a week', swim)).toBe('2-3 times a week');
+    expect(read('twice a week, twice a day in the holidays', swim)).toBe('2-3 times a week');
+  });
+});
+
+describe('irony and a yes about another thing, found by the dev errors', () => {
+  const tent: MatchableQuestion = { prompt: 'Which tent size do you need?', categories: ['Small', 'Medium', 'Large'] };
+  const smoke: MatchableQuestion = { prompt: 'Is a smoke detector fitted in the kitchen?', categories: ['Yes', 'No'] };
+
+  it('a size word that "of one" contradicts is irony', () => {
+    expect(read('large obviously, for my massive team of one', tent)).toBe('abstain');
+    expect(read('large, for a family of five', tent)).toBe('Large');
+  });
+
+  it('"yes, a …" naming none of the question’s words is about that other thing', () => {
+    expect(read('yes, a cat with a very good nose', smoke)).toBe('abstain');
+    expect(read('yeah, a grumpy neighbour', smoke)).toBe('abstain');
+    expect(read('yes, a new detector', smoke)).toBe('Yes');
+    expect(read('yes, a wired one', smoke)).toBe('Yes');
+  });
+});
