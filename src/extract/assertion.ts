@@ -18,7 +18,8 @@ const SARCASM: readonly string[] = [
   // Ironic idioms: said to mean the opposite, or nothing sure.
   'living the dream', 'famous last words', 'what could possibly go wrong', 'said every', 'said nobody', 'and i am the queen',
   'and i am the pope', 'and i am batman', 'and pigs fly', 'when pigs fly', 'because i clearly', 'i clearly know', 'just like last year',
-  'pet rock', 'i love queues', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
+  'pet rock', 'i love queues', 'and i am the king', 'and i am the president', 'and i am the emperor', 'and i am santa',
+  'and i am the tooth fairy', 'and i am superman', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
 ];
 /**
  * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often

@@ -247,8 +247,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => read.consumedBy.has(i)).length > 0;
       const denies = read.mentions.length > 0 && said.length === 0;
       const before = scan(all.slice(from, at), lexicon.phrases).mentions;
-      // "New patient, but also a video call": two answers, not one replacing the other.
-      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t))) return abstain('ambiguous');
+      // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
+      // free": the second only on a condition (rule a of issue 26: two values, neither a correction).
+      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t) || CONDITIONAL.has(t))) return abstain('ambiguous');
       if (said.length > 0 || numbers) from = at;
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
     }
@@ -282,6 +283,10 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // except a soft one before a count: "maybe one gap" is about one gap.
   if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
 
+  // "Just a dummy alarm box": a fake thing is not the thing asked about, whatever the yes says.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && fakeOfAsked(tokens, gate.prompt)) return abstain('uncertain');
+  // "No, the previous owners said it did in 2018": a later "it did" says the opposite of the bare no.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && ellipticYesAfterNo(tokens)) return abstain('ambiguous');
   // "Yes, a very loud parrot" asked whether an alarm is fitted: the yes is about the thing it names, not the one asked.
   if (lexicon.yes !== undefined && lexicon.no !== undefined && namesAnotherThing(tokens, gate.prompt)) return abstain('uncertain');
   // "No, never had a gap" asked whether the cover was continuous: the denial of the question's opposite is its Yes.
@@ -583,6 +588,8 @@ function longestPhraseAt(
 function closeEnough(token: string, word: string): boolean {
   if (token === word) return true;
   if (token === BREAK || token[0] !== word[0]) return false;
+  // "I employ three people", "I'll retire": a word without its suffix is another word ("employed", "employee", "retired").
+  if (word.startsWith(token) && /^(?:e?d|ee|e?r|ing|ment)$/u.test(word.slice(token.length))) return false;
   if (word.length >= 5) {
     const allowed = word.length >= 8 ? 2 : 1;
     return token.length >= 4 && editDistance(token, word, allowed) <= allowed;
@@ -813,7 +820,8 @@ export function mentionsAnother(text: string, prompt: string | undefined): boole
 /** Where the text after the last contrast word ("but", "though", "except") starts, if there is one. */
 function lastContrast(text: string): number | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
+  // ("Anything but a van" is no contrast: normalize.ts reads it as "except".)
+  for (const m of text.matchAll(/(?<!\b(?:anything|everything|all|whatever|any)\s+)\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
   return end;
 }
 /** Words after a contrast that add nothing ("..., but yes", "but thanks"). */
@@ -822,6 +830,7 @@ const CONTRAST_FILLERS = new Set([
   'good', 'great', 'all', 'else', 'it', 'is', 'that', 'whatever',
 ]);
 /** Words that add a second answer rather than replace the first ("but also a video call"). */
+const CONDITIONAL = new Set(['if', 'unless', 'provided', 'assuming', 'depending', 'otherwise']);
 const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
 
 /** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
@@ -1001,6 +1010,29 @@ function indexOf(tokens: string[], phrase: string[]): number {
 
 function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
   return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
+}
+
+/** Words that make a thing not what it names ("a dummy alarm", "a fake camera"). */
+const FAKE = new Set(['fake', 'dummy', 'toy', 'pretend', 'imitation', 'replica', 'decoy', 'mock', 'fakes', 'dummies']);
+function fakeOfAsked(tokens: string[], prompt: string | undefined): boolean {
+  const asked = promptWords(prompt);
+  return tokens.some((t, i) => FAKE.has(t) && [1, 2].some((k) => asked.has(tokens[i + k] ?? '')));
+}
+
+const ELLIPSIS_SUBJECTS = new Set(['it', 'they', 'that', 'he', 'she', 'someone', 'somebody']);
+const AUXILIARIES = new Set(['did', 'does', 'do', 'has', 'have', 'had', 'was', 'were', 'is', 'are']);
+/** What may follow an elliptic auxiliary that still ends it: a time ("it did in 2018", "it has twice"). */
+const AFTER_ELLIPSIS = new Set(['in', 'once', 'twice', 'back', 'before', 'last', 'years', 'then', 'too', 'actually', 'apparently', 'though']);
+
+/** A message opening with a bare no whose later clause says "it did" / "they have": the opposite, elliptic. */
+function ellipticYesAfterNo(tokens: string[]): boolean {
+  if (!BARE_NOES.has(tokens[0]!)) return false;
+  for (let i = 2; i + 1 < tokens.length; i++) {
+    if (!ELLIPSIS_SUBJECTS.has(tokens[i]!) || !AUXILIARIES.has(tokens[i + 1]!) || tokens.slice(0, i).every((t) => t !== BREAK)) continue;
+    const next = tokens[i + 2];
+    if (next === undefined || next === BREAK || AFTER_ELLIPSIS.has(next) || /^\d/u.test(next)) return true;
+  }
+  return false;
 }
 
 /** Words an appositive may be made of that name no other thing ("yes, a monitored one", "yes, a lot"). */

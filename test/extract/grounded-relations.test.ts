@@ -129,3 +129,35 @@ describe('irony and a yes about another thing, found by the dev errors', () => {
     expect(read('yes, a wired one', smoke)).toBe('Yes');
   });
 });
+
+describe('more dev-style errors as general rules, on new sentences', () => {
+  const size: MatchableQuestion = { prompt: 'Which room size would you like?', categories: ['Single', 'Double', 'Suite'] };
+  const job: MatchableQuestion = { prompt: 'What is your employment status?', categories: ['Employed', 'Self-employed', 'Retired', 'Not working'] };
+  const leak: MatchableQuestion = { prompt: 'Has the roof leaked in the last five years?', categories: ['Yes', 'No'] };
+  const camera: MatchableQuestion = { prompt: 'Is a security camera installed at the entrance?', categories: ['Yes', 'No'] };
+  const passport: MatchableQuestion = { prompt: 'Do you have a valid passport?', categories: ['Yes', 'No'] };
+
+  it('"anything but X" excludes X: no contrast, no answer of its own', () => {
+    expect(read('anything but a suite', size)).toBe('abstain');
+    expect(read('double, but a suite if it is free', size)).not.toBe('Suite');
+  });
+
+  it('a verb is not the state its participle names', () => {
+    expect(read('I employ four people at my bakery', job)).toBe('abstain');
+    expect(read('employd', job)).toBe('Employed');
+  });
+
+  it('a bare no with a later elliptic "it did" abstains', () => {
+    expect(read('no, though the surveyor said it did in 2023', leak)).toBe('abstain');
+    expect(read('no, it is a new roof', leak)).toBe('No');
+  });
+
+  it('a fake thing is not the thing asked about', () => {
+    expect(read('yes, a dummy camera', camera)).toBe('abstain');
+    expect(read('yes, a real camera', camera)).toBe('Yes');
+  });
+
+  it('"and I am the king of …" is disbelief', () => {
+    expect(read('valid passport? sure, and I am the king of norway', passport)).toBe('abstain');
+  });
+});
