@@ -31,7 +31,7 @@ const PLANS: readonly string[] = [
 ];
 /** Hypotheticals: true of another world. */
 const HYPOTHETICAL: readonly string[] = [
-  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
+  'if i', 'if we', 'if she', 'if he', 'if they', 'if it', 'if that', 'if there', 'if you', 'if the', 'only if', 'unless', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".

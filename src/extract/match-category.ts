@@ -25,6 +25,7 @@ import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 import { oppositesOf } from './knowledge/opposites.js';
+import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -1035,21 +1036,21 @@ function ellipticYesAfterNo(tokens: string[]): boolean {
   return false;
 }
 
-/** Words an appositive may be made of that name no other thing ("yes, a monitored one", "yes, a lot"). */
-const NO_OTHER_THING = new Set(['one', 'ones', 'lot', 'bit', 'few', 'couple', 'little', 'fair', 'good', 'great', 'few', 'must', 'definite', 'big', 'firm']);
 const singular = (w: string) => w.replace(/(?<=[^s])s$/u, '');
 
 /**
- * A yes or no followed by "a/an" and a thing ("yes, a very loud parrot", "yeah, a dog"): the person says what
- * they have, and when none of its words is the question's ("alarm"), the yes is about that other thing.
+ * A yes or no followed by "a/an" and an animal or a person ("yes, a very loud parrot", "yeah, a grumpy neighbour")
+ * at a question about neither: the yes is about that other thing, a joke or a stand-in, not what was asked.
  */
 function namesAnotherThing(tokens: string[], prompt: string | undefined): boolean {
   if (prompt === undefined || !BARE_ANSWERS.has(tokens[0]!) || tokens[1] !== BREAK || (tokens[2] !== 'a' && tokens[2] !== 'an')) return false;
-  const asked = new Set([...promptWords(prompt)].map(singular));
+  const asked = [...promptWords(prompt)];
   let end = 3;
   while (end < tokens.length && tokens[end] !== BREAK && !['that', 'who', 'which', 'with'].includes(tokens[end]!)) end++;
-  const thing = tokens.slice(3, end);
-  return thing.length > 0 && !thing.some((w) => asked.has(singular(w)) || NO_OTHER_THING.has(w));
+  const thing = tokens.slice(3, end).map(singular);
+  const aboutAnimals = asked.some((w) => ABOUT_ANIMALS.has(w) || ANIMALS.has(singular(w)));
+  const aboutPeople = asked.some((w) => PEOPLE.has(singular(w)) || PERSON_NOUNS.has(w) || w === 'anyone' || w === 'anybody');
+  return thing.some((w) => (ANIMALS.has(w) && !aboutAnimals) || (PEOPLE.has(w) && !aboutPeople));
 }
 
 const opposites = new Map<string, Set<string>>();

@@ -41,6 +41,13 @@ export function readTypedValue(
     text = own.text;
   }
   const unit = spec.type === 'number' ? spec.unit : undefined;
+  // "2500 a year" asked for a monthly income, "40 a week" for a monthly budget: an amount over another period.
+  if (spec.type === 'number' && options.prompt !== undefined) {
+    const asked = periodOf(options.prompt);
+    const said = asked === undefined ? undefined : periodsIn(text).find((p) => p !== asked);
+    if (asked !== undefined && said !== undefined)
+      return { ok: false, message: `That sounds like an amount per ${said}; the question asks per ${asked}. Please give the amount per ${asked}.`, found: true };
+  }
   // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
   if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
     return { ok: false, message: `That sounds like your age, not an amount in ${unit}. Please give the amount.` };
@@ -115,6 +122,14 @@ const ITSELF = new Set(['itself', 'alone', 'themselves', 'only']);
 const WHOLE = new Set(['everything', 'all', 'stuff', 'things', 'lot', 'total', 'whole', 'rest', 'it', 'them', 'that', 'this', 'one', 'each', 'both', 'me', 'us', 'month', 'week', 'day', 'night', 'year', 'hour']);
 /** A question about what something is worth ("how much are your belongings worth?", "the value of..."). */
 const ASKS_A_WORTH = /\b(?:worth|value|valued|valuation|insured? for)\b/iu;
+const BE_WORTH = new Set(['is', 'are', 'was', 'costs', 'cost', 'comes', 'runs', 'worth']);
+/** Words for the asked value itself ("my budget is 40", "the total is 30k"). */
+const ANSWER_WORDS = new Set(['budget', 'limit', 'max', 'maximum', 'minimum', 'total', 'amount', 'sum', 'figure', 'number', 'value', 'worth', 'estimate', 'guess', 'answer', 'income', 'salary', 'pay', 'earnings', 'wage', 'wages', 'age']);
+const SUBJECT_PRONOUNS = new Set(['i', 'we', 'it', 'that', 'this', 'there', 'he', 'she', 'they', 'you', 'which', 'what', 'mine', 'ours', 'everything', 'all']);
+/** A question about money coming in. */
+const ASKS_AN_INCOME = /\b(?:income|earn|earnings|salary|wages?|take home)\b/iu;
+/** Money going out. */
+const SPENDING = new Set(['pay', 'paying', 'spend', 'spending', 'rent', 'costs', 'bills', 'owe', 'mortgage']);
 const RATE = new Set(['per', 'each', 'every', 'monthly', 'weekly', 'daily', 'nightly', 'yearly', 'hourly']);
 const stem = (w: string) => w.replace(/(?:ies)$/u, 'y').replace(/(?<=[^s])s$/u, '');
 const promptStems = new Map<string, Set<string>>();
@@ -135,6 +150,14 @@ function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean
   }
   const worth = ASKS_A_WORTH.test(prompt);
   const rate = tokens.some((t, i) => RATE.has(t) || (t === 'a' && /^(?:month|week|day|night|year|hour)s?$/u.test(tokens[i + 1] ?? '')));
+  // "Rent is 900", "the bike costs 800": a thing the question does not name, and its amount.
+  const said = tokens[0] !== undefined && DETERMINERS.has(tokens[0]) ? 1 : 0;
+  const thing = tokens[said];
+  if (thing !== undefined && BE_WORTH.has(tokens[said + 1] ?? '') && tokens.slice(said + 2, said + 5).some((t) => /^\d/u.test(t))) {
+    if (!WHOLE.has(thing) && !ANSWER_WORDS.has(thing) && !SUBJECT_PRONOUNS.has(thing) && !asked.has(stem(thing)) && !/^\d/u.test(thing)) return true;
+  }
+  // "I pay 900 for the flat", "we spend 300 on food" asked for an income: an expense, not what comes in.
+  if (ASKS_AN_INCOME.test(prompt) && tokens.some((t) => SPENDING.has(t))) return true;
   for (let i = 0; i < tokens.length; i++) {
     if (!['for', 'of', 'on'].includes(tokens[i]!) || !DETERMINERS.has(tokens[i + 1] ?? '')) continue;
     // The noun: the last word before "itself", a break, or the clause's end, at most three words on.
@@ -148,6 +171,23 @@ function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean
     return true;
   }
   return false;
+}
+
+/** Periods an amount is counted over ("a month", "per night", "yearly"), in English and the major European languages. */
+const PERIODS: readonly [string, RegExp][] = [
+  ['day', /\b(?:per|a|an|each|every|one|\/)\s*day\b|\bdaily\b|\bpro tag\b|\bpar jour\b|\bal dia\b|\bpor dia\b/giu],
+  ['night', /\b(?:per|a|an|each|every|one|\/)\s*night\b|\bnightly\b|\bpro nacht\b|\bpar nuit\b|\bpor noche\b/giu],
+  ['week', /\b(?:per|a|an|each|every|one|\/)\s*week\b|\bweekly\b|\bpro woche\b|\bpar semaine\b|\bpor semana\b|\ba la semana\b/giu],
+  ['month', /\b(?:per|a|an|each|every|one|\/)\s*month\b|\bmonthly\b|\bpro monat\b|\bim monat\b|\bpar mois\b|\bal mes\b|\bpor mes\b/giu],
+  ['year', /\b(?:per|a|an|each|every|one|\/)\s*year\b|\b(?:yearly|annually|annual|per annum|p\.?a\.?)\b|\bpro jahr\b|\bim jahr\b|\bpar an\b|\bal ano\b|\bpor ano\b/giu],
+];
+/** The period a question counts its amount over, if it names one. */
+function periodOf(prompt: string): string | undefined {
+  return PERIODS.find(([, re]) => (re.lastIndex = 0, re.test(prompt)))?.[0];
+}
+/** The periods a message names. */
+function periodsIn(text: string): string[] {
+  return PERIODS.filter(([, re]) => (re.lastIndex = 0, re.test(text))).map(([p]) => p);
 }
 
 /** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */

@@ -161,3 +161,37 @@ describe('more dev-style errors as general rules, on new sentences', () => {
     expect(read('valid passport? sure, and I am the king of norway', passport)).toBe('abstain');
   });
 });
+
+describe('amounts of another thing or another period, and conditional answers', () => {
+  const wage = 'What is your net monthly income, in euros?';
+  const wageSpec: NumberSpec = { type: 'number', min: 0, max: 100000, unit: 'EUR' };
+  const tour = 'What is the most you want to spend per day on the tour, in euros?';
+  const tourSpec: NumberSpec = { type: 'number', min: 10, max: 2000, unit: 'EUR' };
+  const pets: MatchableQuestion = { prompt: 'Will any pets come on the holiday with you?', categories: ['Yes', 'No'] };
+  const guide: MatchableQuestion = { prompt: 'Would you like a private guide?', categories: ['Yes', 'No'] };
+
+  it('"X is N" for a thing the question does not name, and an expense asked for an income, abstain', () => {
+    expect(amount('electricity is 120', wage, wageSpec)).toBe('abstain');
+    expect(amount('we spend 400 on groceries', wage, wageSpec)).toBe('abstain');
+    expect(amount('my budget is 80', tour, tourSpec)).toBe(80);
+    expect(amount('the tour is 60 per day max', tour, tourSpec)).toBe(60);
+  });
+
+  it('an amount over another period than the question’s abstains', () => {
+    expect(amount('31000 a year', wage, wageSpec)).toBe('abstain');
+    expect(amount('300 per week', tour, tourSpec)).toBe('abstain');
+    expect(amount('2600 a month', wage, wageSpec)).toBe(2600);
+    expect(amount('70 a day', tour, tourSpec)).toBe(70);
+  });
+
+  it('an answer on a condition abstains', () => {
+    expect(read('yes if the price is fair', guide)).toBe('abstain');
+    expect(read('sure, if that is free', guide)).toBe('abstain');
+    expect(read('no unless it is included', guide)).toBe('abstain');
+    expect(read('yes please', guide)).toBe('Yes');
+  });
+
+  it('"yes, a <pet>" at a question about pets is its yes', () => {
+    expect(read('yes, a tortoise', pets)).toBe('Yes');
+  });
+});
