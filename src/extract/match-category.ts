@@ -25,6 +25,7 @@ import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 import { oppositesOf } from './knowledge/opposites.js';
+import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
@@ -343,6 +344,11 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
 
+  // "It has not" asked whether it has flooded: the clause denies the question's verb.
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
+    const at = tokens.findIndex((t, i) => t === 'not' && (i === tokens.length - 1 || tokens[i + 1] === BREAK) && ellipticDenialAt(tokens, i) !== undefined);
+    if (at > 0 && tokens.every((t) => t !== BREAK)) mentions.push({ category: lexicon.no, start: at - 2, end: at + 1, typo: false, phrase: undefined, number: false });
+  }
   if (stopped && mentions.length === 0) mentions.push({ category: lexicon.no!, start: stopped.at, end: stopped.at + stopped.p.length, typo: false, phrase: undefined, number: false });
   // "Just me" asked whether anyone besides the person will drive: no one else.
   if (mentions.length === 0 && lexicon.no !== undefined && [...promptWords(gate.prompt)].some((w) => ABOUT_OTHERS.has(w))) {
@@ -495,6 +501,10 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   if (!ownWordsOnly)
     for (const category of gate.categories)
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+  // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
+  const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
+  if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => normalize(c) === 'never'))
+    for (const phrase of NEVER_ADVERBS) add(phrase, { category: rarely });
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
@@ -1128,6 +1138,17 @@ function hasTrailingNot(tokens: string[], consumedBy: Map<number, Phrase>): bool
       !consumedBy.has(i) &&
       i > 0 &&
       tokens[i - 1] !== BREAK &&
-      (i === tokens.length - 1 || tokens[i + 1] === BREAK),
+      (i === tokens.length - 1 || tokens[i + 1] === BREAK) &&
+      ellipticDenialAt(tokens, i) === undefined,
   );
+}
+
+/**
+ * "It has not", "we didn't", "it never did": a clause that is only a subject, an auxiliary and a denial denies
+ * the question's own verb (its No). Returns the clause's start, when the clause ending at `notAt` is one.
+ */
+function ellipticDenialAt(tokens: string[], notAt: number): number | undefined {
+  const start = notAt - 2;
+  if (start < 0 || !AUXILIARIES.has(tokens[notAt - 1]!) || !(ELLIPSIS_SUBJECTS.has(tokens[start]!) || ME.has(tokens[start]!))) return undefined;
+  return start === 0 || tokens[start - 1] === BREAK || (start === 1 && BARE_NOES.has(tokens[0]!)) ? start : undefined;
 }

@@ -195,3 +195,19 @@ describe('amounts of another thing or another period, and conditional answers', 
     expect(read('yes, a tortoise', pets)).toBe('Yes');
   });
 });
+
+describe('coverage: general knowledge for negated and frequency answers', () => {
+  const leak: MatchableQuestion = { prompt: 'Has the basement ever taken in water?', categories: ['Yes', 'No'] };
+  const away: MatchableQuestion = { prompt: 'How often do you travel for work?', categories: ['Rarely', 'Monthly', 'Weekly'] };
+
+  it('an elliptic denial of the question’s verb is its No, alone or after a bare no', () => {
+    expect(read('it has not', leak)).toBe('No');
+    expect(read('nope it hasn’t, the house sits on rock', leak)).toBe('No');
+    expect(read('it has not been checked', leak)).toBe('abstain');
+  });
+
+  it('"never" is the lowest frequency where the question has no Never', () => {
+    expect(read('never', away)).toBe('Rarely');
+    expect(read('jamais', away)).toBe('Rarely');
+  });
+});
