@@ -1,6 +1,7 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
+import { countPeople } from './knowledge/people-count.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -67,6 +68,13 @@ export function readTypedValue(
   if (!parsed.ok && tail !== undefined && spec.type !== 'boolean') {
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
+  }
+  // "2 adults and 1 kid", "me, my wife and our two kids", "dos personas": at a question counting people, the people
+  // the person lists, when every part of the list is understood.
+  // (The whole message is counted: a list is not split into clauses about each one, and one not understood counts nothing.)
+  if (!parsed.ok && spec.type === 'number' && unit !== undefined && PEOPLE_UNITS.test(unit) && !ADDED_LATER.test(original)) {
+    const n = countPeople(tokenize(original));
+    if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
   }
   if (!parsed.ok) return parsed;
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
@@ -226,6 +234,10 @@ function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   return tail.length > 0 ? tail : undefined;
 }
 
+/** Units that count people. */
+const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
+/** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
+const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
 const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
 /** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
 const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;

@@ -211,3 +211,26 @@ describe('coverage: general knowledge for negated and frequency answers', () => 
     expect(read('jamais', away)).toBe('Rarely');
   });
 });
+
+describe('coverage: the people a message lists, at a question counting people', () => {
+  const crew = 'How many people are sailing, you included?';
+  const crewSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 10, unit: 'people' };
+
+  it.each([
+    ['3 adults and 2 children', 5],
+    ['me, my husband and our three boys', 5],
+    ['my sister and me', 2],
+    ['tres personas', 3],
+    ['vier', 4],
+    ['4 people: me, my parents and my son', 4],
+  ] as const)('"%s" is %d', (text, n) => {
+    expect(amount(text, crew, crewSpec)).toBe(n);
+  });
+
+  it('a list with a part not understood, a total that disagrees, or a later addition is not counted', () => {
+    expect(amount('me and my dog', crew, crewSpec)).toBe('abstain');
+    expect(amount('3 people, me and my wife', crew, crewSpec)).toBe('abstain');
+    expect(amount('me and my wife, sometimes my nephew', crew, crewSpec)).toBe('abstain');
+    expect(amount('my cousin has 4 kids', crew, crewSpec)).toBe('abstain');
+  });
+});
