@@ -24,7 +24,7 @@ import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
-import { oppositesOf } from './knowledge/opposites.js';
+import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
@@ -344,6 +344,15 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
 
+  // "Stable", "about the same" asked whether it is getting worse: another change, or none, is its No.
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined && gate.prompt !== undefined) {
+    const other = otherChanges(gate.prompt);
+    const at = other.length > 0 ? tokens.findIndex((t, i) => other.some((w) => startsAt(tokens, i, w)) && negatorBefore(tokens, i, consumedBy) === undefined) : -1;
+    const asked = promptWords(gate.prompt);
+    const ofSomeoneElse = tokens.slice(0, Math.max(at, 0)).some((t) => PEOPLE.has(t) || FAMILY.has(t) || THIRD_PERSON.has(t));
+    if (at >= 0 && !ofSomeoneElse && !tokens.some((t) => asked.has(t) && CHANGE_WORDS.has(t)) && !saidOfAnother(tokens, at, gate.prompt))
+      mentions.push({ category: lexicon.no, start: at, end: at + 1, typo: false, phrase: undefined, number: false });
+  }
   // "It has not" asked whether it has flooded: the clause denies the question's verb.
   if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
     const at = tokens.findIndex((t, i) => t === 'not' && (i === tokens.length - 1 || tokens[i + 1] === BREAK) && ellipticDenialAt(tokens, i) !== undefined);
@@ -1063,6 +1072,16 @@ function namesAnotherThing(tokens: string[], prompt: string | undefined): boolea
   return thing.some((w) => (ANIMALS.has(w) && !aboutAnimals) || (PEOPLE.has(w) && !aboutPeople));
 }
 
+const changes = new Map<string, string[][]>();
+const CHANGE_WORDS = new Set(['worse', 'better']);
+function otherChanges(prompt: string): string[][] {
+  let words = changes.get(prompt);
+  if (!words) {
+    if (changes.size > 1000) changes.clear();
+    changes.set(prompt, (words = otherChangesOf(tokenize(prompt)).map((w) => w.split(' '))));
+  }
+  return words;
+}
 const opposites = new Map<string, Set<string>>();
 /** Words that may stand between a denial and the opposite it denies ("never had a gap", "not once did it lapse"). */
 const DENIAL_FILLERS = new Set([...NEGATION_FILLERS, 'had', 'been', 'ever', 'single', 'was', 'were', 'there', 'once', 'did', 'even', 'one', 'gone', 'got', 'any', 'real']);

@@ -234,3 +234,20 @@ describe('coverage: the people a message lists, at a question counting people', 
     expect(amount('my cousin has 4 kids', crew, crewSpec)).toBe('abstain');
   });
 });
+
+describe('coverage: another change, or none, asked whether something gets worse', () => {
+  const pain: MatchableQuestion = { prompt: 'Is the pain getting worse?', categories: ['Yes', 'No'] };
+
+  it('"stable", "about the same", "improving" are its No; said of someone else or with a worse part, not', () => {
+    expect(read('stable', pain)).toBe('No');
+    expect(read('pretty much the same as yesterday', pain)).toBe('No');
+    expect(read('improving slowly', pain)).toBe('No');
+    expect(read('my wife says hers is the same', pain)).toBe('abstain');
+    expect(read('the same in my back but my knee is worse', pain)).not.toBe('No');
+  });
+
+  it('"changed my mind" is the other reason for a return', () => {
+    const why: MatchableQuestion = { prompt: 'Why are you returning it?', categories: ['damaged', 'late', 'wrong_item', 'other'] };
+    expect(read('I just changed my mind', why)).toBe('other');
+  });
+});

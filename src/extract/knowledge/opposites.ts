@@ -41,3 +41,16 @@ export function oppositesOf(promptTokens: readonly string[]): Set<string> {
   for (const t of promptTokens) if (t.length >= 5) for (const prefix of ['un', 'in', 'dis']) out.add(prefix + t);
   return out;
 }
+
+/**
+ * A yes/no question about a change ("getting worse?", "getting better?") answered by a word that says it is
+ * not that change ("stable", "about the same", "improving" asked whether it gets worse): its No. Only the
+ * comparatives, with the words that always mean another direction or none.
+ */
+const CHANGES: Readonly<Record<string, readonly string[]>> = {
+  worse: ['stable', 'same', 'unchanged', 'steady', 'better', 'improving', 'improved', 'no change', 'no different', 'easing'],
+  better: ['stable', 'same', 'unchanged', 'steady', 'worse', 'worsening', 'no change', 'no different'],
+};
+export function otherChangesOf(promptTokens: readonly string[]): readonly string[] {
+  return promptTokens.flatMap((t) => CHANGES[t] ?? []);
+}

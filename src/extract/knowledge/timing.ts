@@ -43,7 +43,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
   ],
   tomorrow: [
-    'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
+    'the day after today', 'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
     'tomorrow evening', 'tomorrow night', 'first thing tomorrow', 'manana', 'demain', 'demain matin', 'morgen', 'morgen fruh',
     'amanha', 'domani', 'jutro',
   ],
