@@ -215,6 +215,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     }
   }
 
+  // "No rush? it's urgent!": an answer said back as a question, then more, is questioned, not given.
+  // ("Adult? no, minor", "urgent? not really": a denial or correction after it is read below.)
+  const afterAsking = /\?([^?]*[\p{L}\p{N}][^?]*)$/u.exec(text)?.[1];
+  const asking = afterAsking === undefined ? [] : tokenize(afterAsking).filter((t) => t !== BREAK);
+  if (asking.some((t) => !POLITE.has(t)) && !NEGATOR_SET.has(asking[0]!) && !BARE_NOES.has(asking[0]!) && !CORRECTIONS.some((p) => startsAt(asking, 0, p)))
+    return abstain('question');
   const correction = lastCorrection(all, lexicon);
   if (correction === 'several') return abstain('uncertain');
   let from = correction?.end ?? 0;
@@ -850,6 +856,8 @@ const CONTRAST_FILLERS = new Set([
   'good', 'great', 'all', 'else', 'it', 'is', 'that', 'whatever',
 ]);
 /** Words that add a second answer rather than replace the first ("but also a video call"). */
+/** Politeness after a question ("could I get it today? thanks"): no more answer. */
+const POLITE = new Set(['thanks', 'thank', 'you', 'please', 'thx', 'ty', 'cheers', 'ta', 'much', 'so', 'a', 'lot', 'in', 'advance', 'merci', 'danke', 'gracias']);
 const CONDITIONAL = new Set(['if', 'unless', 'provided', 'assuming', 'depending', 'otherwise']);
 const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
 

@@ -251,3 +251,19 @@ describe('coverage: another change, or none, asked whether something gets worse'
     expect(read('I just changed my mind', why)).toBe('other');
   });
 });
+
+describe('an answer said back as a question, and "that is it" after a partial answer', () => {
+  const when: MatchableQuestion = { prompt: 'When should the plumber come?', categories: ['Today', 'This week', 'No rush'] };
+  const docs: MatchableQuestion = { prompt: 'Do you have all the documents (passport, payslips and bank statements)?', categories: ['Yes', 'No'] };
+
+  it('a category echoed with "?" and followed by more is questioned, not given', () => {
+    expect(read('this week? the kitchen is flooding!', when)).toBe('abstain');
+    expect(read('today? thanks', when)).toBe('Today');
+    expect(read('no rush? no, today', when)).toBe('Today');
+  });
+
+  it('"that is it", "nothing else" after what the person has restricts it', () => {
+    expect(read('yes, the passport, that is it', docs)).toBe('abstain');
+    expect(read('yes', docs)).toBe('Yes');
+  });
+});
