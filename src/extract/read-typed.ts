@@ -77,6 +77,13 @@ export function readTypedValue(
     if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
   }
   if (!parsed.ok) return parsed;
+  // "My dad's 60th", "I've been driving for 30 years", "20 years ago": an ordinal or a length of time, not the amount.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && options.prompt !== undefined) {
+    const value = parsed.value;
+    const is = (m: RegExpMatchArray) => Number(m[1] ?? m[2]) === value;
+    if ([...original.matchAll(ORDINAL)].some(is)) return { ok: false, message: 'That reads as an ordinal ("the 60th"), not an amount. Please give the number.', found: true };
+    if ([...original.matchAll(DURATION)].some(is)) return { ok: false, message: 'That reads as a length of time, not the number asked. Please give the number.', found: true };
+  }
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
@@ -234,6 +241,8 @@ function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   return tail.length > 0 ? tail : undefined;
 }
 
+const ORDINAL = /(?<![\p{L}\p{N}])(\d+)\s*(?:st|nd|rd|th)\b/giu;
+const DURATION = /\b(?:for|since|in)\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the\s+(?:last|past)\s+)?(\d+)\s*(?:years?|yrs?|months?|weeks?|days?|hours?)\b|(?<![\p{L}\p{N}])(\d+)\s*(?:years?|yrs?|months?|weeks?|days?)\s+ago\b/giu;
 /** Units that count people. */
 const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
 /** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */

@@ -267,3 +267,17 @@ describe('an answer said back as a question, and "that is it" after a partial an
     expect(read('yes', docs)).toBe('Yes');
   });
 });
+
+describe('an ordinal or a length of time is not the number asked', () => {
+  const age = 'How old are you?';
+  const ageSpec: NumberSpec = { type: 'number', integer: true, min: 16, max: 99, unit: 'years' };
+
+  it.each(['we are off to my aunt’s 70th', 'I have been cycling for 25 years', 'I moved here 40 years ago'])('"%s" abstains', (text) => {
+    expect(amount(text, age, ageSpec)).toBe('abstain');
+  });
+
+  it('an age is still read', () => {
+    expect(amount('I am 25', age, ageSpec)).toBe(25);
+    expect(amount('25 years old', age, ageSpec)).toBe(25);
+  });
+});
