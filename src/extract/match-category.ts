@@ -418,6 +418,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (meant.size === 0) return abstain('no_match');
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
+  // "Dog walking, for my goldfish": the answer names one animal, the message another, and not it.
+  if (otherAnimal(value!, tokens)) return abstain('uncertain');
   const said: MentionAt[] = behind.map((m) => ({
     category: m.category,
     start: m.start + from,
@@ -1080,6 +1082,16 @@ function namesAnotherThing(tokens: string[], prompt: string | undefined): boolea
   return thing.some((w) => (ANIMALS.has(w) && !aboutAnimals) || (PEOPLE.has(w) && !aboutPeople));
 }
 
+/** A category naming an animal ("Dog walking") in a message that names another animal and not it. */
+function otherAnimal(category: string, tokens: string[]): boolean {
+  const named = tokenize(category).map(singular).filter((w) => ANIMALS.has(w) && w !== 'pet' && w !== 'animal');
+  if (named.length === 0) return false;
+  const said = tokens.map(singular).filter((w) => ANIMALS.has(w) && w !== 'pet' && w !== 'animal');
+  const same = (w: string) => named.includes(w) || (w === 'puppy' && named.includes('dog')) || (w === 'kitten' && named.includes('cat'));
+  // (The category's own word is said once by the answer itself: "dog walking".)
+  return said.some((w) => !same(w)) && said.filter(same).length <= named.length;
+}
+
 const changes = new Map<string, string[][]>();
 const CHANGE_WORDS = new Set(['worse', 'better']);
 function otherChanges(prompt: string): string[][] {
@@ -1092,7 +1104,7 @@ function otherChanges(prompt: string): string[][] {
 }
 const opposites = new Map<string, Set<string>>();
 /** Words that may stand between a denial and the opposite it denies ("never had a gap", "not once did it lapse"). */
-const DENIAL_FILLERS = new Set([...NEGATION_FILLERS, 'had', 'been', 'ever', 'single', 'was', 'were', 'there', 'once', 'did', 'even', 'one', 'gone', 'got', 'any', 'real']);
+const DENIAL_FILLERS = new Set([...NEGATION_FILLERS, 'had', 'been', 'ever', 'single', 'was', 'were', 'there', 'once', 'did', 'even', 'one', 'gone', 'got', 'any', 'real', 'are', 'them', 'those', 'these', 'us', 'of']);
 const DENIERS = new Set([...NEGATORS, 'zero', 'nothing', 'none']);
 /** After the denied word: it held only until, or except for, something ("never a gap until 2023"). */
 const BUT_FOR = new Set(['until', 'till', 'til', 'except', 'apart', 'besides', 'since', 'before', 'other', 'than', 'unless', 'but', 'only', 'just']);

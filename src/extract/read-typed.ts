@@ -84,6 +84,8 @@ export function readTypedValue(
     if ([...original.matchAll(ORDINAL)].some(is)) return { ok: false, message: 'That reads as an ordinal ("the 60th"), not an amount. Please give the number.', found: true };
     if ([...original.matchAll(DURATION)].some(is)) return { ok: false, message: 'That reads as a length of time, not the number asked. Please give the number.', found: true };
   }
+  // Rule (a): "four, but the fish don't really count": a count a contrast then qualifies is no sure count.
+  if (spec.type === 'number' && QUALIFIED_COUNT.test(original)) return { ok: false, message: TWO_AMOUNTS, found: true };
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
@@ -247,6 +249,8 @@ const DURATION = /\b(?:for|since|in)\s+(?:about\s+|over\s+|almost\s+|nearly\s+|a
 const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
 /** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
 const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
+/** A contrast that takes part of a number back ("but the fish don't really count", "though one isn't included"). */
+const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
 const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
 /** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
 const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;

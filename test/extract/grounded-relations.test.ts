@@ -281,3 +281,29 @@ describe('an ordinal or a length of time is not the number asked', () => {
     expect(amount('25 years old', age, ageSpec)).toBe(25);
   });
 });
+
+describe('found on the pet-sitting dev split, as general rules', () => {
+  const groom: MatchableQuestion = { prompt: 'Which grooming do you need?', categories: ['Cat brushing', 'Dog bath', 'Nail trim'] };
+  const jabs: MatchableQuestion = { prompt: 'Are the horses’ jabs up to date?', categories: ['Yes', 'No'] };
+  const soon: MatchableQuestion = { prompt: 'When should the cleaning start?', categories: ['Within a week', 'Within a month', 'Later'] };
+  const birds = 'How many birds do you keep?';
+  const birdSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 20, unit: 'birds' };
+
+  it('a category naming one animal, in a message about another animal only, abstains', () => {
+    expect(read('a dog bath, for my parrot', groom)).toBe('abstain');
+    expect(read('a dog bath for both dogs', groom)).toBe('Dog bath');
+  });
+
+  it('"none of them are overdue" asked whether they are up to date is Yes', () => {
+    expect(read('none of them are overdue', jabs)).toBe('Yes');
+  });
+
+  it('"tomorrow" is within a week where that is a category', () => {
+    expect(read('tomorrow', soon)).toBe('Within a week');
+  });
+
+  it('a count a contrast then takes part of back abstains', () => {
+    expect(amount('five, but the chicks don’t really count', birds, birdSpec)).toBe('abstain');
+    expect(amount('five', birds, birdSpec)).toBe(5);
+  });
+});

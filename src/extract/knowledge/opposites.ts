@@ -15,6 +15,7 @@ const PAIRS: readonly [readonly string[], readonly string[]][] = [
     ['gap', 'gaps', 'break', 'breaks', 'lapse', 'lapses', 'lapsed', 'interruption', 'interruptions', 'interrupted', 'pause', 'paused', 'inconsistency', 'inconsistencies'],
   ],
   [['valid'], ['expired', 'invalid', 'suspended', 'revoked', 'lapsed', 'void']],
+  [['up to date', 'current'], ['overdue', 'expired', 'lapsed', 'outdated', 'out of date']],
   [['working', 'functional', 'operational'], ['broken', 'faulty', 'defective']],
   [['punctual', 'on time'], ['late', 'delayed', 'delay', 'delays']],
   [['complete', 'intact'], ['missing', 'incomplete', 'gaps']],
@@ -34,7 +35,8 @@ for (const [words, opposites] of PAIRS) for (const w of words) BY_WORD.set(w, ne
 export function oppositesOf(promptTokens: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < promptTokens.length; i++) {
-    for (const key of [promptTokens[i]!, `${promptTokens[i]} ${promptTokens[i + 1] ?? ''}`]) for (const o of BY_WORD.get(key) ?? []) out.add(o);
+    const at = promptTokens.slice(i, i + 3);
+    for (const key of [at.slice(0, 1), at.slice(0, 2), at].map((w) => w.join(' '))) for (const o of BY_WORD.get(key) ?? []) out.add(o);
   }
   // A question that names one of the opposites itself asks about the negative: no double negation there.
   if (promptTokens.some((t) => out.has(t))) return new Set();
