@@ -60,9 +60,16 @@ const PLAN_TOKENS = phrases(PLANS);
 const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
+const POLITE_IF = [['if', 'that', 'is', 'possible'], ['if', 'it', 'is', 'possible'], ['if', 'possible'], ['if', 'that', 'is', 'ok'], ['if', 'that', 'is', 'okay'], ['if', 'that', 'is', 'alright'], ['if', 'that', 'is', 'fine'], ['if', 'you', 'can'], ['if', 'you', 'could']];
+/** Whether the word at `i` is part of a polite "if that's possible". */
+function politeIfAt(words: readonly string[], i: number): boolean {
+  return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
+}
+
 export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
   if (IRONIC_EMOJI.test(text) || BIG_GROUP_OF_ONE.test(text)) return 'sarcasm';
-  const words = tokens.filter((t) => t !== BREAK);
+  // "If that's possible", "if possible": politeness, no condition on the answer.
+  const words = tokens.filter((t) => t !== BREAK).filter((t, i, all) => !politeIfAt(all, i));
   const has = (p: readonly string[]) => {
     for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;
     return false;

@@ -1060,7 +1060,9 @@ function ellipticYesAfterNo(tokens: string[]): boolean {
   for (let i = 2; i + 1 < tokens.length; i++) {
     if (!ELLIPSIS_SUBJECTS.has(tokens[i]!) || !AUXILIARIES.has(tokens[i + 1]!) || tokens.slice(0, i).every((t) => t !== BREAK)) continue;
     const next = tokens[i + 2];
-    if (next === undefined || next === BREAK || AFTER_ELLIPSIS.has(next) || /^\d/u.test(next)) return true;
+    // (After a copula, a number or a word is what it is: "she is 3" says her age, not "she is".)
+    const copula = ['is', 'are', 'was', 'were'].includes(tokens[i + 1]!);
+    if (next === undefined || next === BREAK || (!copula && (AFTER_ELLIPSIS.has(next) || /^\d/u.test(next)))) return true;
   }
   return false;
 }

@@ -44,10 +44,11 @@ export function readTypedValue(
   const unit = spec.type === 'number' ? spec.unit : undefined;
   // "2500 a year" asked for a monthly income, "40 a week" for a monthly budget: an amount over another period.
   if (spec.type === 'number' && options.prompt !== undefined) {
-    const asked = periodOf(options.prompt);
-    const said = asked === undefined ? undefined : periodsIn(text).find((p) => p !== asked);
-    if (asked !== undefined && said !== undefined)
-      return { ok: false, message: `That sounds like an amount per ${said}; the question asks per ${asked}. Please give the amount per ${asked}.`, found: true };
+    // (A question may name several: "per day (or night)".)
+    const asked = periodsIn(options.prompt);
+    const said = asked.length === 0 ? undefined : periodsIn(text).find((p) => !asked.includes(p));
+    if (said !== undefined)
+      return { ok: false, message: `That sounds like an amount per ${said}; the question asks per ${asked.join(' or ')}. Please give the amount per ${asked[0]}.`, found: true };
   }
   // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
   if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
@@ -193,16 +194,12 @@ function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean
 /** Periods an amount is counted over ("a month", "per night", "yearly"), in English and the major European languages. */
 const PERIODS: readonly [string, RegExp][] = [
   ['day', /\b(?:per|a|an|each|every|one|\/)\s*day\b|\bdaily\b|\bpro tag\b|\bpar jour\b|\bal dia\b|\bpor dia\b/giu],
-  ['night', /\b(?:per|a|an|each|every|one|\/)\s*night\b|\bnightly\b|\bpro nacht\b|\bpar nuit\b|\bpor noche\b/giu],
+  ['night', /\b(?:(?:per|a|an|each|every|one|or|\/)\s*)night\b|\bnightly\b|\bpro nacht\b|\bpar nuit\b|\bpor noche\b/giu],
   ['week', /\b(?:per|a|an|each|every|one|\/)\s*week\b|\bweekly\b|\bpro woche\b|\bpar semaine\b|\bpor semana\b|\ba la semana\b/giu],
   ['month', /\b(?:per|a|an|each|every|one|\/)\s*month\b|\bmonthly\b|\bpro monat\b|\bim monat\b|\bpar mois\b|\bal mes\b|\bpor mes\b/giu],
   ['year', /\b(?:per|a|an|each|every|one|\/)\s*year\b|\b(?:yearly|annually|annual|per annum|p\.?a\.?)\b|\bpro jahr\b|\bim jahr\b|\bpar an\b|\bal ano\b|\bpor ano\b/giu],
 ];
-/** The period a question counts its amount over, if it names one. */
-function periodOf(prompt: string): string | undefined {
-  return PERIODS.find(([, re]) => (re.lastIndex = 0, re.test(prompt)))?.[0];
-}
-/** The periods a message names. */
+/** The periods a question or a message names ("per day (or night)": a night is a period of its own). */
 function periodsIn(text: string): string[] {
   return PERIODS.filter(([, re]) => (re.lastIndex = 0, re.test(text))).map(([p]) => p);
 }

@@ -307,3 +307,19 @@ describe('found on the pet-sitting dev split, as general rules', () => {
     expect(amount('five', birds, birdSpec)).toBe(5);
   });
 });
+
+describe('politeness and copulas are no condition and no ellipsis', () => {
+  const fee = 'What is the most you want to pay per day (or per night), in euros?';
+  const feeSpec: NumberSpec = { type: 'number', min: 10, max: 500, unit: 'EUR' };
+  const meds: MatchableQuestion = { prompt: 'Does your horse take any medicine?', categories: ['Yes', 'No'] };
+
+  it('"if that is possible" does not make an answer conditional; a period the question names is its own', () => {
+    expect(amount('45 a day if that is possible', fee, feeSpec)).toBe(45);
+    expect(amount('60 a night', fee, feeSpec)).toBe(60);
+    expect(amount('60 a week', fee, feeSpec)).toBe('abstain');
+  });
+
+  it('"she is 12" after a bare no is an age, not an elliptic yes', () => {
+    expect(read('no, none at all, she is 12 and healthy', meds)).toBe('No');
+  });
+});
