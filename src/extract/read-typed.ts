@@ -213,7 +213,7 @@ const UPPER_BOUND =
 const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
 
 /** Markers of a correction: what follows replaces what came before. */
-const CORRECTING = /\b(?:sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather|more like|closer to)\b/giu;
+const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])/giu;
 /** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */
 const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
 /** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
@@ -235,7 +235,7 @@ function afterLastTurn(text: string, asksTheMost = false): string | undefined {
       end = m.index + m[0].length;
       contrast = true;
     }
-  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
+  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!–—-]+/u, '').replace(/^(?:no|nope|nah)\b[\s,;:.!–—-]*/iu, '');
   if (contrast && !RESTATED.test(tail) && !(asksTheMost && LIMIT_NAMED.test(tail) && /\d/u.test(tail))) return undefined;
   return tail.length > 0 ? tail : undefined;
 }

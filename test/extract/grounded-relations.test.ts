@@ -323,3 +323,14 @@ describe('politeness and copulas are no condition and no ellipsis', () => {
     expect(read('no, none at all, she is 12 and healthy', meds)).toBe('No');
   });
 });
+
+describe('a bare "no" between two amounts is a correction', () => {
+  const seats = 'How many seats do you need?';
+  const seatSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 20, unit: 'seats' };
+
+  it('the amount after it is read', () => {
+    expect(amount('six - no, seven', seats, seatSpec)).toBe(7);
+    expect(amount('8, wait no, 9', seats, seatSpec)).toBe(9);
+    expect(amount('5. no, 4', seats, seatSpec)).toBe(4);
+  });
+});
