@@ -1,7 +1,8 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
-import { countPeople } from './knowledge/people-count.js';
+import { countAnimals, countPeople } from './knowledge/people-count.js';
+import { ANIMALS } from './knowledge/animals.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -75,6 +76,12 @@ export function readTypedValue(
   // (The whole message is counted: a list is not split into clauses about each one, and one not understood counts nothing.)
   if (!parsed.ok && spec.type === 'number' && unit !== undefined && PEOPLE_UNITS.test(unit) && !ADDED_LATER.test(original)) {
     const n = countPeople(tokenize(original));
+    if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
+  }
+  // "3 cats + 1 dog", "a single hamster", "a dog and two cats": at a question counting pets, the animals listed (over
+  // the one number a list may hold).
+  if (spec.type === 'number' && unit !== undefined && /^(?:pets?|animals?)$/iu.test(unit) && !ADDED_LATER.test(original)) {
+    const n = countAnimals(tokenize(original), (w) => ANIMALS.has(w));
     if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
   }
   if (!parsed.ok) return parsed;

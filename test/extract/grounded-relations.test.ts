@@ -334,3 +334,23 @@ describe('a bare "no" between two amounts is a correction', () => {
     expect(amount('5. no, 4', seats, seatSpec)).toBe(4);
   });
 });
+
+describe('coverage: the animals a message lists, at a question counting pets', () => {
+  const herd = 'How many pets should the sitter feed?';
+  const herdSpec: NumberSpec = { type: 'number', integer: true, min: 1, max: 8, unit: 'pets' };
+
+  it.each([
+    ['2 rabbits + 1 hamster', 3],
+    ['a single tortoise', 1],
+    ['a cat and three budgies', 4],
+    ['me, my husband and one dog', 1],
+    ['dos perros', 2],
+  ] as const)('"%s" is %d', (text, n) => {
+    expect(amount(text, herd, herdSpec)).toBe(n);
+  });
+
+  it('someone else’s animal, or a list not understood, is not counted', () => {
+    expect(amount('my cousin’s parrot', herd, herdSpec)).toBe('abstain');
+    expect(amount('cats', herd, herdSpec)).toBe('abstain');
+  });
+});

@@ -81,3 +81,45 @@ export function countPeople(tokens: readonly string[]): number | undefined {
   if (stated !== undefined) return total === 0 || total === stated ? stated : undefined;
   return Number.isFinite(total) && total > 0 ? total : undefined;
 }
+
+/** Plurals of the animals people keep, and the words for them in the major languages (singular in animals.ts). */
+const ANIMAL_PLURALS: Readonly<Record<string, string>> = {
+  gatos: 'cat', perros: 'dog', chats: 'cat', chiens: 'dog', katzen: 'cat', hunde: 'dog', gatti: 'cat', cani: 'dog', fishes: 'fish',
+  mice: 'mouse', geese: 'goose', puppies: 'puppy', guinea: 'guinea', budgies: 'budgie', ponies: 'pony',
+};
+
+/**
+ * How many animals the tokens list ("3 cats + 1 dog" 4, "a single hamster" 1, "tres gatos" 3, "two adults, two kids and one
+ * dog" 1: the people are not counted), or undefined when any part is not understood.
+ */
+export function countAnimals(tokens: readonly string[], isAnimal: (word: string) => boolean): number | undefined {
+  let total = 0;
+  let pending: number | undefined;
+  let animals = 0;
+  for (const t of tokens) {
+    if (t === '|' || t === '+' || t === 'single' || t === 'total' || t === 'animals' || t === 'pets') continue;
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS[t];
+    if (n !== undefined) {
+      if (pending !== undefined) return undefined;
+      pending = n;
+      continue;
+    }
+    const singular = ANIMAL_PLURALS[t] ?? t.replace(/(?<=[^s])s$/u, '');
+    if (isAnimal(singular)) {
+      // "a dog", "one cat": one; a plural with no number before it ("cats") says no count.
+      if (pending === undefined && singular === t) pending = 1;
+      if (pending === undefined) return undefined;
+      total += pending;
+      animals++;
+      pending = undefined;
+      continue;
+    }
+    if (PEOPLE.has(t) || ONE_PERSON.has(t)) {
+      pending = undefined;
+      continue;
+    }
+    if (!GLUE.has(t)) return undefined;
+  }
+  if (pending !== undefined) return undefined;
+  return animals > 0 && total > 0 ? total : undefined;
+}
