@@ -518,6 +518,13 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   if (!ownWordsOnly)
     for (const category of gate.categories)
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+  // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
+  if (!ownWordsOnly)
+    for (const category of gate.categories) {
+      const parts = normalize(category).split(' or ');
+      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
+        for (const part of parts) add(part, { category });
+    }
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
   if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => normalize(c) === 'never'))
@@ -1093,6 +1100,9 @@ function otherAnimal(category: string, tokens: string[]): boolean {
   // (The category's own word is said once by the answer itself: "dog walking".)
   return said.some((w) => !same(w)) && said.filter(same).length <= named.length;
 }
+
+/** Words that make "X or Y" in a category a bound or a range, not two names ("once a week or less", "3 or more"). */
+const NOT_AN_ALTERNATIVE = new Set(['less', 'more', 'fewer', 'earlier', 'later', 'so', 'above', 'below', 'over', 'under', 'longer', 'shorter', 'older', 'younger', 'once', 'twice', 'times', 'a', 'the', 'not']);
 
 const changes = new Map<string, string[][]>();
 const CHANGE_WORDS = new Set(['worse', 'better']);

@@ -354,3 +354,13 @@ describe('coverage: the animals a message lists, at a question counting pets', (
     expect(amount('cats', herd, herdSpec)).toBe('abstain');
   });
 });
+
+describe('coverage: either name of a category "A or B"', () => {
+  const who: MatchableQuestion = { prompt: 'Who will collect the keys?', categories: ['Me', 'Partner or spouse', 'Someone else'] };
+  const often: MatchableQuestion = { prompt: 'How often do you swim?', categories: ['Once a week or less', 'More often'] };
+
+  it('reads one alternative alone, not a bound', () => {
+    expect(read('my spouse', who)).toBe('Partner or spouse');
+    expect(read('less', often)).toBe('abstain');
+  });
+});
