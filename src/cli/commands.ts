@@ -32,9 +32,12 @@ export const COMMANDS = {
   eval: {
     args: ['<flow>', '<cases.jsonl>'],
     summary: 'score the offline matcher on labeled utterances',
-    options: { json: { type: 'boolean', description: 'print the figures as one JSON object' } },
+    options: {
+      json: { type: 'boolean', description: 'print the figures as one JSON object' },
+      today: { type: 'string', value: 'YYYY-MM-DD', description: "the date relative answers are read against (\"next week\", \"tomorrow\"); default: today's date (UTC)" },
+    },
     get details() {
-      return `<cases.jsonl> has one {"gate", "text", "expected"} per line.\n${FLOW()}`;
+      return `<cases.jsonl> has one {"gate", "text", "expected"} per line.\nA corpus written on a given day (relative dates) is scored with --today set to that day.\n${FLOW()}`;
     },
   },
   serve: {

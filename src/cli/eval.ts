@@ -45,9 +45,9 @@ export function formatEvalReport(report: EvalReport): string {
   return out.join('\n');
 }
 
-/** `gateflow eval <flow> <cases.jsonl> [--json]`. */
-export function runEval(flow: FlowDocument, casesText: string, casesPath: string, json: boolean, output: Writable): number {
-  const report = evaluateMatcher(flow, parseEvalCases(casesText, flow, casesPath));
+/** `gateflow eval <flow> <cases.jsonl> [--json] [--today YYYY-MM-DD]`. */
+export function runEval(flow: FlowDocument, casesText: string, casesPath: string, json: boolean, output: Writable, today: Date = new Date()): number {
+  const report = evaluateMatcher(flow, parseEvalCases(casesText, flow, casesPath), today);
   if (json) {
     const { failures: _failures, ...figures } = report;
     output.write(`${JSON.stringify(figures)}\n`);

@@ -100,6 +100,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     withExamples: flag('with-examples'),
     agents: text('agents'),
     limits: text('limits'),
+    today: text('today'),
   };
 
   switch (command) {
@@ -237,7 +238,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     }
     case 'eval': {
       const { flow } = readFlow(args[0]!);
-      return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), streams.stdout);
+      return runEval(flow, readText(args[1]!), args[1]!, Boolean(values.json), streams.stdout, evalToday(values.today));
     }
     case 'validate': {
       const path = resolveFlowPath(args[0]!);
@@ -333,6 +334,16 @@ function wholeNumber(command: string, name: string, text: string, max: number): 
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > max) throw new CliError(`gateflow ${command}: --${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
   return n;
+}
+
+/** `eval --today YYYY-MM-DD`: noon UTC of that day (the readers use the UTC date); absent, now. */
+function evalToday(text: string | undefined): Date {
+  if (text === undefined) return new Date();
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12)) : undefined;
+  if (!m || !date || date.getUTCMonth() !== Number(m[2]) - 1 || date.getUTCDate() !== Number(m[3]))
+    throw new CliError(`gateflow eval: --today must be a date written YYYY-MM-DD (such as 2026-11-27), not ${JSON.stringify(text)}`, 2);
+  return date;
 }
 
 /** The store `serve` would open, from the same environment (a wrong setting is a usage error). */

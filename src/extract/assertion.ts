@@ -18,7 +18,8 @@ const SARCASM: readonly string[] = [
   // Ironic idioms: said to mean the opposite, or nothing sure.
   'living the dream', 'famous last words', 'what could possibly go wrong', 'said every', 'said nobody', 'and i am the queen',
   'and i am the pope', 'and i am batman', 'and pigs fly', 'when pigs fly', 'because i clearly', 'i clearly know', 'just like last year',
-  'pet rock', 'i love queues', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
+  'pet rock', 'i love queues', 'and i am the king', 'and i am the president', 'and i am the emperor', 'and i am santa',
+  'and i am the tooth fairy', 'and i am superman', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
 ];
 /**
  * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often
@@ -30,7 +31,7 @@ const PLANS: readonly string[] = [
 ];
 /** Hypotheticals: true of another world. */
 const HYPOTHETICAL: readonly string[] = [
-  'if i', 'if we', 'if she', 'if he', 'if they', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
+  'if i', 'if we', 'if she', 'if he', 'if they', 'if it', 'if that', 'if there', 'if you', 'if the', 'only if', 'unless', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".
@@ -40,6 +41,8 @@ const HYPOTHETICAL: readonly string[] = [
  * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
  * a No). Tokens as normalize.ts writes them (repeated letters folded: "lolll" is "lol").
  */
+/** A size word that one contradicts ("my huge family of one", "a big crowd of 1"): irony, whatever the flow. */
+const BIG_GROUP_OF_ONE = /\b(?:huge|big|large|massive|enormous|giant|vast)\s+(?:\p{L}+\s+)?(?:family|group|party|crowd|team|army|entourage|gang|clan)\s+of\s+(?:one|1)\b/iu;
 const LAUGHTER = /^(?:l+o+l+[lo]*|(?:a?ha){2,}h?|(?:he){2,}h?|lmf?ao+|rofl|jk|jking|xd+|kidding)$/u;
 /** Emoji that turn the words around (eye roll, upside-down face, smirk, wink with tongue, clown). */
 const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}]/u;
@@ -57,9 +60,16 @@ const PLAN_TOKENS = phrases(PLANS);
 const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
+const POLITE_IF = [['if', 'that', 'is', 'possible'], ['if', 'it', 'is', 'possible'], ['if', 'possible'], ['if', 'that', 'is', 'ok'], ['if', 'that', 'is', 'okay'], ['if', 'that', 'is', 'alright'], ['if', 'that', 'is', 'fine'], ['if', 'you', 'can'], ['if', 'you', 'could']];
+/** Whether the word at `i` is part of a polite "if that's possible". */
+function politeIfAt(words: readonly string[], i: number): boolean {
+  return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
+}
+
 export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
-  if (IRONIC_EMOJI.test(text)) return 'sarcasm';
-  const words = tokens.filter((t) => t !== BREAK);
+  if (IRONIC_EMOJI.test(text) || BIG_GROUP_OF_ONE.test(text)) return 'sarcasm';
+  // "If that's possible", "if possible": politeness, no condition on the answer.
+  const words = tokens.filter((t) => t !== BREAK).filter((t, i, all) => !politeIfAt(all, i));
   const has = (p: readonly string[]) => {
     for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;
     return false;

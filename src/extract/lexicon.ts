@@ -140,7 +140,11 @@ export const NOT_A_HEAD_NOUN: readonly string[] = [
  * Words that, opening a clause after the first, restrict what came before
  * ("gaps in coverage, but only one"): the answer holds only in part.
  */
-export const RESTRICTING_OPENERS: readonly string[] = ['only', 'except', 'apart from', 'other than', 'aside from'];
+export const RESTRICTING_OPENERS: readonly string[] = [
+  'only', 'except', 'apart from', 'other than', 'aside from',
+  // "We have his name, that's it": what came before is all there is.
+  'that is it', 'that is all', 'nothing else', 'nothing more', 'and that is it', 'and that is all',
+];
 
 /** Set phrases that contain answer words but answer nothing ("no problem"). */
 export const NEUTRAL_PHRASES: readonly string[] = [

@@ -24,6 +24,9 @@ import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
+import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
+import { NEVER_ADVERBS } from './knowledge/frequency.js';
+import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -212,6 +215,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     }
   }
 
+  // "No rush? it's urgent!": an answer said back as a question, then more, is questioned, not given.
+  // ("Adult? no, minor", "urgent? not really": a denial or correction after it is read below.)
+  const afterAsking = /\?([^?]*[\p{L}\p{N}][^?]*)$/u.exec(text)?.[1];
+  const asking = afterAsking === undefined ? [] : tokenize(afterAsking).filter((t) => t !== BREAK);
+  if (asking.some((t) => !POLITE.has(t)) && !NEGATOR_SET.has(asking[0]!) && !BARE_NOES.has(asking[0]!) && !CORRECTIONS.some((p) => startsAt(asking, 0, p)))
+    return abstain('question');
   const correction = lastCorrection(all, lexicon);
   if (correction === 'several') return abstain('uncertain');
   let from = correction?.end ?? 0;
@@ -246,8 +255,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => read.consumedBy.has(i)).length > 0;
       const denies = read.mentions.length > 0 && said.length === 0;
       const before = scan(all.slice(from, at), lexicon.phrases).mentions;
-      // "New patient, but also a video call": two answers, not one replacing the other.
-      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t))) return abstain('ambiguous');
+      // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
+      // free": the second only on a condition (rule a of issue 26: two values, neither a correction).
+      if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t) || CONDITIONAL.has(t))) return abstain('ambiguous');
       if (said.length > 0 || numbers) from = at;
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
     }
@@ -281,6 +291,19 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // except a soft one before a count: "maybe one gap" is about one gap.
   if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
 
+  // "Just a dummy alarm box": a fake thing is not the thing asked about, whatever the yes says.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && fakeOfAsked(tokens, gate.prompt)) return abstain('uncertain');
+  // "No, the previous owners said it did in 2018": a later "it did" says the opposite of the bare no.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && ellipticYesAfterNo(tokens)) return abstain('ambiguous');
+  // "Yes, a very loud parrot" asked whether an alarm is fitted: the yes is about the thing it names, not the one asked.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && namesAnotherThing(tokens, gate.prompt)) return abstain('uncertain');
+  // "No, never had a gap" asked whether the cover was continuous: the denial of the question's opposite is its Yes.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined) {
+    const denial = deniedOpposite(tokens, gate.prompt);
+    if (denial === 'unsure') return abstain('ambiguous');
+    if (denial !== undefined)
+      return done({ status: 'match', value: lexicon.yes, confidence: 0.8 }, [{ category: lexicon.yes, start: denial.start + from, end: denial.end + from, generic: false, specific: true, number: false }]);
+  }
   const found = scan(tokens, lexicon.phrases);
   if (found.typoTie) return abstain('ambiguous');
   const { consumedBy } = found;
@@ -327,6 +350,20 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
 
+  // "Stable", "about the same" asked whether it is getting worse: another change, or none, is its No.
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined && gate.prompt !== undefined) {
+    const other = otherChanges(gate.prompt);
+    const at = other.length > 0 ? tokens.findIndex((t, i) => other.some((w) => startsAt(tokens, i, w)) && negatorBefore(tokens, i, consumedBy) === undefined) : -1;
+    const asked = promptWords(gate.prompt);
+    const ofSomeoneElse = tokens.slice(0, Math.max(at, 0)).some((t) => PEOPLE.has(t) || FAMILY.has(t) || THIRD_PERSON.has(t));
+    if (at >= 0 && !ofSomeoneElse && !tokens.some((t) => asked.has(t) && CHANGE_WORDS.has(t)) && !saidOfAnother(tokens, at, gate.prompt))
+      mentions.push({ category: lexicon.no, start: at, end: at + 1, typo: false, phrase: undefined, number: false });
+  }
+  // "It has not" asked whether it has flooded: the clause denies the question's verb.
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
+    const at = tokens.findIndex((t, i) => t === 'not' && (i === tokens.length - 1 || tokens[i + 1] === BREAK) && ellipticDenialAt(tokens, i) !== undefined);
+    if (at > 0 && tokens.every((t) => t !== BREAK)) mentions.push({ category: lexicon.no, start: at - 2, end: at + 1, typo: false, phrase: undefined, number: false });
+  }
   if (stopped && mentions.length === 0) mentions.push({ category: lexicon.no!, start: stopped.at, end: stopped.at + stopped.p.length, typo: false, phrase: undefined, number: false });
   // "Just me" asked whether anyone besides the person will drive: no one else.
   if (mentions.length === 0 && lexicon.no !== undefined && [...promptWords(gate.prompt)].some((w) => ABOUT_OTHERS.has(w))) {
@@ -381,6 +418,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (meant.size === 0) return abstain('no_match');
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
+  // "Dog walking, for my goldfish": the answer names one animal, the message another, and not it.
+  if (otherAnimal(value!, tokens)) return abstain('uncertain');
   const said: MentionAt[] = behind.map((m) => ({
     category: m.category,
     start: m.start + from,
@@ -479,6 +518,17 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   if (!ownWordsOnly)
     for (const category of gate.categories)
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+  // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
+  if (!ownWordsOnly)
+    for (const category of gate.categories) {
+      const parts = normalize(category).split(' or ');
+      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
+        for (const part of parts) add(part, { category });
+    }
+  // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
+  const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
+  if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => normalize(c) === 'never'))
+    for (const phrase of NEVER_ADVERBS) add(phrase, { category: rarely });
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
@@ -573,6 +623,8 @@ function longestPhraseAt(
 function closeEnough(token: string, word: string): boolean {
   if (token === word) return true;
   if (token === BREAK || token[0] !== word[0]) return false;
+  // "I employ three people", "I'll retire": a word without its suffix is another word ("employed", "employee", "retired").
+  if (word.startsWith(token) && /^(?:e?d|ee|e?r|ing|ment)$/u.test(word.slice(token.length))) return false;
   if (word.length >= 5) {
     const allowed = word.length >= 8 ? 2 : 1;
     return token.length >= 4 && editDistance(token, word, allowed) <= allowed;
@@ -803,7 +855,8 @@ export function mentionsAnother(text: string, prompt: string | undefined): boole
 /** Where the text after the last contrast word ("but", "though", "except") starts, if there is one. */
 function lastContrast(text: string): number | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
+  // ("Anything but a van" is no contrast: normalize.ts reads it as "except".)
+  for (const m of text.matchAll(/(?<!\b(?:anything|everything|all|whatever|any)\s+)\b(?:but|though|although|however)\b/giu)) end = m.index + m[0].length;
   return end;
 }
 /** Words after a contrast that add nothing ("..., but yes", "but thanks"). */
@@ -812,6 +865,9 @@ const CONTRAST_FILLERS = new Set([
   'good', 'great', 'all', 'else', 'it', 'is', 'that', 'whatever',
 ]);
 /** Words that add a second answer rather than replace the first ("but also a video call"). */
+/** Politeness after a question ("could I get it today? thanks"): no more answer. */
+const POLITE = new Set(['thanks', 'thank', 'you', 'please', 'thx', 'ty', 'cheers', 'ta', 'much', 'so', 'a', 'lot', 'in', 'advance', 'merci', 'danke', 'gracias']);
+const CONDITIONAL = new Set(['if', 'unless', 'provided', 'assuming', 'depending', 'otherwise']);
 const ADDING = new Set(['also', 'too', 'plus', 'additionally']);
 
 /** Owners that name someone other than the person ("my landlord", "her brother", "the ad"). */
@@ -993,6 +1049,116 @@ function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
   return phrase.length > 0 && phrase.every((t, k) => tokens[at + k] === t);
 }
 
+/** Words that make a thing not what it names ("a dummy alarm", "a fake camera"). */
+const FAKE = new Set(['fake', 'dummy', 'toy', 'pretend', 'imitation', 'replica', 'decoy', 'mock', 'fakes', 'dummies']);
+function fakeOfAsked(tokens: string[], prompt: string | undefined): boolean {
+  const asked = promptWords(prompt);
+  return tokens.some((t, i) => FAKE.has(t) && [1, 2].some((k) => asked.has(tokens[i + k] ?? '')));
+}
+
+const ELLIPSIS_SUBJECTS = new Set(['it', 'they', 'that', 'he', 'she', 'someone', 'somebody']);
+const AUXILIARIES = new Set(['did', 'does', 'do', 'has', 'have', 'had', 'was', 'were', 'is', 'are']);
+/** What may follow an elliptic auxiliary that still ends it: a time ("it did in 2018", "it has twice"). */
+const AFTER_ELLIPSIS = new Set(['in', 'once', 'twice', 'back', 'before', 'last', 'years', 'then', 'too', 'actually', 'apparently', 'though']);
+
+/** A message opening with a bare no whose later clause says "it did" / "they have": the opposite, elliptic. */
+function ellipticYesAfterNo(tokens: string[]): boolean {
+  if (!BARE_NOES.has(tokens[0]!)) return false;
+  for (let i = 2; i + 1 < tokens.length; i++) {
+    if (!ELLIPSIS_SUBJECTS.has(tokens[i]!) || !AUXILIARIES.has(tokens[i + 1]!) || tokens.slice(0, i).every((t) => t !== BREAK)) continue;
+    const next = tokens[i + 2];
+    // (After a copula, a number or a word is what it is: "she is 3" says her age, not "she is".)
+    const copula = ['is', 'are', 'was', 'were'].includes(tokens[i + 1]!);
+    if (next === undefined || next === BREAK || (!copula && (AFTER_ELLIPSIS.has(next) || /^\d/u.test(next)))) return true;
+  }
+  return false;
+}
+
+const singular = (w: string) => w.replace(/(?<=[^s])s$/u, '');
+
+/**
+ * A yes or no followed by "a/an" and an animal or a person ("yes, a very loud parrot", "yeah, a grumpy neighbour")
+ * at a question about neither: the yes is about that other thing, a joke or a stand-in, not what was asked.
+ */
+function namesAnotherThing(tokens: string[], prompt: string | undefined): boolean {
+  if (prompt === undefined || !BARE_ANSWERS.has(tokens[0]!) || tokens[1] !== BREAK || (tokens[2] !== 'a' && tokens[2] !== 'an')) return false;
+  const asked = [...promptWords(prompt)];
+  let end = 3;
+  while (end < tokens.length && tokens[end] !== BREAK && !['that', 'who', 'which', 'with'].includes(tokens[end]!)) end++;
+  const thing = tokens.slice(3, end).map(singular);
+  const aboutAnimals = asked.some((w) => ABOUT_ANIMALS.has(w) || ANIMALS.has(singular(w)));
+  const aboutPeople = asked.some((w) => PEOPLE.has(singular(w)) || PERSON_NOUNS.has(w) || w === 'anyone' || w === 'anybody');
+  return thing.some((w) => (ANIMALS.has(w) && !aboutAnimals) || (PEOPLE.has(w) && !aboutPeople));
+}
+
+/** A category naming an animal ("Dog walking") in a message that names another animal and not it. */
+function otherAnimal(category: string, tokens: string[]): boolean {
+  const named = tokenize(category).map(singular).filter((w) => ANIMALS.has(w) && w !== 'pet' && w !== 'animal');
+  if (named.length === 0) return false;
+  const said = tokens.map(singular).filter((w) => ANIMALS.has(w) && w !== 'pet' && w !== 'animal');
+  const same = (w: string) => named.includes(w) || (w === 'puppy' && named.includes('dog')) || (w === 'kitten' && named.includes('cat'));
+  // (The category's own word is said once by the answer itself: "dog walking".)
+  return said.some((w) => !same(w)) && said.filter(same).length <= named.length;
+}
+
+/** Words that make "X or Y" in a category a bound or a range, not two names ("once a week or less", "3 or more"). */
+const NOT_AN_ALTERNATIVE = new Set(['less', 'more', 'fewer', 'earlier', 'later', 'so', 'above', 'below', 'over', 'under', 'longer', 'shorter', 'older', 'younger', 'once', 'twice', 'times', 'a', 'the', 'not']);
+
+const changes = new Map<string, string[][]>();
+const CHANGE_WORDS = new Set(['worse', 'better']);
+function otherChanges(prompt: string): string[][] {
+  let words = changes.get(prompt);
+  if (!words) {
+    if (changes.size > 1000) changes.clear();
+    changes.set(prompt, (words = otherChangesOf(tokenize(prompt)).map((w) => w.split(' '))));
+  }
+  return words;
+}
+const opposites = new Map<string, Set<string>>();
+/** Words that may stand between a denial and the opposite it denies ("never had a gap", "not once did it lapse"). */
+const DENIAL_FILLERS = new Set([...NEGATION_FILLERS, 'had', 'been', 'ever', 'single', 'was', 'were', 'there', 'once', 'did', 'even', 'one', 'gone', 'got', 'any', 'real', 'are', 'them', 'those', 'these', 'us', 'of']);
+const DENIERS = new Set([...NEGATORS, 'zero', 'nothing', 'none']);
+/** After the denied word: it held only until, or except for, something ("never a gap until 2023"). */
+const BUT_FOR = new Set(['until', 'till', 'til', 'except', 'apart', 'besides', 'since', 'before', 'other', 'than', 'unless', 'but', 'only', 'just']);
+
+/**
+ * Rule (c) of issue 26: at a yes/no question whose prompt names a quality
+ * ("continuous", "valid", "fenced"), a denied opposite of it ("no, never had
+ * a gap", "not once did it lapse", "never been unfenced") is the question's
+ * Yes. 'unsure' when the opposite is also said without a denial, or the
+ * denial is limited ("never a gap until 2023"); undefined when the message
+ * denies no opposite (the other rules read it: "no, there was a break").
+ */
+function deniedOpposite(tokens: string[], prompt: string | undefined): { start: number; end: number } | 'unsure' | undefined {
+  if (prompt === undefined) return undefined;
+  let words = opposites.get(prompt);
+  if (!words) {
+    if (opposites.size > 1000) opposites.clear();
+    opposites.set(prompt, (words = oppositesOf(tokenize(prompt).filter((t) => t !== BREAK))));
+  }
+  if (words.size === 0) return undefined;
+  let denied: { start: number; end: number } | undefined;
+  let said = false;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!words.has(tokens[i]!)) continue;
+    let by = -1;
+    for (let j = i - 1; j >= 0 && i - j <= 5 && tokens[j] !== BREAK; j--) {
+      if (DENIERS.has(tokens[j]!)) {
+        by = j;
+        break;
+      }
+      if (!DENIAL_FILLERS.has(tokens[j]!)) break;
+    }
+    if (by < 0) {
+      said = true;
+      continue;
+    }
+    for (let k = i + 1; k < tokens.length && tokens[k] !== BREAK; k++) if (BUT_FOR.has(tokens[k]!)) return 'unsure';
+    denied ??= { start: by, end: i + 1 };
+  }
+  return denied !== undefined && said ? 'unsure' : denied;
+}
+
 const NEGATIVE_WORDS = new Set([...NEGATORS, 'nothing', 'none', 'nobody', 'missing', 'lack', 'lacking', 'lacks', 'unavailable']);
 const INTERJECTIONS = new Set(['no', 'nope', 'nah']);
 
@@ -1023,6 +1189,17 @@ function hasTrailingNot(tokens: string[], consumedBy: Map<number, Phrase>): bool
       !consumedBy.has(i) &&
       i > 0 &&
       tokens[i - 1] !== BREAK &&
-      (i === tokens.length - 1 || tokens[i + 1] === BREAK),
+      (i === tokens.length - 1 || tokens[i + 1] === BREAK) &&
+      ellipticDenialAt(tokens, i) === undefined,
   );
+}
+
+/**
+ * "It has not", "we didn't", "it never did": a clause that is only a subject, an auxiliary and a denial denies
+ * the question's own verb (its No). Returns the clause's start, when the clause ending at `notAt` is one.
+ */
+function ellipticDenialAt(tokens: string[], notAt: number): number | undefined {
+  const start = notAt - 2;
+  if (start < 0 || !AUXILIARIES.has(tokens[notAt - 1]!) || !(ELLIPSIS_SUBJECTS.has(tokens[start]!) || ME.has(tokens[start]!))) return undefined;
+  return start === 0 || tokens[start - 1] === BREAK || (start === 1 && BARE_NOES.has(tokens[0]!)) ? start : undefined;
 }

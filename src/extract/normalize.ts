@@ -37,6 +37,8 @@ export function normalize(text: string): string {
   let s = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   s = s.replace(/[\u2018\u2019\u02bc`´]/g, "'");
   for (const [pattern, replacement] of CONTRACTIONS) s = s.replace(pattern, replacement);
+  // "Anything but a van" excludes the van: "but" there is "except", no contrast.
+  s = s.replace(/\b(anything|everything|all|whatever|any)\s+but\b/g, '$1 except');
   s = s.replace(/[.,;:!?()[\]{}"\u201c\u201d…]+|\s[-–—]+\s|\bbut\b|\bhowever\b|\bthough\b/g, ` ${BREAK} `);
   s = s.replace(/[^\p{L}\p{N}+|\s]+/gu, ' ');
   s = s.replace(/(\p{L})\1{2,}/gu, '$1');

@@ -1,7 +1,9 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { withoutOtherMeasures } from './number-measure.js';
-import { tokenize } from './normalize.js';
+import { BREAK, tokenize } from './normalize.js';
+import { countAnimals, countPeople } from './knowledge/people-count.js';
+import { ANIMALS } from './knowledge/animals.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
 
@@ -20,27 +22,39 @@ export function readTypedValue(
   } = {},
   today: Date = new Date(),
 ): TypedParse {
+  const original = text;
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
   if (options.prompt !== undefined && spec.type !== 'boolean') {
-    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string');
+    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string', spec.type === 'number');
     if (own.text.length === 0)
       return {
         ok: false,
         message:
           own.why === 'another'
             ? 'That sounds like it is about someone else. Please give your own answer.'
+            : own.why === 'thing'
+              ? 'That sounds like the value of something else than the question asks about. Please give that amount.'
             : own.why === 'time'
               ? 'That sounds like it was true then, or will be later. Please give your answer as it is today.'
               : 'That does not sound like a plain answer. Please give your answer as it is today.',
       };
+    if (own.qualified) return { ok: false, message: TWO_AMOUNTS, found: true };
     text = own.text;
   }
   const unit = spec.type === 'number' ? spec.unit : undefined;
   // "$40" at a question in EUR, "40 a week" at one per month, "25 years ago" at one of age: another measure.
   const measured = spec.type === 'number' ? withoutOtherMeasures(text, unit, options.prompt) : { text };
   text = measured.text;
+  // Any other period still named ("pro Woche", "3 times a week, 85"): which amount it is said of is a guess.
+  // (A question may name several: "per day (or night)".)
+  if (spec.type === 'number' && options.prompt !== undefined) {
+    const asked = periodsIn(options.prompt);
+    const said = asked.length === 0 ? undefined : periodsIn(text).find((p) => !asked.includes(p));
+    if (said !== undefined)
+      return { ok: false, message: `That sounds like an amount per ${said}; the question asks per ${asked.join(' or ')}. Please give the amount per ${asked[0]}.`, found: true };
+  }
   // "I'm 30" at a question of money or any other unit but years and people: the person said their age.
   if (unit !== undefined && !/^(?:years?|people|persons?|adults?|guests?)$/iu.test(unit) && /(?:^|[\s,.])(?:i am|i'm|im)\s+\d+(?:\s*(?:years?|yrs?|y\/?o)(?:\s+old)?)?\s*[.!]*\s*$/iu.test(text))
     return { ok: false, message: `That sounds like your age, not an amount in ${unit}. Please give the amount.` };
@@ -49,17 +63,45 @@ export function readTypedValue(
     return p.ok && spec.type === 'string' && spec.pattern !== undefined && options.format === undefined ? withinText(p, spec.pattern) : p;
   };
   // "No more than 70", "45 is my max": at a question that asks for the most, the limit is the answer.
-  if (spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt) && !LOWER_BOUND.test(text))
-    text = text.replace(UPPER_BOUND, ' ');
-  let parsed = read(text);
+  const asksTheMost = spec.type === 'number' && options.prompt !== undefined && ASKS_FOR_A_MAXIMUM.test(options.prompt);
+  const bounded = asksTheMost && !LOWER_BOUND.test(text);
   // "2000, sorry, 2200", "3000 gross but after tax it's 2100": what follows a correction or a contrast is the answer,
   // when it holds one on its own (the whole text held two, and was refused for it).
-  const tail = afterLastTurn(text);
+  const turned = afterLastTurn(text, asksTheMost);
+  const tail = bounded && turned !== undefined ? turned.replace(UPPER_BOUND, ' ') : turned;
+  if (bounded) text = text.replace(UPPER_BOUND, ' ');
+  let parsed = read(text);
   if (!parsed.ok && tail !== undefined && spec.type !== 'boolean') {
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
   }
+  // "2 adults and 1 kid", "me, my wife and our two kids", "dos personas": at a question counting people, the people
+  // the person lists, when every part of the list is understood.
+  // (The whole message is counted: a list is not split into clauses about each one, and one not understood counts nothing.)
+  if (!parsed.ok && spec.type === 'number' && unit !== undefined && PEOPLE_UNITS.test(unit) && !ADDED_LATER.test(original)) {
+    const n = countPeople(tokenize(original));
+    if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
+  }
+  // "3 cats + 1 dog", "a single hamster", "a dog and two cats": at a question counting pets, the animals listed (over
+  // the one number a list may hold).
+  if (spec.type === 'number' && unit !== undefined && /^(?:pets?|animals?)$/iu.test(unit) && !ADDED_LATER.test(original)) {
+    const n = countAnimals(tokenize(original), (w) => ANIMALS.has(w));
+    if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
+  }
   if (!parsed.ok) return measured.why !== undefined ? { ok: false, message: measured.why, found: true } : parsed;
+  // "My dad's 60th", "I've been driving for 30 years", "20 years ago": an ordinal or a length of time, not the amount.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && options.prompt !== undefined) {
+    const value = parsed.value;
+    const is = (m: RegExpMatchArray) => Number(m[1] ?? m[2]) === value;
+    if ([...original.matchAll(ORDINAL)].some(is)) return { ok: false, message: 'That reads as an ordinal ("the 60th"), not an amount. Please give the number.', found: true };
+    if (!ASKS_A_LENGTH.test(options.prompt) && [...original.matchAll(DURATION)].some(is)) return { ok: false, message: 'That reads as a length of time, not the number asked. Please give the number.', found: true };
+  }
+  // Rule (a): "four, but the fish don't really count": a count a contrast then qualifies is no sure count.
+  if (spec.type === 'number' && QUALIFIED_COUNT.test(original)) return { ok: false, message: TWO_AMOUNTS, found: true };
+  // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
+  // person, are two values; which one is the answer is a guess.
+  if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
+    return { ok: false, message: TWO_AMOUNTS, found: true };
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
   const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';
@@ -74,22 +116,103 @@ export function readTypedValue(
  * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
  * another value) are left out. `why` says what was left out when nothing is left.
  */
-function ownClauses(text: string, prompt: string, timed: boolean): { text: string; why?: 'another' | 'time' | 'unasserted' } {
+function ownClauses(text: string, prompt: string, timed: boolean, amount = false): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted'; qualified?: boolean } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
   const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
-  let why: 'another' | 'time' | 'unasserted' | undefined;
+  let why: 'another' | 'thing' | 'time' | 'unasserted' | undefined;
+  // Rule (a): "around 40, but 55 would be fine": a second amount, only wished or conditional, after the first.
+  let qualified = false;
+  let keptAmount = false;
   const kept = clauses.filter((clause) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
-    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) return (why ??= 'unasserted'), false;
+    if (amount && valueOfAnotherThing(tokens, prompt)) return (why ??= 'thing'), false;
+    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) {
+      // (How a number seems, "but I feel 30", is no second value: only a wish or a condition is.)
+      qualified ||= amount && keptAmount && !seeming(tokens) && /\d/u.test(clause);
+      return (why ??= 'unasserted'), false;
+    }
     // "Not 18 yet, I'm 17": a number denied is not the answer, when another clause gives one.
     if (timed && clauses.length > 1 && tokens.some((t, i) => t === 'not' && /^\d/u.test(tokens[i + 1] ?? ''))) return (why ??= 'unasserted'), false;
     if (timed && clauseTime(tokens, tokens.length, tokens.length, prompt) !== undefined) return (why ??= 'time'), false;
+    keptAmount ||= /\d/u.test(clause);
     return true;
   });
+  if (qualified) return { text, qualified };
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
+}
+
+const DETERMINERS = new Set(['the', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'a', 'an', 'your']);
+/** "For the house itself", "the bike alone": the value named is that thing's own. */
+const ITSELF = new Set(['itself', 'alone', 'themselves', 'only']);
+/** Words for the whole of what is asked, never another thing ("30k for everything in it"). */
+const WHOLE = new Set(['everything', 'all', 'stuff', 'things', 'lot', 'total', 'whole', 'rest', 'it', 'them', 'that', 'this', 'one', 'each', 'both', 'me', 'us', 'month', 'week', 'day', 'night', 'year', 'hour']);
+/** A question about what something is worth ("how much are your belongings worth?", "the value of..."). */
+const ASKS_A_WORTH = /\b(?:worth|value|valued|valuation|insured? for)\b/iu;
+const BE_WORTH = new Set(['is', 'are', 'was', 'costs', 'cost', 'comes', 'runs', 'worth']);
+/** Words for the asked value itself ("my budget is 40", "the total is 30k"). */
+const ANSWER_WORDS = new Set(['budget', 'limit', 'max', 'maximum', 'minimum', 'total', 'amount', 'sum', 'figure', 'number', 'value', 'worth', 'estimate', 'guess', 'answer', 'income', 'salary', 'pay', 'earnings', 'wage', 'wages', 'age']);
+const SUBJECT_PRONOUNS = new Set(['i', 'we', 'it', 'that', 'this', 'there', 'he', 'she', 'they', 'you', 'which', 'what', 'mine', 'ours', 'everything', 'all']);
+/** A question about money coming in. */
+const ASKS_AN_INCOME = /\b(?:income|earn|earnings|salary|wages?|take home)\b/iu;
+/** Money going out. */
+const SPENDING = new Set(['pay', 'paying', 'spend', 'spending', 'rent', 'costs', 'bills', 'owe', 'mortgage']);
+const RATE = new Set(['per', 'each', 'every', 'monthly', 'weekly', 'daily', 'nightly', 'yearly', 'hourly']);
+const stem = (w: string) => w.replace(/(?:ies)$/u, 'y').replace(/(?<=[^s])s$/u, '');
+const promptStems = new Map<string, Set<string>>();
+
+/**
+ * Rule (b) of issue 26: a clause that ties its amount to a thing the question
+ * does not ask about is that thing's value. "350k for the house itself" asked
+ * what the belongings are worth names the house's worth; "for the X" alone does
+ * so only at a question about a worth, with no rate ("70 for the room per night"
+ * asked what one can spend is a budget for the asked thing). The asked thing is
+ * what the prompt names (its words, singular or plural).
+ */
+function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean {
+  let asked = promptStems.get(prompt);
+  if (!asked) {
+    if (promptStems.size > 1000) promptStems.clear();
+    promptStems.set(prompt, (asked = new Set(tokenize(prompt).map(stem))));
+  }
+  const worth = ASKS_A_WORTH.test(prompt);
+  const rate = tokens.some((t, i) => RATE.has(t) || (t === 'a' && /^(?:month|week|day|night|year|hour)s?$/u.test(tokens[i + 1] ?? '')));
+  // "Rent is 900", "the bike costs 800": a thing the question does not name, and its amount.
+  const said = tokens[0] !== undefined && DETERMINERS.has(tokens[0]) ? 1 : 0;
+  const thing = tokens[said];
+  if (thing !== undefined && BE_WORTH.has(tokens[said + 1] ?? '') && tokens.slice(said + 2, said + 5).some((t) => /^\d/u.test(t))) {
+    if (!WHOLE.has(thing) && !ANSWER_WORDS.has(thing) && !SUBJECT_PRONOUNS.has(thing) && !asked.has(stem(thing)) && !/^\d/u.test(thing)) return true;
+  }
+  // "I pay 900 for the flat", "we spend 300 on food" asked for an income: an expense, not what comes in.
+  if (ASKS_AN_INCOME.test(prompt) && tokens.some((t) => SPENDING.has(t))) return true;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!['for', 'of', 'on'].includes(tokens[i]!) || !DETERMINERS.has(tokens[i + 1] ?? '')) continue;
+    // The noun: the last word before "itself", a break, or the clause's end, at most three words on.
+    let end = i + 2;
+    while (end < tokens.length && end < i + 5 && tokens[end] !== BREAK && !ITSELF.has(tokens[end]!) && !/^\d/u.test(tokens[end]!) && !RATE.has(tokens[end]!)) end++;
+    const noun = tokens[end - 1];
+    if (noun === undefined || end === i + 2) continue;
+    const marked = ITSELF.has(tokens[end] ?? '');
+    if (!marked && !(worth && !rate)) continue;
+    if (WHOLE.has(noun) || asked.has(stem(noun))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Periods an amount is counted over ("a month", "per night", "yearly"), in English and the major European languages. */
+const PERIODS: readonly [string, RegExp][] = [
+  ['day', /\b(?:per|a|an|each|every|one|\/)\s*day\b|\bdaily\b|\bpro tag\b|\bpar jour\b|\bal dia\b|\bpor dia\b/giu],
+  ['night', /\b(?:(?:per|a|an|each|every|one|or|\/)\s*)night\b|\bnightly\b|\bpro nacht\b|\bpar nuit\b|\bpor noche\b/giu],
+  ['week', /\b(?:per|a|an|each|every|one|\/)\s*week\b|\bweekly\b|\bpro woche\b|\bpar semaine\b|\bpor semana\b|\ba la semana\b/giu],
+  ['month', /\b(?:per|a|an|each|every|one|\/)\s*month\b|\bmonthly\b|\bpro monat\b|\bim monat\b|\bpar mois\b|\bal mes\b|\bpor mes\b/giu],
+  ['year', /\b(?:per|a|an|each|every|one|\/)\s*year\b|\b(?:yearly|annually|annual|per annum|p\.?a\.?)\b|\bpro jahr\b|\bim jahr\b|\bpar an\b|\bal ano\b|\bpor ano\b/giu],
+];
+/** The periods a question or a message names ("per day (or night)": a night is a period of its own). */
+function periodsIn(text: string): string[] {
+  return PERIODS.filter(([, re]) => (re.lastIndex = 0, re.test(text))).map(([p]) => p);
 }
 
 /** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */
@@ -100,13 +223,56 @@ const UPPER_BOUND =
 /** Words that make a number a lower limit: such an answer is not the most. */
 const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
 
-/** The text after the last correction or contrast ("sorry", "no wait", "I mean", "but"), if there is one with words after it. */
-function afterLastTurn(text: string): string | undefined {
+/** Markers of a correction: what follows replaces what came before. */
+const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])/giu;
+/** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */
+const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
+/** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
+const RESTATED = /\b(?:it is|it's|its|that is|that's|thats|so|which is|which makes|makes it|in total|total|altogether|all in all|more like|closer to|really|net|after tax(?:es)?|this one|this time|now|currently|these days)\b[^\d]{0,20}\d/iu;
+/** At a question that asks for the most: a contrast that names the limit ("around 50 but could stretch to 65", "35, but 45 max"). */
+const LIMIT_NAMED = /\b(?:stretch|push it|max(?:imum)?|at most|at the most|up to|tops|my limit|absolute limit)\b/iu;
+
+/**
+ * The text after the last correction ("sorry", "no wait", "I mean"), or after the last contrast ("but", "though")
+ * when that part says the value again (rule a of issue 26: "40, but 55 would be fine", "3 bedrooms, but 1 is an
+ * office" are two values, not a correction); undefined when there is none with words after it.
+ */
+function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   let end: number | undefined;
-  for (const m of text.matchAll(/\b(?:but|though|although|however|sorry|no wait|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather)\b/giu))
-    end = m.index + m[0].length;
-  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!-]+/u, '');
+  let contrast = false;
+  for (const m of text.matchAll(CORRECTING)) end = m.index + m[0].length;
+  for (const m of text.matchAll(CONTRASTING))
+    if (end === undefined || m.index >= end) {
+      end = m.index + m[0].length;
+      contrast = true;
+    }
+  const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!–—-]+/u, '').replace(/^(?:no|nope|nah)\b[\s,;:.!–—-]*/iu, '');
+  if (contrast && !RESTATED.test(tail) && !(asksTheMost && LIMIT_NAMED.test(tail) && /\d/u.test(tail))) return undefined;
   return tail.length > 0 ? tail : undefined;
+}
+
+const ORDINAL = /(?<![\p{L}\p{N}])(\d+)\s*(?:st|nd|rd|th)\b/giu;
+/** A question that asks how long something has lasted: a length of time is its answer. */
+const ASKS_A_LENGTH = /\bhow long\b|\bhow many\s+(?:years|months|weeks|days|hours)\b|\bsince when\b/iu;
+const DURATION = /\b(?:for|since|in)\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the\s+(?:last|past)\s+)?(\d+)\s*(?:years?|yrs?|months?|weeks?|days?|hours?)\b|(?<![\p{L}\p{N}])(\d+)\s*(?:years?|yrs?|months?|weeks?|days?)\s+ago\b/giu;
+/** Units that count people. */
+const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
+/** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
+const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
+/** A contrast that takes part of a number back ("but the fish don't really count", "though one isn't included"). */
+const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
+const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
+/** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
+const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;
+/** Whether `value` is the sum of the amounts written in digits in `text` (a sum the person states: "2 adults plus 1 kid"). */
+function isTheSum(value: number, text: string): boolean {
+  let sum = 0;
+  let count = 0;
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}.,])(\d+(?:[.,]\d+)?)\s*(k\b|thousand\b)?/giu)) {
+    sum += Number(m[1]!.replace(',', '.')) * (m[2] ? 1000 : 1);
+    count++;
+  }
+  return count < 2 || Math.abs(sum - value) < 1e-9;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFlowText } from '../../src/flow/index.js';
 import { EvalCaseError, evaluateMatcher, parseEvalCases } from '../../src/testing/index.js';
@@ -87,6 +89,24 @@ describe('gateflow eval', () => {
     expect(report.results.map((r) => r.value)).toEqual(['unknown', 250, 'XY9876']);
     expect(report).toMatchObject({ wrongCommits: 0, coverage: 1 });
     expect(() => parseEvalCases('{"flow":"other","gate":"amount","text":"1","expected":1}', refund, 'c.jsonl')).toThrow(/c\.jsonl:1: the case is for flow "other"/);
+  });
+
+  it('--today reads relative dates against the day a corpus was written, and refuses a malformed date', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateflow-eval-today-'));
+    try {
+      // "tomorrow" at a date question is the day after the corpus' date.
+      const cases = join(dir, 'date.jsonl');
+      writeFileSync(cases, '{"gate":"event_date","text":"tomorrow","expected":"2026-11-28"}\n');
+      const events = 'event-booking';
+      const value = async (today: string) => (JSON.parse((await cli(['eval', events, cases, '--json', '--today', today])).stdout) as { results: { value: string }[] }).results[0]!.value;
+      expect(await value('2026-11-27')).toBe('2026-11-28');
+      expect(await value('2027-02-28')).toBe('2027-03-01');
+      const bad = await cli(['eval', events, cases, '--today', '2026-02-30']);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toMatch(/--today must be a date written YYYY-MM-DD .*"2026-02-30"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad case files with the line and what is wrong', () => {

@@ -30,6 +30,8 @@ export const COMMON_ANSWERS: Readonly<Record<string, readonly string[]>> = {
     'prescription', 'refill', 'renew my prescription', 'repeat prescription', 'my pills', 'more pills', 'out of pills',
     'running low', 'ran out of', 'medication', 'meds', 'rezept', 'receta', 'ordonnance',
   ],
+  // A return for no fault of the order: the "other" reason where the others are faults (damaged, late, wrong).
+  other: ['changed my mind', 'change of mind', 'no longer need it', 'do not need it anymore', 'do not want it anymore', 'did not like it', 'do not like it'],
   billing: ['billing', 'bill', 'invoice', 'payment', 'charge', 'copay', 'co pay', 'statement', 'rechnung', 'factura', 'facture', 'fattura'],
   telehealth: [
     'telehealth', 'video call', 'video visit', 'video appointment', 'facetime', 'zoom', 'online appointment', 'virtual visit',

@@ -20,6 +20,11 @@ const NEVER = [
   // A plain no in the major languages, as the English one.
   'nein', 'non', 'nee', 'nej', 'nei', 'nao', 'não', 'нет', 'niet', 'hayir', 'όχι', 'いいえ', 'tidak',
 ];
+/** "Never" as an adverb of frequency, in the major languages: the lowest option where a question has no "Never". */
+export const NEVER_ADVERBS: readonly string[] = [
+  ...fromWordNet('never'), 'not ever', 'never ever', 'practically never', 'basically never', 'pretty much never', 'nunca', 'jamais',
+  'niemals', 'nie', 'nooit', 'aldrig', 'mai',
+];
 const RARELY = [...fromWordNet('rarely'), 'hardly ever', 'almost never', 'once in a blue moon', 'rarement', 'selten', 'raramente'];
 const SOMETIMES = [
   ...fromWordNet('sometimes'),

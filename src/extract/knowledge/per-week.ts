@@ -32,6 +32,30 @@ const PHRASES: readonly [string[], number][] = [
   ['every other week', 1], ['jeden tag', 7], ['todos los dias', 7], ['tous les jours', 7], ['ogni giorno', 7], ['elke dag', 7],
 ].map(([p, n]) => [(p as string).split(' '), n as number]);
 
+/** Counts with a "times" word and no period after them ("five times", "twice"), which the per-week reading missed. */
+function barecounts(tokens: readonly string[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    let n: number | undefined;
+    let k = i + 1;
+    if (t in TIMES) n = TIMES[t];
+    else {
+      const m = /^(\d{1,2})$/u.exec(t);
+      const count = m ? Number(m[1]) : NUMBER_WORDS[t];
+      if (count !== undefined && TIME_WORDS.has(tokens[k] ?? '') && tokens[k] !== 'x') {
+        n = count;
+        k++;
+      }
+    }
+    if (n === undefined) continue;
+    // Followed by a period ("a week", "a month", "per day"): counted above, or another period.
+    if (PER.has(tokens[k] ?? '') || WEEK.has(tokens[k] ?? '') || /^(?:day|days|month|months|year|years|daily|monthly|yearly|fortnight)$/u.test(tokens[k] ?? '')) continue;
+    out.push(n);
+  }
+  return out;
+}
+
 /** The range of times a week a category names, when it counts per week ("2-3 times a week", "once a week or less"). */
 export function weeklyRangeOf(tokens: readonly string[]): NumberRange | undefined {
   if (!tokens.some((t) => WEEK.has(t))) return undefined;
@@ -85,5 +109,8 @@ export function timesPerWeek(tokens: readonly string[]): { value: number; start:
   }
   if (days.size >= 2) found.push({ value: days.size, start: daysFrom, end: daysTo });
   const values = new Set(found.map((f) => f.value));
+  // "Twice a week, sometimes five times": a count with no period after one per week counts per week too (rule a of
+  // issue 26: two values of the question's kind, and no correction, are no answer).
+  if (found.length > 0) for (const n of barecounts(tokens)) values.add(n);
   return values.size === 1 ? found[0] : undefined;
 }

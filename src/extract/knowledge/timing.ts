@@ -23,6 +23,14 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'today', 'tomorrow', 'this week', 'sofort', 'ab sofort', 'inmediatamente', 'ya', 'de inmediato',
     'tout de suite', 'immediatement', 'subito', 'meteen', 'the sooner the better', 'whenever it is free', 'yesterday',
   ],
+  // Nearer than a week: now, and the next few days (a flow with this category lists it before "Within a month").
+  'within a week': [
+    'within a week', 'asap', 'a s a p', 'as soon as possible', 'right now', 'right away', 'straight away', 'immediately', 'today',
+    'tonight', 'tomorrow', 'the day after tomorrow', 'this week', 'in a few days', 'in a couple of days', 'in a couple days',
+    'in two days', 'in 2 days', 'in three days', 'in 3 days', 'this weekend', 'later this week', 'sofort', 'ab sofort',
+    'inmediatamente', 'de inmediato', 'tout de suite', 'immediatement', 'subito', 'meteen', 'demain', 'manana', 'morgen',
+    'domani', 'amanha', 'heute', 'hoy', 'aujourd hui', 'oggi', 'vandaag',
+  ],
   'within a month': [
     'within a month', 'in a fortnight', 'in two weeks time', 'sometime next week', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
     'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
@@ -43,7 +51,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
   ],
   tomorrow: [
-    'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
+    'the day after today', 'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
     'tomorrow evening', 'tomorrow night', 'first thing tomorrow', 'manana', 'demain', 'demain matin', 'morgen', 'morgen fruh',
     'amanha', 'domani', 'jutro',
   ],

@@ -1,0 +1,125 @@
+/**
+ * How many people a message lists (issue 26: "2 adults and 1 kid" is 3, "me, my
+ * wife and our two kids" is 4, "me and my girlfriend" is 2, "dos personas" is 2):
+ * general knowledge of the words for people and for small numbers in the major
+ * languages. A list is counted only when every part of it is understood; a pet,
+ * a guess or anything else unknown leaves it uncounted. Tokens are normalized
+ * (normalize.ts).
+ */
+
+/** Small numbers in words, in English and the major European languages (ambiguous words such as "elf", "un" left out). */
+const NUMBERS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  uno: 1, una: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10,
+  eins: 1, zwei: 2, drei: 3, vier: 4, funf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10,
+  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10,
+  due: 2, tre: 3, quattro: 4, sei: 6, sette: 7, otto: 8, nove: 9, dieci: 10,
+  duas: 2, quatro: 4, sete: 7, oito: 8, dez: 10, twee: 2, drie: 3,
+  couple: 2, pair: 2, both: 2, twins: 2,
+};
+/** One person each. */
+const ONE_PERSON = new Set([
+  'me', 'i', 'myself', 'wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'fiancee', 'spouse', 'son', 'daughter',
+  'kid', 'child', 'baby', 'toddler', 'teenager', 'mother', 'mum', 'mom', 'father', 'dad', 'brother', 'sister', 'friend', 'flatmate',
+  'roommate', 'grandmother', 'grandma', 'grandfather', 'grandpa', 'aunt', 'uncle', 'cousin', 'nephew', 'niece', 'stepson',
+  'stepdaughter', 'lodger', 'adult', 'person', 'boy', 'girl', 'newborn',
+]);
+/** Words for several people, counted by the number before them ("two kids"); "parents" and "twins" are two without one. */
+const PEOPLE = new Set([
+  'people', 'persons', 'adults', 'kids', 'children', 'sons', 'daughters', 'boys', 'girls', 'babies', 'teenagers', 'teens',
+  'friends', 'flatmates', 'roommates', 'parents', 'twins', 'grandparents', 'personas', 'personnes', 'personen', 'persone', 'pessoas',
+  'adultos', 'ninos', 'kinder', 'enfants', 'erwachsene', 'adultes',
+]);
+const PAIRS = new Set(['parents', 'twins', 'grandparents']);
+/** Words for everybody counted at once ("2 people, me and my partner": the list after it names the same two). */
+const TOTALS = new Set(['people', 'persons', 'personas', 'personnes', 'personen', 'persone', 'pessoas']);
+/** Words that join or wrap a list and count nobody. */
+const GLUE = new Set([
+  'and', 'plus', 'with', 'my', 'our', 'the', 'just', 'only', 'it', 'is', 'will', 'be', 'would', 'that', 'of', 'us', 'we', 'are', 'there',
+  'in', 'total', 'all', 'together', 'y', 'und', 'et', 'e', 'mi', 'mis', 'meine', 'mein', 'ma', 'mon', 'mes', 'mio', 'mia', 'a', 'an',
+]);
+
+/** The number of people the tokens list, or undefined when any part is not understood or nobody is counted. */
+export function countPeople(tokens: readonly string[]): number | undefined {
+  let total = 0;
+  let stated: number | undefined;
+  let pending: number | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t === '|') continue;
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS[t];
+    if (n !== undefined) {
+      if (pending !== undefined) return undefined;
+      pending = n;
+      continue;
+    }
+    if (TOTALS.has(t) && pending !== undefined) {
+      if (stated !== undefined) return undefined;
+      stated = pending;
+      pending = undefined;
+      continue;
+    }
+    if (PEOPLE.has(t)) {
+      total += pending ?? (PAIRS.has(t) ? 2 : NaN);
+      pending = undefined;
+      continue;
+    }
+    if (ONE_PERSON.has(t)) {
+      if (pending !== undefined && pending !== 1) return undefined;
+      total += 1;
+      pending = undefined;
+      continue;
+    }
+    if (!GLUE.has(t)) return undefined;
+  }
+  // A number left with nothing after it ("dos", "drei") is a bare count only if nothing else was counted.
+  if (pending !== undefined) {
+    if (total > 0 || stated !== undefined) return undefined;
+    total = pending;
+  }
+  // "2 people, me and my partner": a total and the people it counts must agree.
+  if (stated !== undefined) return total === 0 || total === stated ? stated : undefined;
+  return Number.isFinite(total) && total > 0 ? total : undefined;
+}
+
+/** Plurals of the animals people keep, and the words for them in the major languages (singular in animals.ts). */
+const ANIMAL_PLURALS: Readonly<Record<string, string>> = {
+  gatos: 'cat', perros: 'dog', chats: 'cat', chiens: 'dog', katzen: 'cat', hunde: 'dog', gatti: 'cat', cani: 'dog', fishes: 'fish',
+  mice: 'mouse', geese: 'goose', puppies: 'puppy', guinea: 'guinea', budgies: 'budgie', ponies: 'pony',
+};
+
+/**
+ * How many animals the tokens list ("3 cats + 1 dog" 4, "a single hamster" 1, "tres gatos" 3, "two adults, two kids and one
+ * dog" 1: the people are not counted), or undefined when any part is not understood.
+ */
+export function countAnimals(tokens: readonly string[], isAnimal: (word: string) => boolean): number | undefined {
+  let total = 0;
+  let pending: number | undefined;
+  let animals = 0;
+  for (const t of tokens) {
+    if (t === '|' || t === '+' || t === 'single' || t === 'total' || t === 'animals' || t === 'pets') continue;
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS[t];
+    if (n !== undefined) {
+      if (pending !== undefined) return undefined;
+      pending = n;
+      continue;
+    }
+    const singular = ANIMAL_PLURALS[t] ?? t.replace(/(?<=[^s])s$/u, '');
+    if (isAnimal(singular)) {
+      // "a dog", "one cat": one; a plural with no number before it ("cats") says no count.
+      if (pending === undefined && singular === t) pending = 1;
+      if (pending === undefined) return undefined;
+      total += pending;
+      animals++;
+      pending = undefined;
+      continue;
+    }
+    if (PEOPLE.has(t) || ONE_PERSON.has(t)) {
+      pending = undefined;
+      continue;
+    }
+    if (!GLUE.has(t)) return undefined;
+  }
+  if (pending !== undefined) return undefined;
+  return animals > 0 && total > 0 ? total : undefined;
+}
