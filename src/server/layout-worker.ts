@@ -21,7 +21,7 @@ export interface WorkerLayouter {
    * layout made ahead (so that every worker is hot by the time a person asks).
    */
   layout(drawing: WorkflowDrawing, level: DrawingLevel, options?: { urgent?: boolean }): Promise<DrawingLayout>;
-  /** How many layouts it runs at once (its workers): a queue in front of it starts no more. */
+  /** How many layouts it runs at once (its workers, 1 by default): a queue in front of it starts no more. */
   readonly workers: number;
   /**
    * Starts every worker not yet started (each loads ELK: a few tenths of a
@@ -72,8 +72,15 @@ interface Answer {
   error?: string;
 }
 
-/** The workers of `workerLayouter`: two, so that a layout asked for never waits for one made ahead. */
-const WORKERS = 2;
+/**
+ * The workers of `workerLayouter` by default: one. A second lets a layout
+ * asked for start beside one made ahead, but on two loaded cores it came out
+ * slower, not faster (same-run medians of a machine level asked for mid-warming:
+ * 731 ms with one worker, 1322 ms with two at load 10): the second worker's
+ * ELK is compiled colder (a first layout in a new worker takes about 3x as
+ * long), and the two share the CPU. More cores may differ: `workers` sets it.
+ */
+const WORKERS = 1;
 
 export function workerLayouter(options: { workers?: number } = {}): WorkerLayouter {
   const lanes = Array.from({ length: Math.max(1, options.workers ?? WORKERS) }, () => oneWorker());

@@ -88,9 +88,9 @@ export interface ServerOptions {
   inspect?: { url: string };
   /**
    * Lay out ahead, once the server listens, the drawings of the served
-   * workflows whose layouts the store does not hold yet (one at a time, in a
-   * layout worker, never while a layout asked for runs or waits: that one has
-   * a worker of its own), so that the viewer's first open
+   * workflows whose layouts the store does not hold yet (one at a time, in the
+   * layout worker, never while a layout asked for runs or waits; every machine
+   * level first), so that the viewer's first open
    * of each is fast. Off by default (`gateflow serve` turns it on; its
    * `--no-warm-layouts` off): off, it costs nothing.
    */
@@ -258,7 +258,6 @@ async function serveRuntime(
     ...(options.drawnMachines && { machines: options.drawnMachines }),
     ...(options.coverage && { coverage: options.coverage }),
     layout: layouts.layout,
-    // Two workers: a person's layout starts at once, beside any made ahead.
     lanes: layouts.workers,
     layoutCode: layouts.code,
     // Kept in the store: a restarted server serves them without laying them out again.
@@ -302,7 +301,7 @@ async function serveRuntime(
   let warming: Promise<void> = Promise.resolve();
   const warm = () => {
     if (!options.warmLayouts || shutdown.signal.aborted) return;
-    // Every worker ready before anyone asks (the one not laying out ahead is the one a person's layout gets).
+    // The worker loads ELK now, not when the first layout is asked for.
     layouts.open();
     warming = warming.then(() => drawings.warm(shutdown.signal)).catch(onBackgroundError);
   };

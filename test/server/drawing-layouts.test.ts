@@ -120,8 +120,9 @@ describe('workerLayouter', () => {
     expect((await layouter.layout(drawing, 'machine')).boxes.map((b) => b.id).sort()).toEqual(machineIds('refund-approval'));
   });
 
-  it('has two workers: a layout asked for and one made ahead run at once, each as ELK in this thread lays it out', async () => {
-    layouter = workerLayouter();
+  it('with two workers, a layout asked for and one made ahead run at once, each as ELK in this thread lays it out', async () => {
+    expect(workerLayouter().workers).toBe(1);
+    layouter = workerLayouter({ workers: 2 });
     expect(layouter.workers).toBe(2);
     const drawing = workflowDrawing(workflows.find((w) => w.id === 'contact-request')!);
     const [asked, ahead] = await Promise.all([layouter.layout(drawing, 'machine', { urgent: true }), layouter.layout(drawing, 'outline')]);
