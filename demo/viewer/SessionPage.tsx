@@ -4,6 +4,7 @@ import { createHttpTransport } from '../../src/react/http-transport.js';
 import { InputForm } from '../../src/react/InputForm.js';
 import type { InputValue } from '../../src/inputs/coerce.js';
 import type { OpenInput } from '../../src/inputs/gate.js';
+import type { Turn } from '../../src/workflow/turn.js';
 import type { WorkflowDrawing } from '../../src/viz/drawing.js';
 import { activeIds, outlineEdgeTransitions } from '../../src/viz/overlay.js';
 import { conversationOf } from '../../src/testing/conversation-format.js';
@@ -81,7 +82,7 @@ export function SessionPage({ sessionId, initialLevel }: { sessionId: string; in
   const panels = (
     <>
       <StepBar sessionId={sessionId} session={session} step={step} onStep={setStep} />
-      <SessionPanels session={shown} past={step !== null} onChanged={reload} onStep={setStep} />
+      <SessionPanels sessionId={sessionId} session={shown} past={step !== null} onChanged={reload} onStep={setStep} />
     </>
   );
   return (
@@ -260,11 +261,13 @@ function sessionMarks(drawing: WorkflowDrawing, level: Level, session: SessionHi
 }
 
 /** Status, answers, open gates and turns: beside the drawing, or alone while it loads (or when it cannot be drawn). */
-function SessionPanels({ session, past, onChanged, onStep }: { session: SessionHistory; past: boolean; onChanged: () => void; onStep: (seq: number) => void }) {
+function SessionPanels({ sessionId, session, past, onChanged, onStep }: { sessionId: string; session: SessionHistory; past: boolean; onChanged: () => void; onStep: (seq: number) => void }) {
   const { reply } = session;
   return (
     <>
       <StatusPanel reply={reply} />
+      {/* A turn goes to the session as it is now: a fork is where an author tries another answer. */}
+      {!past && reply.status === 'active' && <TurnPanel key={reply.message} sessionId={sessionId} reply={reply} onChanged={onChanged} />}
       {reply.answers && <AnswersPanel answers={reply.answers} />}
       {/* Gates are answered on the session as it is now, not at a step in the past. */}
       {!past && <InputsPanel inputs={reply.inputs ?? []} onChanged={onChanged} />}
@@ -338,6 +341,81 @@ function AnswersPanel({ answers }: { answers: NonNullable<ViewerReply['answers']
             ))}
           </tbody>
         </table>
+      )}
+    </Panel>
+  );
+}
+
+/**
+ * Answer as the person in the conversation: the reply's buttons, or text
+ * (Enter sends, Shift+Enter starts a new line), to `POST /api/sessions/{id}/turns`.
+ * A refusal (a button no longer offered, a session that moved on) is shown here.
+ */
+function TurnPanel({ sessionId, reply, onChanged }: { sessionId: string; reply: ViewerReply; onChanged: () => void }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const id = useId();
+  const send = async (turn: Turn) => {
+    setBusy(true);
+    setRefused(null);
+    try {
+      await transport.turn(sessionId, turn);
+      setText('');
+      onChanged();
+    } catch (e) {
+      setRefused((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  // The text as the box holds it now (a key pressed right after typing may come before the re-render that holds it in state).
+  const sendText = (value: string) => {
+    if (value.trim() !== '' && !busy) void send({ text: value });
+  };
+  return (
+    <Panel title="Reply as the person" className="gv-reply">
+      <p className="gv-muted">{shortText(reply.message, 200)}</p>
+      {(reply.buttons?.length ?? 0) > 0 && (
+        <div className="gv-step-bar" role="group" aria-label="The reply's buttons">
+          {reply.buttons!.map((b) => (
+            <button key={b.value} type="button" disabled={busy} onClick={() => void send({ button: b.value })}>
+              {b.label}
+            </button>
+          ))}
+        </div>
+      )}
+      <form
+        className="gv-reply-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          sendText(text);
+        }}
+      >
+        <label htmlFor={id} className="gv-muted">
+          Or type an answer (Shift+Enter for a new line)
+        </label>
+        <textarea
+          id={id}
+          rows={2}
+          value={text}
+          disabled={busy}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              sendText(e.currentTarget.value);
+            }
+          }}
+        />
+        <button type="submit" className="gv-button" disabled={busy || text.trim() === ''}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </form>
+      {refused && (
+        <p role="alert" className="gv-error">
+          Not sent: {refused}
+        </p>
       )}
     </Panel>
   );

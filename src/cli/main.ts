@@ -259,7 +259,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
     case 'sessions': {
       const source = await sessionsSource(values, env);
       try {
-        return await runSessions(source, sessionsQuery(values), { json: values.json }, streams.stdout);
+        return await runSessions(source, sessionsQuery(values), { json: values.json, server: values.server }, streams.stdout);
       } finally {
         await source.close();
       }

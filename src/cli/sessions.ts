@@ -87,7 +87,7 @@ const write = (out: Writable, text: string) => out.write(text.endsWith('\n') ? t
 const stateText = (state: unknown) => (typeof state === 'string' ? state : JSON.stringify(state));
 
 /** `gateflow sessions`: one page, newest first, as a table (or with `json` the page as the API answers it). */
-export async function runSessions(source: SessionsSource, query: SessionQuery, options: { json: boolean }, out: Writable): Promise<number> {
+export async function runSessions(source: SessionsSource, query: SessionQuery, options: { json: boolean; server?: string | undefined }, out: Writable): Promise<number> {
   const page = await source.list(query);
   if (options.json) {
     write(out, JSON.stringify(page));
@@ -103,8 +103,20 @@ export async function runSessions(source: SessionsSource, query: SessionQuery, o
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   write(out, rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n'));
-  if (page.nextAfter !== null) write(out, `more: gateflow sessions --after ${page.nextAfter}`);
+  if (page.nextAfter !== null) write(out, `more: ${nextPageCommand(query, page.nextAfter, options.server)}`);
   return 0;
+}
+
+/** The command that prints the next page: the same filters, page size and server, from `after`. */
+function nextPageCommand(query: SessionQuery, after: number, server: string | undefined): string {
+  const words = ['gateflow', 'sessions'];
+  if (query.workflowId !== undefined) words.push('--workflow', query.workflowId);
+  if (query.status !== undefined) words.push('--status', query.status);
+  if (query.limit !== undefined) words.push('--limit', String(query.limit));
+  if (server !== undefined) words.push('--server', server);
+  words.push('--after', String(after));
+  // Ids and URLs are plain words; anything else is quoted for the shell.
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 /** `gateflow save-test <sessionId>`: the session as a conversation test, to a file or stdout. */

@@ -39,8 +39,9 @@ export interface DrawingSource {
    */
   layout(id: string, level: DrawingLevel): Promise<DrawingLayout>;
   /**
-   * Lays out ahead, one at a time and after any layout asked for, both levels
-   * of every served workflow's drawing not yet laid out (nor in the store).
+   * Lays out ahead, one at a time and never while a layout asked for runs or
+   * waits, both levels of every served workflow's drawing not yet laid out
+   * (nor in the store): every machine level, then every outline.
    * Resolves when done, or soon after `signal` aborts.
    */
   warm(signal?: AbortSignal): Promise<void>;
@@ -55,8 +56,13 @@ export interface DrawingSourceOptions {
   /** Hand-written machines that are not workflows of their own (path selection, the chat session), with a title. */
   machines?: readonly { machine: AnyStateMachine; title: string }[];
   coverage?: CoverageProvider;
-  /** Lays a drawing out (`layoutDrawing`, ELK); replaced in tests to count the layouts made. */
-  layout?: (drawing: WorkflowDrawing, level: DrawingLevel) => Promise<DrawingLayout>;
+  /**
+   * Lays a drawing out (`layoutDrawing`, ELK, or `WorkerLayouter.layout`);
+   * replaced in tests to count the layouts made. `urgent`: a person asked for it.
+   */
+  layout?: (drawing: WorkflowDrawing, level: DrawingLevel, options: { urgent: boolean }) => Promise<DrawingLayout>;
+  /** How many layouts `layout` runs at once (`WorkerLayouter.workers`); 1 by default (ELK in this thread). */
+  lanes?: number;
   /**
    * Where layouts are kept across restarts (`Store.layouts`): read before
    * laying out, written after. A stored layout that does not read as one (or
@@ -113,8 +119,8 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   // Layouts hang off the drawing they place: a drawing made again (its flow
   // changed) starts without any, and a dropped drawing takes its layouts along.
   const layouts = new WeakMap<WorkflowDrawing, Map<DrawingLevel, Layout>>();
-  const lay = options.layout ?? layoutDrawing;
-  const queue = layoutQueue();
+  const lay = options.layout ?? ((drawing: WorkflowDrawing, level: DrawingLevel) => layoutDrawing(drawing, level));
+  const queue = layoutQueue(options.lanes ?? 1);
   const code = options.layoutCode ?? `gateflow-layout/${LAYOUT_REVISION}`;
   const hashes = new WeakMap<WorkflowDrawing, Promise<string>>();
   const keyFor = async (made: WorkflowDrawing, level: DrawingLevel): Promise<LayoutKey> => {
@@ -154,7 +160,7 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
       const key = options.store ? await keyFor(made, shown) : null;
       const found = key && (await stored(key));
       if (found) return found;
-      job = queue.add(() => lay(made, shown), hurried);
+      job = queue.add((urgent) => lay(made, shown, { urgent }), hurried);
       const laid = await job.done;
       if (key) await options.store!.put(key, JSON.stringify(laid)).catch(storeError);
       return laid;
@@ -178,8 +184,9 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
   const later = (id: string, level: DrawingLevel) => void layout(id, level, false).catch(() => undefined);
 
   const warm = async (signal?: AbortSignal) => {
-    for (const w of options.workflows()) {
-      for (const level of ['machine', 'outline'] as const) {
+    // Every machine level first: the slow ones to lay out (an outline takes a tenth of the time).
+    for (const level of ['machine', 'outline'] as const) {
+      for (const w of options.workflows()) {
         if (signal?.aborted) return;
         // One at a time: each waits for the last, and any layout asked for meanwhile goes first.
         // (A failure, even a thrown one, is the next request's to report.)
@@ -237,44 +244,59 @@ async function contentHash(drawing: WorkflowDrawing): Promise<string> {
 }
 
 /**
- * Layouts made one at a time (ELK holds the event loop while it lays out: one
- * at a time keeps the server answering between them), asked-for ones before
- * those made ahead. Bounded by what it lays out: two levels per drawing.
+ * Layouts made at most `lanes` at a time (the layouter's workers; one when ELK
+ * runs in this thread, which it holds while it lays out), asked-for ones
+ * before those made ahead. A layout made ahead starts only when no asked-for
+ * one runs or waits, and one at a time: a lane stays free for a person's
+ * request, which so never waits for work done ahead. Bounded by what it lays
+ * out: two levels per drawing.
  */
-function layoutQueue() {
+function layoutQueue(lanes: number) {
   interface Job {
-    run: () => Promise<DrawingLayout>;
+    run: (urgent: boolean) => Promise<DrawingLayout>;
     settle: (made: Promise<DrawingLayout>) => void;
+    urgent: boolean;
   }
   const waiting: Job[] = [];
-  let busy = false;
-  const next = () => {
-    const job = waiting.shift();
-    if (!job) return;
-    busy = true;
-    // A macrotask between layouts: requests that came meanwhile are answered first.
-    setTimeout(() => {
-      const made = job.run();
-      job.settle(made);
-      made.then(
-        () => ((busy = false), next()),
-        () => ((busy = false), next()),
-      );
-    }, 0);
+  let urgentRunning = 0;
+  let aheadRunning = 0;
+  const start = () => {
+    while (urgentRunning + aheadRunning < Math.max(1, lanes)) {
+      const at = waiting.findIndex((j) => j.urgent);
+      if (at < 0 && (waiting.length === 0 || urgentRunning > 0 || aheadRunning > 0)) return;
+      const [job] = waiting.splice(Math.max(at, 0), 1);
+      const urgent = job!.urgent;
+      if (urgent) urgentRunning++;
+      else aheadRunning++;
+      const done = () => {
+        if (urgent) urgentRunning--;
+        else aheadRunning--;
+        start();
+      };
+      // A macrotask before each layout: requests that came meanwhile are answered first.
+      setTimeout(() => {
+        const made = job!.run(urgent);
+        job!.settle(made);
+        made.then(done, done);
+      }, 0);
+    }
   };
   return {
-    add(run: () => Promise<DrawingLayout>, urgent: boolean): QueuedLayout {
+    add(run: (urgent: boolean) => Promise<DrawingLayout>, urgent: boolean): QueuedLayout {
       let settle!: (made: Promise<DrawingLayout>) => void;
       const done = new Promise<DrawingLayout>((resolve) => (settle = resolve));
-      const job = { run, settle };
+      const job: Job = { run, settle, urgent };
       if (urgent) waiting.unshift(job);
       else waiting.push(job);
-      if (!busy) next();
+      start();
       return {
         done,
         hurry: () => {
           const at = waiting.indexOf(job);
-          if (at > 0) waiting.unshift(...waiting.splice(at, 1));
+          if (at < 0) return; // under way
+          job.urgent = true;
+          waiting.unshift(...waiting.splice(at, 1));
+          start();
         },
       };
     },

@@ -14,8 +14,20 @@ import type { DrawingLevel } from '../viz/overlay.js';
  * answers layouts in the order asked.
  */
 export interface WorkerLayouter {
-  /** `layoutDrawing`, with ELK in the worker. */
-  layout(drawing: WorkflowDrawing, level: DrawingLevel): Promise<DrawingLayout>;
+  /**
+   * `layoutDrawing`, with ELK in a worker: an idle one, the one that has laid
+   * out most for a layout asked for (its ELK is compiled hot: a first layout in
+   * a new worker takes about 3x as long), the one that has laid out least for a
+   * layout made ahead (so that every worker is hot by the time a person asks).
+   */
+  layout(drawing: WorkflowDrawing, level: DrawingLevel, options?: { urgent?: boolean }): Promise<DrawingLayout>;
+  /** How many layouts it runs at once (its workers, 1 by default): a queue in front of it starts no more. */
+  readonly workers: number;
+  /**
+   * Starts every worker not yet started (each loads ELK: a few tenths of a
+   * second), so that the first layout asked for does not wait for that.
+   */
+  open(): void;
   /**
    * What decides its layouts besides the drawing: the layout code's revision,
    * gateflow's version and ELK's (a layout kept in a store under another code
@@ -60,7 +72,47 @@ interface Answer {
   error?: string;
 }
 
-export function workerLayouter(): WorkerLayouter {
+/**
+ * The workers of `workerLayouter` by default: one. A second lets a layout
+ * asked for start beside one made ahead, but on two loaded cores it came out
+ * slower, not faster (same-run medians of a machine level asked for mid-warming:
+ * 731 ms with one worker, 1322 ms with two at load 10): the second worker's
+ * ELK is compiled colder (a first layout in a new worker takes about 3x as
+ * long), and the two share the CPU. More cores may differ: `workers` sets it.
+ */
+const WORKERS = 1;
+
+export function workerLayouter(options: { workers?: number } = {}): WorkerLayouter {
+  const lanes = Array.from({ length: Math.max(1, options.workers ?? WORKERS) }, () => oneWorker());
+  // Layouts each lane has made: how hot its ELK is compiled.
+  const made = lanes.map(() => 0);
+  // The least busy lane (an idle one when a queue keeps within `workers`); among those, the hottest for a layout asked for, the coldest for one made ahead.
+  const pick = (urgent: boolean): number => {
+    const least = Math.min(...lanes.map((lane) => lane.busy()));
+    const free = lanes.flatMap((lane, i) => (lane.busy() === least ? [i] : []));
+    return free.reduce((best, i) => ((urgent ? made[i]! > made[best]! : made[i]! < made[best]!) ? i : best));
+  };
+  const elkFor = (urgent: boolean): ElkLayouter => ({
+    layout(graph) {
+      const lane = pick(urgent);
+      made[lane]!++;
+      return lanes[lane]!.elk.layout(graph);
+    },
+  });
+  return {
+    code: `gateflow-layout/${LAYOUT_REVISION} gateflow@${versionOf('gateflow')} elkjs@${versionOf('elkjs')}`,
+    workers: lanes.length,
+    layout: (drawing, level, layoutOptions) => layoutDrawing(drawing, level, { elk: elkFor(layoutOptions?.urgent === true) }),
+    open: () => lanes.forEach((lane) => lane.open()),
+    async close() {
+      made.fill(0);
+      await Promise.all(lanes.map((lane) => lane.close()));
+    },
+  };
+}
+
+/** One worker thread running ELK, started on its first layout (and again after it stops). */
+function oneWorker(): { elk: ElkLayouter; busy(): number; open(): void; close(): Promise<void> } {
   let worker: Worker | null = null;
   let next = 1;
   const pending = new Map<number, { resolve: (graph: ElkNode) => void; reject: (error: Error) => void }>();
@@ -114,8 +166,15 @@ export function workerLayouter(): WorkerLayouter {
   };
 
   return {
-    code: `gateflow-layout/${LAYOUT_REVISION} gateflow@${versionOf('gateflow')} elkjs@${versionOf('elkjs')}`,
-    layout: (drawing, level) => layoutDrawing(drawing, level, { elk }),
+    elk,
+    busy: () => pending.size,
+    open: () => {
+      try {
+        worker ??= start();
+      } catch {
+        // elkjs missing: the first layout says so, to the one who asked.
+      }
+    },
     async close() {
       const running = worker;
       worker = null;

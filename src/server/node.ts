@@ -89,7 +89,8 @@ export interface ServerOptions {
   /**
    * Lay out ahead, once the server listens, the drawings of the served
    * workflows whose layouts the store does not hold yet (one at a time, in the
-   * layout worker, after any layout asked for), so that the viewer's first open
+   * layout worker, never while a layout asked for runs or waits; every machine
+   * level first), so that the viewer's first open
    * of each is fast. Off by default (`gateflow serve` turns it on; its
    * `--no-warm-layouts` off): off, it costs nothing.
    */
@@ -259,6 +260,7 @@ async function serveRuntime(
     ...(options.drawnMachines && { machines: options.drawnMachines }),
     ...(options.coverage && { coverage: options.coverage }),
     layout: layouts.layout,
+    lanes: layouts.workers,
     layoutCode: layouts.code,
     // Kept in the store: a restarted server serves them without laying them out again.
     ...(store.layouts && { store: store.layouts }),
@@ -301,6 +303,8 @@ async function serveRuntime(
   let warming: Promise<void> = Promise.resolve();
   const warm = () => {
     if (!options.warmLayouts || shutdown.signal.aborted) return;
+    // The worker loads ELK now, not when the first layout is asked for.
+    layouts.open();
     warming = warming.then(() => drawings.warm(shutdown.signal)).catch(onBackgroundError);
   };
   warm();

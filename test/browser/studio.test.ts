@@ -78,10 +78,18 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, ti
       const fork = new URL(page.url()).searchParams.get('session')!;
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 3 of 3');
 
-      // Another reason, a confirmation, and a manager who declines: it ends otherwise.
-      await api(`/api/sessions/${fork}/turns`, { button: 'late' });
-      const waiting = await api<{ inputs: { gateId: string; name: string }[] }>(`/api/sessions/${fork}/turns`, { button: 'confirm' });
-      const gate = (name: string) => waiting.inputs.find((g) => g.name === name)!.gateId;
+      // Another reason typed in the viewer (Enter sends), its confirmation by the reply's button there, and a manager who declines: it ends otherwise.
+      const answer = page.getByLabel(/Or type an answer/);
+      await answer.fill('it arrived late');
+      await answer.press('Enter');
+      await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 4 of 4');
+      expect(await page.locator('.gv-status .gv-state').innerText()).toBe('review.reviewing');
+      await page.getByRole('group', { name: "The reply's buttons" }).getByRole('button', { name: 'Request the refund' }).click();
+      await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 5 of 5');
+      // Waiting for the manager: nothing for the person to answer.
+      expect(await page.getByLabel(/Or type an answer/).count()).toBe(0);
+      const waiting = await api<{ reply: { inputs: { gateId: string; name: string }[] } }>(`/api/sessions/${fork}`);
+      const gate = (name: string) => waiting.reply.inputs.find((g) => g.name === name)!.gateId;
       await api(`/api/inputs/${gate('approved_amount')}`, { value: 0 });
       await api(`/api/inputs/${gate('approved')}`, { value: 'no' });
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toMatch(/^Step \d+ of \d+$/);

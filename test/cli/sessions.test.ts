@@ -72,6 +72,19 @@ describe('gateflow sessions', () => {
     expect(page.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([recorded[1]]);
     expect(page.nextAfter).toEqual(expect.any(Number));
   });
+
+  it('says how to print the next page with the same filters, page size and server', async () => {
+    const first = new Collect();
+    await runSessions(source, { workflowId: 'refund-approval', status: 'waiting', limit: 1 }, { json: false, server: server.url }, first);
+    const more = /^more: (.*)$/m.exec(first.text)?.[1];
+    expect(more).toBe(`gateflow sessions --workflow refund-approval --status waiting --limit 1 --server ${server.url} --after ${/--after (\d+)/.exec(more ?? '')?.[1]}`);
+    // The command as printed gives the older session, and no further page.
+    const after = Number(/--after (\d+)/.exec(more!)![1]);
+    const next = new Collect();
+    await runSessions(source, { workflowId: 'refund-approval', status: 'waiting', limit: 1, after }, { json: false, server: server.url }, next);
+    expect(next.text.trim().split('\n').slice(1).map((l) => l.split(/ +/)[0])).toEqual([recorded[0]]);
+    expect(next.text).not.toContain('more:');
+  });
 });
 
 describe('gateflow save-test and gateflow test --conversations', () => {

@@ -119,6 +119,16 @@ describe('workerLayouter', () => {
     // Closed, it starts a new worker for the next layout.
     expect((await layouter.layout(drawing, 'machine')).boxes.map((b) => b.id).sort()).toEqual(machineIds('refund-approval'));
   });
+
+  it('with two workers, a layout asked for and one made ahead run at once, each as ELK in this thread lays it out', async () => {
+    expect(workerLayouter().workers).toBe(1);
+    layouter = workerLayouter({ workers: 2 });
+    expect(layouter.workers).toBe(2);
+    const drawing = workflowDrawing(workflows.find((w) => w.id === 'contact-request')!);
+    const [asked, ahead] = await Promise.all([layouter.layout(drawing, 'machine', { urgent: true }), layouter.layout(drawing, 'outline')]);
+    expect(asked).toEqual(await layoutDrawing(drawing, 'machine'));
+    expect(ahead).toEqual(await layoutDrawing(drawing, 'outline'));
+  });
 });
 
 /** A drawing source over `store`'s layouts whose layouts (ELK in this thread) are counted. */
@@ -219,6 +229,38 @@ describe('warming: laid out ahead', () => {
     await warming;
     // The first warmed layout may be under way when the request comes; the one asked for comes next at the latest.
     expect(made.indexOf(`${last} outline`)).toBeLessThanOrEqual(1);
+  });
+
+  it("a layout asked for while one made ahead is under way starts at once, beside it; nothing more is made ahead until it is done", async () => {
+    // Layouts that finish only when let go: what starts when is seen without any clock.
+    const started: string[] = [];
+    const held: (() => void)[] = [];
+    let letGo = false;
+    const source = drawingSource({
+      workflows: () => workflows,
+      lanes: 2,
+      layout: (drawing, level, how) => {
+        started.push(`${drawing.id} ${level}${how?.urgent ? ' (asked)' : ''}`);
+        const go = new Promise<void>((resolve) => (letGo ? resolve() : held.push(resolve)));
+        return go.then(() => layoutDrawing(drawing, level));
+      },
+    });
+    const [first, second] = workflows.map((w) => w.id) as [string, string];
+    const warming = source.warm();
+    await expect.poll(() => started, { timeout: PATIENCE_MS }).toEqual([`${first} machine`]);
+    // Asked for while the first layout made ahead is held: it starts without waiting for it.
+    const asked = source.layout(second, 'outline');
+    await expect.poll(() => started, { timeout: PATIENCE_MS }).toEqual([`${first} machine`, `${second} outline (asked)`]);
+    // The one made ahead done; the next made ahead (the asked drawing's machine level, queued) waits while the asked one runs.
+    held.shift()!();
+    await source.layout(first, 'machine');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(started).toEqual([`${first} machine`, `${second} outline (asked)`]);
+    letGo = true;
+    for (const go of held.splice(0)) go();
+    expect((await asked).level).toBe('outline');
+    await warming;
+    expect(started.slice(2)).toEqual([`${second} machine`, `${first} outline`]);
   });
 
   it('stops when its signal aborts', async () => {
