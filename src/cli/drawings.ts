@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +9,11 @@ import { pathSelectionMachine } from '../../machines/path-selection.js';
 import { documentAgentWorkflow } from '../document-agent/workflow.js';
 import type { FlowDocument } from '../flow/schema.js';
 import { createGraphToolRegistry } from '../graph/tools/graph-tools.js';
+import { bundledLayoutLookup, type BundledLayoutLookup } from '../server/bundled-layouts.js';
 import type { CoverageProvider } from '../server/drawings.js';
 import { taskAgentWorkflow } from '../task-agent/workflow.js';
 import { standaloneMachineDrawing, workflowDrawing, type WorkflowDrawing } from '../viz/drawing.js';
-import { readWorkflow } from './io.js';
+import { BUNDLED_LAYOUTS_FILE, readWorkflow } from './io.js';
 
 /** The hand-written machines drawn beside the workflows: they run inside others (a flow's path choice, the widget's chat). */
 export const DRAWN_MACHINES = [
@@ -76,4 +78,23 @@ function cliEntry(): string[] {
   const self = fileURLToPath(import.meta.url);
   // tsx by its own address: the child may start in any directory.
   return self.endsWith('.ts') ? ['--import', import.meta.resolve('tsx'), join(self, '..', 'main.ts')] : [join(self, '..', 'main.js')];
+}
+
+/**
+ * The example flows' layouts made at build time, or undefined (with the reason
+ * told) when the file is missing or unreadable: the server then lays them out.
+ */
+export function bundledLayouts(warn: (line: string) => void, file = BUNDLED_LAYOUTS_FILE): BundledLayoutLookup | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return bundledLayoutLookup(JSON.parse(text));
+  } catch (error) {
+    warn(`gateflow: the bundled layouts in ${file} were not read (${(error as Error).message}); drawings are laid out as asked`);
+    return undefined;
+  }
 }

@@ -12,6 +12,9 @@ const ROOT = packageRoot();
 /** The example flows shipped with the package. */
 export const EXAMPLE_FLOWS_DIR = join(ROOT, 'machines', 'flows') + '/';
 
+/** Layouts of the example flows made at build time (`npm run build:layouts`), served before any is laid out. */
+export const BUNDLED_LAYOUTS_FILE = join(ROOT, 'machines', 'layouts.generated.json');
+
 /** The demo page, built by `npm run build:demo` (vite) into dist/demo at the package root. */
 export const DEMO_DIR = join(ROOT, 'dist', 'demo') + '/';
 

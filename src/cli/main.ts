@@ -21,7 +21,7 @@ import { runValidate } from './validate.js';
 import { watchFlows } from './watch-flows.js';
 import { parseMin, runTestFlow } from './test-flow.js';
 import { runViz } from './viz.js';
-import { DRAWN_MACHINES, childProcessCoverage } from './drawings.js';
+import { DRAWN_MACHINES, bundledLayouts, childProcessCoverage } from './drawings.js';
 import { runInput, runInputs, type InputsQuery } from './inputs.js';
 import { localInputsSource, remoteInputsSource } from './inputs-source.js';
 import { InputQuerySchema, readQuery } from '../server/inputs.js';
@@ -165,6 +165,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, stre
         drawnMachines: DRAWN_MACHINES,
         coverage: childProcessCoverage(flows),
         warmLayouts: !values.noWarmLayouts,
+        bundledLayouts: bundledLayouts((line) => streams.stderr.write(`${line}\n`)),
         ...(values.inspect && { inspect: { url: env.GATEFLOW_INSPECT_URL?.trim() || DEFAULT_INSPECT_URL } }),
       }).catch((error: unknown) => {
         // Expected failures at start are one line and an exit code, not a stack trace.

@@ -1,3 +1,4 @@
+import type { BundledLayoutLookup } from './bundled-layouts.js';
 import { Hono } from 'hono';
 import type { AnyStateMachine } from 'xstate';
 import { z } from 'zod';
@@ -75,6 +76,12 @@ export interface DrawingSourceOptions {
    * key, so that other layout code never serves a layout made by this one.
    */
   layoutCode?: string;
+  /**
+   * Layouts made at build time (`bundledLayoutLookup`), served before the
+   * store and ELK are asked: found only under the full key, so a changed
+   * drawing or other layout code is laid out as usual.
+   */
+  bundled?: BundledLayoutLookup;
   /** Errors reading or writing the stored layouts (the layout is served all the same). */
   onStoreError?: (error: unknown) => void;
 }
@@ -157,12 +164,14 @@ export function drawingSource(options: DrawingSourceOptions): DrawingSource {
     let hurried = urgent;
     const run = async (): Promise<DrawingLayout> => {
       // A store read does not wait in the queue: only ELK's work is one at a time.
-      const key = options.store ? await keyFor(made, shown) : null;
-      const found = key && (await stored(key));
+      const key = options.store || options.bundled ? await keyFor(made, shown) : null;
+      const bundled = key && options.bundled?.(key);
+      if (bundled) return bundled;
+      const found = key && options.store && (await stored(key));
       if (found) return found;
       job = queue.add((urgent) => lay(made, shown, { urgent }), hurried);
       const laid = await job.done;
-      if (key) await options.store!.put(key, JSON.stringify(laid)).catch(storeError);
+      if (key && options.store) await options.store.put(key, JSON.stringify(laid)).catch(storeError);
       return laid;
     };
     const entry: Layout = {

@@ -18,6 +18,7 @@ import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import { createApp } from './app.js';
 import type { EventStreamLimits } from './events.js';
 import { workerLayouter } from './layout-worker.js';
+import type { BundledLayoutLookup } from './bundled-layouts.js';
 import { drawingSource, type CoverageProvider } from './drawings.js';
 import { createJwtAuth, ServerConfigError, type JwtAuthOptions } from './auth.js';
 import { backgroundErrorLog } from './background-errors.js';
@@ -95,6 +96,8 @@ export interface ServerOptions {
    * `--no-warm-layouts` off): off, it costs nothing.
    */
   warmLayouts?: boolean;
+  /** Layouts made at build time (`npm run build:layouts`: the example flows'), served before any is laid out (see `bundledLayoutLookup`). */
+  bundledLayouts?: BundledLayoutLookup;
 }
 
 /** How the task agent is served: its model (none: the offline reader alone), host tools, limits. */
@@ -264,6 +267,7 @@ async function serveRuntime(
     layoutCode: layouts.code,
     // Kept in the store: a restarted server serves them without laying them out again.
     ...(store.layouts && { store: store.layouts }),
+    ...(options.bundledLayouts && { bundled: options.bundledLayouts }),
     // Once closing, the store may be closed under a layout being kept: nothing to report.
     onStoreError: (error) => shutdown.signal.aborted || onBackgroundError(error),
   });
