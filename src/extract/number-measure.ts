@@ -72,7 +72,15 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
     }
   }
 
-  const per = prompt === undefined ? undefined : periodAsked(`${prompt} ${unit ?? ''}`);
+  const named = prompt === undefined ? undefined : periodsNamed(`${prompt} ${unit ?? ''}`);
+  const per = named?.length === 1 ? named[0] : undefined;
+  // "40 a week" asked for one sum of money (a refund, a deposit): a rate is not the sum.
+  if (named?.length === 0 && asked !== undefined)
+    for (const [name, words] of Object.entries(PERIOD_WORDS)) {
+      const reason = `That reads as an amount per ${name}; the question asks for one amount. Please give the amount in ${unit}.`;
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${words.noun})\\b(?!\\s+ago)`, 'giu'), reason);
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
+    }
   if (per !== undefined) {
     // Said back in the question's own word: a room's "night", a rental's "day".
     const perWord = per === 'day' && /\bnight|nightly\b/iu.test(prompt ?? '') ? 'night' : per;
@@ -107,12 +115,11 @@ export function currencyOf(unit: string): string | undefined {
   return Object.entries(CURRENCY_WORDS).find(([, spelling]) => spelling.unit.test(u))?.[0];
 }
 
-/** The period a question asks an amount per ("per month", "a night", "monthly"), if it asks one. */
-function periodAsked(question: string): string | undefined {
-  const found = Object.entries(PERIOD_WORDS).filter(([, words]) =>
-    new RegExp(`\\b(?:a|an|per|each|every)\\s+(?:${words.noun})\\b|\\b(?:${words.adjective})\\b`, 'iu').test(question),
-  );
-  return found.length === 1 ? found[0]![0] : undefined;
+/** The periods a question asks an amount per ("per month", "a night", "monthly"): none, one, or several. */
+function periodsNamed(question: string): string[] {
+  return Object.entries(PERIOD_WORDS)
+    .filter(([, words]) => new RegExp(`\\b(?:a|an|per|each|every)\\s+(?:${words.noun})\\b|\\b(?:${words.adjective})\\b`, 'iu').test(question))
+    .map(([name]) => name);
 }
 
 /** A question that asks the person's age. */

@@ -65,8 +65,16 @@ describe('another period is not the question\'s', () => {
     expect(value(readTypedValue(spec, text, { prompt }))).toBe(expected);
   });
 
-  it('leaves a question that asks no period alone', () => {
-    expect(withoutOtherMeasures('300 a week', 'EUR', 'How much is the deposit, in euros?')).toEqual({ text: '300 a week' });
+  it.each(['300 a week', '300 per month', '300 monthly'])('"%s" is refused where one sum of money is asked (a deposit)', (text) => {
+    const deposit = { type: 'number', min: 0, max: 10_000, unit: 'EUR' } as const;
+    const r = readTypedValue(deposit, text, { prompt: 'How much deposit can you pay, in euros?' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/the question asks for one amount/);
+    expect(value(readTypedValue(deposit, '300', { prompt: 'How much deposit can you pay, in euros?' }))).toBe(300);
+  });
+
+  it('leaves a question of no money and no period alone', () => {
+    expect(withoutOtherMeasures('2 a week', 'desks', deskPrompt)).toEqual({ text: '2 a week' });
   });
 });
 
