@@ -92,7 +92,9 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
       blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
     }
     const total = new RegExp(TOTAL, 'iu');
-    if (total.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
+    // ("My total budget per day is 60" names the asked period: that total is the rate asked.)
+    const ownPeriod = new RegExp(`\\b(?:a|an|per|each|every|\\/)\\s*(?:${PERIOD_WORDS[per]!.noun})\\b|\\b(?:${PERIOD_WORDS[per]!.adjective})\\b`, 'iu');
+    if (total.test(out) && !ownPeriod.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
   }
 
   if (prompt !== undefined && asksAnAge(prompt)) {

@@ -59,6 +59,7 @@ describe('another period is not the question\'s', () => {
 
   it.each([
     ['85 a night', nightly, nightlyPrompt, 85],
+    ['my total budget per night is 85', nightly, nightlyPrompt, 85],
     ['I booked it a week ago, 85', nightly, nightlyPrompt, 85],
     ['48000 a year', yearly, yearlyPrompt, 48000],
   ] as const)('"%s" is read', (text, spec, prompt, expected) => {
