@@ -12,6 +12,8 @@
  * person did not make: the reader refuses and asks again instead.
  */
 
+import { PERIODS, periodsNamed, type PeriodName } from './knowledge/periods.js';
+
 /** A number as people write it before a unit: digits (with separators, "5k", "2 million"), or a number word. */
 const NUMBER =
   String.raw`(?<![\p{L}\p{N}])(?:\d[\d.,']*(?:\s*(?:k|m|mn|grand|thousand|hundred|million))?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand))*)`;
@@ -25,14 +27,8 @@ const CURRENCY_WORDS: Readonly<Record<string, { unit: RegExp; before: string; af
   JPY: { unit: /^(?:jpy|yen|¥)$/iu, before: String.raw`¥|\bjpy\b`, after: String.raw`¥|jpy\b|yen\b` },
 };
 
-/** Periods an amount may be "per"; a day and a night are one period (a rental's day, a room's night). */
-const PERIOD_WORDS: Readonly<Record<string, { noun: string; adjective: string }>> = {
-  hour: { noun: 'hours?|hrs?', adjective: 'hourly' },
-  day: { noun: 'days?|nights?', adjective: 'daily|nightly' },
-  week: { noun: 'weeks?|wks?', adjective: 'weekly' },
-  month: { noun: 'months?|mo|mths?', adjective: 'monthly' },
-  year: { noun: 'years?|yrs?|annum', adjective: 'yearly|annually|annual' },
-};
+/** A day and a night are one period here (a rental's day, a room's night). */
+const groupOf = (name: PeriodName) => (name === 'night' ? 'day' : name);
 
 /** A sum over a whole stay or trip: not a rate per period. */
 const TOTAL = String.raw`\b(?:in\s+total|total|altogether|all\s+in|for\s+the\s+(?:whole|entire|full)\s+(?:\w+\s+)?(?:trip|stay|rental|holiday|vacation|week|month|year|weekend))\b`;
@@ -72,29 +68,26 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
     }
   }
 
-  const named = prompt === undefined ? undefined : periodsNamed(`${prompt} ${unit ?? ''}`);
+  const named = prompt === undefined ? undefined : [...new Set(periodsNamed(`${prompt} ${unit ?? ''}`).map(groupOf))];
   const per = named?.length === 1 ? named[0] : undefined;
-  // "40 a week" asked for one sum of money (a refund, a deposit): a rate is not the sum.
-  if (named?.length === 0 && asked !== undefined)
-    for (const [name, words] of Object.entries(PERIOD_WORDS)) {
-      const reason = `That reads as an amount per ${name}; the question asks for one amount. Please give the amount in ${unit}.`;
-      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${words.noun})\\b(?!\\s+ago)`, 'giu'), reason);
-      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
+  // "40 a week", "40€ per week", "40 bucks every week", "40/week", "40 weekly" (never "a week ago"): blanked when
+  // another period than the question's, or any period where it asks one sum of money (a refund, a deposit).
+  const blankRates = (others: (group: string) => boolean, reason: (group: string) => string) => {
+    for (const period of PERIODS.filter((p) => others(groupOf(p.name)))) {
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${period.nouns})\\b(?!\\s+ago)`, 'giu'), reason(groupOf(period.name)));
+      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${period.adjectives})\\b`, 'giu'), reason(groupOf(period.name)));
     }
+  };
+  if (named?.length === 0 && asked !== undefined)
+    blankRates(() => true, (group) => `That reads as an amount per ${group}; the question asks for one amount. Please give the amount in ${unit}.`);
   if (per !== undefined) {
     // Said back in the question's own word: a room's "night", a rental's "day".
     const perWord = per === 'day' && /\bnight|nightly\b/iu.test(prompt ?? '') ? 'night' : per;
-    for (const [name, words] of Object.entries(PERIOD_WORDS)) {
-      if (name === per) continue;
-      const reason = `That reads as an amount per ${name}; the question asks per ${perWord}. Please give the amount per ${perWord}.`;
-      // "40 a week", "40€ per week", "40 bucks every week", "40/week", "40 weekly" (never "a week ago").
-      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+){0,2}?(?:a|an|per|each|every|\\/|a\\s+single)\\s*(?:${words.noun})\\b(?!\\s+ago)`, 'giu'), reason);
-      blank(new RegExp(`${NUMBER}\\s*(?:\\p{L}+\\s+)?(?:${words.adjective})\\b`, 'giu'), reason);
-    }
+    blankRates((group) => group !== per, (group) => `That reads as an amount per ${group}; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
     const total = new RegExp(TOTAL, 'iu');
     // ("My total budget per day is 60" names the asked period: that total is the rate asked.)
-    const ownPeriod = new RegExp(`\\b(?:a|an|per|each|every|\\/)\\s*(?:${PERIOD_WORDS[per]!.noun})\\b|\\b(?:${PERIOD_WORDS[per]!.adjective})\\b`, 'iu');
-    if (total.test(out) && !ownPeriod.test(out)) blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
+    if (total.test(out) && !periodsNamed(out).some((name) => groupOf(name) === per))
+      blank(new RegExp(`${NUMBER}(?=[^.;!?]*${TOTAL})|(?<=${TOTAL}[^.;!?]*)${NUMBER}`, 'giu'), `That reads as a total; the question asks per ${perWord}. Please give the amount per ${perWord}.`);
   }
 
   if (prompt !== undefined && asksAnAge(prompt)) {
@@ -115,13 +108,6 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
 export function currencyOf(unit: string): string | undefined {
   const u = unit.trim();
   return Object.entries(CURRENCY_WORDS).find(([, spelling]) => spelling.unit.test(u))?.[0];
-}
-
-/** The periods a question asks an amount per ("per month", "a night", "monthly"): none, one, or several. */
-function periodsNamed(question: string): string[] {
-  return Object.entries(PERIOD_WORDS)
-    .filter(([, words]) => new RegExp(`\\b(?:a|an|per|each|every)\\s+(?:${words.noun})\\b|\\b(?:${words.adjective})\\b`, 'iu').test(question))
-    .map(([name]) => name);
 }
 
 /** A question that asks the person's age. */

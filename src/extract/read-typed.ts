@@ -1,6 +1,7 @@
 import { clauseTime, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { withoutOtherMeasures } from './number-measure.js';
+import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
 import { ANIMALS } from './knowledge/animals.js';
@@ -50,8 +51,8 @@ export function readTypedValue(
   // Any other period still named ("pro Woche", "3 times a week, 85"): which amount it is said of is a guess.
   // (A question may name several: "per day (or night)".)
   if (spec.type === 'number' && options.prompt !== undefined) {
-    const asked = periodsIn(options.prompt);
-    const said = asked.length === 0 ? undefined : periodsIn(text).find((p) => !asked.includes(p));
+    const asked = periodsNamed(options.prompt);
+    const said = asked.length === 0 ? undefined : periodsNamed(text).find((p) => !asked.includes(p));
     if (said !== undefined)
       return { ok: false, message: `That sounds like an amount per ${said}; the question asks per ${asked.join(' or ')}. Please give the amount per ${asked[0]}.`, found: true };
   }
@@ -200,19 +201,6 @@ function valueOfAnotherThing(tokens: readonly string[], prompt: string): boolean
     return true;
   }
   return false;
-}
-
-/** Periods an amount is counted over ("a month", "per night", "yearly"), in English and the major European languages. */
-const PERIODS: readonly [string, RegExp][] = [
-  ['day', /\b(?:per|a|an|each|every|one|\/)\s*day\b|\bdaily\b|\bpro tag\b|\bpar jour\b|\bal dia\b|\bpor dia\b/giu],
-  ['night', /\b(?:(?:per|a|an|each|every|one|or|\/)\s*)night\b|\bnightly\b|\bpro nacht\b|\bpar nuit\b|\bpor noche\b/giu],
-  ['week', /\b(?:per|a|an|each|every|one|\/)\s*week\b|\bweekly\b|\bpro woche\b|\bpar semaine\b|\bpor semana\b|\ba la semana\b/giu],
-  ['month', /\b(?:per|a|an|each|every|one|\/)\s*month\b|\bmonthly\b|\bpro monat\b|\bim monat\b|\bpar mois\b|\bal mes\b|\bpor mes\b/giu],
-  ['year', /\b(?:per|a|an|each|every|one|\/)\s*year\b|\b(?:yearly|annually|annual|per annum|p\.?a\.?)\b|\bpro jahr\b|\bim jahr\b|\bpar an\b|\bal ano\b|\bpor ano\b/giu],
-];
-/** The periods a question or a message names ("per day (or night)": a night is a period of its own). */
-function periodsIn(text: string): string[] {
-  return PERIODS.filter(([, re]) => (re.lastIndex = 0, re.test(text))).map(([p]) => p);
 }
 
 /** A question that asks for an upper limit ("the most you want to pay", "your maximum budget"). */
