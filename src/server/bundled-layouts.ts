@@ -6,9 +6,9 @@ import type { LayoutKey } from '../store/types.js';
  * Layouts made ahead, at build time, for drawings known then (the example
  * flows): a fresh server serves them at once, where ELK in a worker just
  * started takes seconds for the first machine level. Each is found only under
- * its full key (the drawing's content hash and the layout code with ELK's
- * version), so a changed flow or other layout code is laid out as usual, never
- * served a stale layout. `npm run build:layouts` writes the file;
+ * its key (the drawing's content hash, the level, and the layout code's
+ * revision with gateflow's version), so a changed flow or other layout code is
+ * laid out as usual, never served a stale layout. `npm run build:layouts` writes the file;
  * test/server/bundled-layouts.test.ts fails when it is out of date.
  */
 export const BundledLayoutsSchema = z.strictObject({
@@ -27,7 +27,14 @@ export type BundledLayouts = z.infer<typeof BundledLayoutsSchema>;
 /** A lookup of bundled layouts by exact key; null for a key not bundled. */
 export type BundledLayoutLookup = (key: LayoutKey) => DrawingLayout | null;
 
-const keyText = (key: LayoutKey) => JSON.stringify([key.drawingId, key.contentHash, key.level, key.code]);
+/**
+ * A bundled layout was made by the elkjs this gateflow release pins: it stays
+ * this drawing's layout whichever elkjs an app has installed, or none (an app
+ * that opens only the examples' drawings needs no elkjs). So ELK's version is
+ * left out of its key; the layout code's revision and gateflow's version stay.
+ */
+const withoutElk = (code: string) => code.replace(/\s+elkjs@\S+$/u, '');
+const keyText = (key: LayoutKey) => JSON.stringify([key.drawingId, key.contentHash, key.level, withoutElk(key.code)]);
 
 /** The lookup of a bundled-layouts document, checked first (a malformed one is an error naming the first problem). */
 export function bundledLayoutLookup(document: unknown): BundledLayoutLookup {

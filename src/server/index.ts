@@ -14,5 +14,6 @@ export {
   type DocumentAgentSource,
 } from './documents.js';
 export { checkGraphSupport, storeGraphSource, type GraphSource, type GraphStatus } from './graph.js';
+export { BundledLayoutsSchema, bundledLayoutLookup, type BundledLayoutLookup, type BundledLayouts } from './bundled-layouts.js';
 export { startServer, type DocumentAgentServing, type RunningServer, type ServerOptions, type TaskAgentServing } from './node.js';
 export { FlowDirectoryError, MAX_FLOW_FILES, exampleFlowsDir, loadFlowsDir } from '../flow-files/index.js';

@@ -65,14 +65,24 @@ describe('bundled layouts of the example flows', () => {
     expect(served.boxes).toEqual([]);
   });
 
-  it('are found only under their full key: other layout code, another hash or level find nothing', () => {
+  it('are found only under their key: other layout code, another hash or level find nothing', () => {
     const file = JSON.parse(readFileSync(BUNDLED_LAYOUTS_FILE, 'utf8')) as { layouts: LayoutKey[] };
     const key = file.layouts[0]!;
     const lookup = bundledLayouts(() => undefined)!;
     expect(lookup(key)).not.toBeNull();
-    expect(lookup({ ...key, code: `${key.code} other` })).toBeNull();
+    expect(lookup({ ...key, code: key.code.replace(/^gateflow-layout\/\d+/u, 'gateflow-layout/999') })).toBeNull();
+    expect(lookup({ ...key, code: key.code.replace(/gateflow@\S+/u, 'gateflow@9.9.9') })).toBeNull();
     expect(lookup({ ...key, contentHash: 'a'.repeat(64) })).toBeNull();
     expect(lookup({ ...key, level: key.level === 'machine' ? 'outline' : 'machine' })?.level).not.toBe(key.level);
+  });
+
+  it('are found whichever elkjs an app has installed, or none (they were made by the one gateflow pins)', () => {
+    const file = JSON.parse(readFileSync(BUNDLED_LAYOUTS_FILE, 'utf8')) as { layouts: LayoutKey[] };
+    const key = file.layouts[0]!;
+    expect(key.code).toMatch(/ elkjs@\d/u);
+    const lookup = bundledLayouts(() => undefined)!;
+    expect(lookup({ ...key, code: key.code.replace(/elkjs@\S+$/u, 'elkjs@?') })).not.toBeNull();
+    expect(lookup({ ...key, code: key.code.replace(/elkjs@\S+$/u, 'elkjs@0.13.0') })).not.toBeNull();
   });
 
   it('a malformed file is named and left out: the server lays out as asked', () => {
