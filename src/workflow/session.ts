@@ -4,6 +4,7 @@ import type { StepTrace } from '../store/types.js';
 import { declaresInputs } from '../inputs/declared.js';
 import { EntryCounter } from './entries.js';
 import type { ReplyEnvelope } from './reply.js';
+import { persistedSnapshot } from './persisted.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
 import type { Workflow, WorkflowHost } from './types.js';
@@ -157,7 +158,7 @@ export function createSession<TReply extends ReplyEnvelope>(
       await settle();
       return value.reply();
     },
-    persisted: () => actor.getPersistedSnapshot() as Snapshot<unknown>,
+    persisted: () => persistedSnapshot(actor),
     takeTrace: () => {
       const taken = dropped > 0 ? [...trace, { type: 'trace.truncated', dropped }] : trace;
       trace = [];
