@@ -296,6 +296,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
       sessionId,
       host,
       ...restore,
+      replyInputs: true,
       ...(options.settleTimeoutMs !== undefined && { settleTimeoutMs: options.settleTimeoutMs }),
       ...(options.inspect && { inspect: options.inspect }),
       ...(options.onEmitted && {
