@@ -68,7 +68,7 @@ export function createMemoryStore(): Store {
       const { sessionId, workflowId, owner, seq, status, at } = held;
       return { ...steppedEvent({ sessionId, workflowId, owner }, seq, status), id: index + 1, createdAt: new Date(at) };
     }
-    const e = JSON.parse(held) as SessionEvent & { createdAt: string };
+    const e = JSON.parse(held) as SessionEvent & { createdAt: number };
     return { ...e, createdAt: new Date(e.createdAt) };
   };
   const openGates = (sessionId: string) =>
@@ -77,7 +77,11 @@ export function createMemoryStore(): Store {
       .filter((g) => g.sessionId === sessionId && g.status === 'open')
       .sort(byOpening);
   const announce = (list: readonly NewSessionEvent[] | undefined) => {
-    for (const e of list ?? []) events.push(JSON.stringify({ ...e, id: events.length + 1, createdAt: new Date().toISOString() }));
+    // Written out (a spread that adds keys is a slow path), the time in milliseconds as the store's other times.
+    for (const e of list ?? [])
+      events.push(
+        JSON.stringify({ type: e.type, sessionId: e.sessionId, workflowId: e.workflowId, owner: e.owner, to: e.to, gateId: e.gateId, data: e.data, id: events.length + 1, createdAt: Date.now() }),
+      );
   };
 
   return {
