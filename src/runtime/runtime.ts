@@ -232,6 +232,9 @@ export interface Runtime<TReply extends ReplyEnvelope = ReplyEnvelope> {
   close(): void;
 }
 
+/** The gates of a step that has none open before it (shared: never written to). */
+const NO_GATES: ReadonlyMap<string, GateRecord> = new Map();
+
 /** How soon a deadline that has passed but could not be taken is looked at again. */
 const RETRY_DUE_MS = 1000;
 
@@ -296,6 +299,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
       sessionId,
       host,
       ...restore,
+      replyInputs: true,
       ...(options.settleTimeoutMs !== undefined && { settleTimeoutMs: options.settleTimeoutMs }),
       ...(options.inspect && { inspect: options.inspect }),
       ...(options.onEmitted && {
@@ -373,17 +377,21 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
             let reply = await runStep(step, prepared, active);
             const after = prepared.ends ? [] : declaredInputs(active.snapshot());
             const { closing } = prepared;
-            const plan = planGates({
-              sessionId,
-              workflowId: session.flowId,
-              owner: session.owner,
-              before: new Set(entered.keys()),
-              reentered: new Set(after.filter((d) => entered.has(d.state) && active.entryCount(d.state) !== entered.get(d.state)).map((d) => d.state)),
-              after,
-              open,
-              closing,
-              now,
-            });
+            // No gate before or after the step (most steps of most machines): nothing to plan.
+            const plan =
+              entered.size === 0 && after.length === 0 && open.length === 0 && closing.length === 0
+                ? { opened: [], closed: [], open: [] }
+                : planGates({
+                    sessionId,
+                    workflowId: session.flowId,
+                    owner: session.owner,
+                    before: new Set(entered.keys()),
+                    reentered: new Set(after.filter((d) => entered.has(d.state) && active.entryCount(d.state) !== entered.get(d.state)).map((d) => d.state)),
+                    after,
+                    open,
+                    closing,
+                    now,
+                  });
             reply = withInputs(reply, plan.open);
             roundTrips++;
             const effects = active.workflow.effects?.({ before: session.snapshot, after: active.snapshot(), session: { sessionId, owner: session.owner } }) ?? null;
@@ -401,7 +409,7 @@ export function createRuntime<TReply extends ReplyEnvelope>(options: RuntimeOpti
               events: stepEvents(
                 { sessionId, workflowId: session.flowId, owner: session.owner },
                 plan,
-                new Map(open.map((g) => [g.gateId, g])),
+                open.length === 0 ? NO_GATES : new Map(open.map((g) => [g.gateId, g])),
                 { before: session.status, after: reply.status },
               ),
             });

@@ -23,12 +23,11 @@ import {
  * JSON text, as a database would, so that nothing shares objects with callers.
  */
 export function createMemoryStore(): Store {
-  // `n` orders sessions by creation, as the SQL stores' bigserial does.
-  // Beside the record's text, what a commit checks and announces (version, flow, owner): a commit need not parse the record.
-  const sessions = new Map<
-    string,
-    { record: string; version: number; flowId: string; owner: string | null; createdAt: string; journal: string[]; turnIds: Map<string, number>; n: number }
-  >();
+  // `n` orders sessions by creation, as the SQL stores' bigserial does. A record is kept as its
+  // fields, the snapshot (the one value a caller could change) as JSON text: a commit writes the
+  // snapshot's text and sets the rest, with no record object to build and write out. Times are
+  // kept as milliseconds (a Date's text costs a commit more than the rest of its fields).
+  const sessions = new Map<string, HeldSession>();
   let created = 0;
   // Gates by id (JSON text, with a lease time kept beside it), and the announcements in order.
   const gates = new Map<string, { gate: string; leaseUntil: number; place: number }>();
@@ -39,12 +38,20 @@ export function createMemoryStore(): Store {
   // Layouts by key, oldest first (a Map keeps insertion order: one stored again moves to the end).
   const layouts = new Map<string, { drawingId: string; body: string }>();
   const layoutKey = (k: LayoutKey) => JSON.stringify([k.drawingId, k.contentHash, k.level, k.code]);
-  const parseRecord = (text: string): SessionRecord => {
-    const r = JSON.parse(text) as SessionRecord & { createdAt: string; updatedAt: string };
-    return { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
-  };
+  const parseRecord = (s: HeldSession): SessionRecord => ({
+    sessionId: s.sessionId,
+    flowId: s.flowId,
+    flowVersion: s.flowVersion,
+    snapshot: JSON.parse(s.snapshot) as SessionRecord['snapshot'],
+    owner: s.owner,
+    version: s.version,
+    status: s.status,
+    createdAt: new Date(s.createdAt),
+    updatedAt: new Date(s.updatedAt),
+  });
   const parseEntry = (text: string): JournalEntry => {
-    const e = JSON.parse(text) as JournalEntry & { createdAt: string };
+    // createdAt: milliseconds (a Date reads them as it reads the ISO text entries once had).
+    const e = JSON.parse(text) as JournalEntry & { createdAt: number };
     return { ...e, createdAt: new Date(e.createdAt) };
   };
   const parseGate = (text: string): GateRecord => {
@@ -61,7 +68,7 @@ export function createMemoryStore(): Store {
       const { sessionId, workflowId, owner, seq, status, at } = held;
       return { ...steppedEvent({ sessionId, workflowId, owner }, seq, status), id: index + 1, createdAt: new Date(at) };
     }
-    const e = JSON.parse(held) as SessionEvent & { createdAt: string };
+    const e = JSON.parse(held) as SessionEvent & { createdAt: number };
     return { ...e, createdAt: new Date(e.createdAt) };
   };
   const openGates = (sessionId: string) =>
@@ -70,24 +77,30 @@ export function createMemoryStore(): Store {
       .filter((g) => g.sessionId === sessionId && g.status === 'open')
       .sort(byOpening);
   const announce = (list: readonly NewSessionEvent[] | undefined) => {
-    for (const e of list ?? []) events.push(JSON.stringify({ ...e, id: events.length + 1, createdAt: new Date().toISOString() }));
+    // Written out (a spread that adds keys is a slow path), the time in milliseconds as the store's other times.
+    for (const e of list ?? [])
+      events.push(
+        JSON.stringify({ type: e.type, sessionId: e.sessionId, workflowId: e.workflowId, owner: e.owner, to: e.to, gateId: e.gateId, data: e.data, id: events.length + 1, createdAt: Date.now() }),
+      );
   };
 
   return {
     kind: 'memory',
     async create(s: NewSession) {
       if (sessions.has(s.sessionId)) throw new ConflictError(`session ${s.sessionId} exists`);
-      const now = new Date().toISOString();
+      const now = Date.now();
       const { reply, gates: opened, events: announced, trace } = s;
-      // The record's fields written out (a rest copy and a spread are slow paths), its times as the text JSON writes for a Date (see commitTurn).
-      const record = { sessionId: s.sessionId, flowId: s.flowId, flowVersion: s.flowVersion, snapshot: s.snapshot, owner: s.owner, version: 1, status: reply.status, createdAt: now, updatedAt: now };
       const entry = { seq: 1, turnId: null, turn: null, reply, trace: trace ?? [], createdAt: now };
       sessions.set(s.sessionId, {
-        record: JSON.stringify(record),
-        version: 1,
+        sessionId: s.sessionId,
         flowId: s.flowId,
+        flowVersion: s.flowVersion,
+        snapshot: JSON.stringify(s.snapshot),
         owner: s.owner,
+        version: 1,
+        status: reply.status,
         createdAt: now,
+        updatedAt: now,
         journal: [JSON.stringify(entry)],
         turnIds: new Map(),
         n: ++created,
@@ -99,7 +112,7 @@ export function createMemoryStore(): Store {
       const s = sessions.get(sessionId);
       if (!s) return null;
       const seq = turnId !== undefined ? s.turnIds.get(turnId) : undefined;
-      return { session: parseRecord(s.record), replayed: seq !== undefined ? parseEntry(s.journal[seq - 1]!) : null, gates: openGates(sessionId) };
+      return { session: parseRecord(s), replayed: seq !== undefined ? parseEntry(s.journal[seq - 1]!) : null, gates: openGates(sessionId) };
     },
     async commitTurn(sessionId, expectedVersion, t: CommittedTurn) {
       const s = sessions.get(sessionId);
@@ -108,25 +121,17 @@ export function createMemoryStore(): Store {
       if (t.effects) throw new Error(`memory store: session ${sessionId}: this workflow keeps data in a SQL database; use the PGlite or PostgreSQL store`);
       if (s.version !== expectedVersion) throw new ConflictError(`session ${sessionId} is at version ${s.version}, not ${expectedVersion}`);
       if (t.turnId !== null && s.turnIds.has(t.turnId)) throw new ConflictError(`turn ${t.turnId} is already taken`);
-      const now = new Date();
-      // Times as the text JSON writes for a Date (a Date in the value would be written through its toJSON, slower).
-      const at = now.toISOString();
+      const at = Date.now();
       const version = expectedVersion + 1;
-      // The record's fields in the order create() wrote them (its JSON reads back the same).
-      const record: Omit<SessionRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string } = {
-        sessionId,
-        flowId: s.flowId,
-        flowVersion: t.flowVersion,
-        snapshot: t.snapshot,
-        owner: s.owner,
-        version,
-        status: t.reply.status,
-        createdAt: s.createdAt,
-        updatedAt: at,
-      };
-      s.record = JSON.stringify(record);
+      // Written before anything changes: a value JSON cannot write (a cycle, a BigInt) fails the commit, not half of it.
+      const snapshot = JSON.stringify(t.snapshot);
+      const entry = JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: at });
+      s.snapshot = snapshot;
+      s.flowVersion = t.flowVersion;
+      s.status = t.reply.status;
+      s.updatedAt = at;
       s.version = version;
-      s.journal.push(JSON.stringify({ seq: version, turnId: t.turnId, turn: t.turn, reply: t.reply, trace: t.trace ?? [], createdAt: at }));
+      s.journal.push(entry);
       if (t.turnId !== null) s.turnIds.set(t.turnId, version);
       for (const g of t.gates?.opened ?? []) gates.set(g.gateId, { gate: JSON.stringify(g), leaseUntil: 0, place: ++places });
       for (const c of t.gates?.closed ?? []) {
@@ -134,11 +139,11 @@ export function createMemoryStore(): Store {
         if (!held) continue;
         const gate = parseGate(held.gate);
         if (gate.status !== 'open') continue;
-        held.gate = JSON.stringify({ ...gate, status: c.status, value: c.value ?? null, answeredBy: c.answeredBy ?? null, closedAt: now });
+        held.gate = JSON.stringify({ ...gate, status: c.status, value: c.value ?? null, answeredBy: c.answeredBy ?? null, closedAt: new Date(at).toISOString() });
       }
       announce(t.events);
       // Last, as a SQL store reads it from the journal: the step itself (built into an event when read).
-      events.push({ sessionId, workflowId: s.flowId, owner: s.owner, seq: version, status: t.reply.status, at: now.getTime() });
+      events.push({ sessionId, workflowId: s.flowId, owner: s.owner, seq: version, status: t.reply.status, at });
       return version;
     },
     async history(sessionId, page) {
@@ -153,11 +158,10 @@ export function createMemoryStore(): Store {
       for (const held of [...sessions.values()].reverse()) {
         if (found.length >= filter.limit) break;
         if (filter.after !== undefined && held.n >= filter.after) continue;
-        const r = parseRecord(held.record);
-        if (filter.visibleTo && r.owner !== null && r.owner !== filter.visibleTo.owner) continue;
-        if (filter.workflowId !== undefined && r.flowId !== filter.workflowId) continue;
-        if (filter.status !== undefined && r.status !== filter.status) continue;
-        const { snapshot, sessionId, flowId, flowVersion, status, version, owner, createdAt, updatedAt } = r;
+        if (filter.visibleTo && held.owner !== null && held.owner !== filter.visibleTo.owner) continue;
+        if (filter.workflowId !== undefined && held.flowId !== filter.workflowId) continue;
+        if (filter.status !== undefined && held.status !== filter.status) continue;
+        const { snapshot, sessionId, flowId, flowVersion, status, version, owner, createdAt, updatedAt } = parseRecord(held);
         const state = (snapshot as { value?: unknown }).value ?? null;
         found.push({ sessionId, flowId, flowVersion, state, status, version, owner, createdAt, updatedAt, cursor: held.n });
       }
@@ -231,6 +235,22 @@ export function createMemoryStore(): Store {
       events = [];
     },
   };
+}
+
+/** A session as the memory store keeps it: its record's fields (the snapshot as JSON text, times in ms), its journal (JSON text). */
+interface HeldSession {
+  sessionId: string;
+  flowId: string;
+  flowVersion: SessionRecord['flowVersion'];
+  snapshot: string;
+  owner: string | null;
+  version: number;
+  status: SessionRecord['status'];
+  createdAt: number;
+  updatedAt: number;
+  journal: string[];
+  turnIds: Map<string, number>;
+  n: number;
 }
 
 /** A step's announcement as the memory store keeps it: what `session.stepped` says, and when. */

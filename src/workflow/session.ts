@@ -4,6 +4,7 @@ import type { StepTrace } from '../store/types.js';
 import { declaresInputs } from '../inputs/declared.js';
 import { EntryCounter } from './entries.js';
 import type { ReplyEnvelope } from './reply.js';
+import { persistedSnapshot } from './persisted.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
 import type { Workflow, WorkflowHost } from './types.js';
@@ -28,6 +29,11 @@ export interface OpenSessionOptions {
   /** Receives what the machine emits (a flow's trace events). */
   onEmitted?: (event: { type: string }) => void;
   settleTimeoutMs?: number;
+  /**
+   * Replies come with an empty `inputs` list when the workflow's reply has none (the runtime's:
+   * it fills the list with the open gates, in its own copy). Absent: replies as the workflow builds them.
+   */
+  replyInputs?: boolean;
 }
 
 /** A live session of a workflow: one actor, a turn at a time. */
@@ -133,7 +139,14 @@ export function createSession<TReply extends ReplyEnvelope>(
     // A snapshot's reply, built once: a button turn checks it before the turn, and it was the last turn's answer.
     reply: () => {
       const snapshot = current();
-      if (built?.snapshot !== snapshot) built = { snapshot, reply: workflow.reply(snapshot, sessionId) };
+      if (built?.snapshot !== snapshot) {
+        const reply = workflow.reply(snapshot, sessionId);
+        // For the runtime, with its `inputs` key (none until it says which gates are open), added to the
+        // new object here: the runtime's copy (withInputs) then sets a key it has, where adding one to a
+        // spread copy is a V8 slow path, 30x dearer.
+        if (options.replyInputs && !('inputs' in reply)) reply.inputs = [];
+        built = { snapshot, reply };
+      }
       return built.reply;
     },
     async send(turn) {
@@ -157,7 +170,7 @@ export function createSession<TReply extends ReplyEnvelope>(
       await settle();
       return value.reply();
     },
-    persisted: () => actor.getPersistedSnapshot() as Snapshot<unknown>,
+    persisted: () => persistedSnapshot(actor),
     takeTrace: () => {
       const taken = dropped > 0 ? [...trace, { type: 'trace.truncated', dropped }] : trace;
       trace = [];

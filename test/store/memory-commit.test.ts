@@ -100,4 +100,36 @@ describe('the memory store commits a turn', () => {
     (events[2]!.data as { seq: number }).seq = 99;
     expect((await store.readEvents(2, 1))[0]!.data).toEqual({ seq: 2, status: 'done' });
   });
+
+  it('builds no date text on a commit, nor for its announcements: times are kept as milliseconds, read back as the same Dates', async () => {
+    const store = createMemoryStore();
+    await store.create({ sessionId: 's', flowId: 'f', flowVersion: 1, snapshot: { value: 'a' } as never, owner: null, reply: reply('hi') });
+    const toISOString = vi.spyOn(Date.prototype, 'toISOString');
+    const finished = { type: 'session.finished' as const, sessionId: 's', workflowId: 'f', owner: null, to: null, gateId: null, data: { status: 'done' } };
+    await store.commitTurn('s', 1, { snapshot: { value: 'b' } as never, flowVersion: 1, turn: { text: 'x' }, turnId: null, reply: reply('next'), events: [finished] });
+    expect(toISOString).not.toHaveBeenCalled();
+    toISOString.mockRestore();
+    const { session } = (await store.load('s'))!;
+    const history = await store.history('s');
+    expect(history[1]!.createdAt.getTime()).toBe(session.updatedAt.getTime());
+    expect(history[0]!.createdAt.getTime()).toBe(session.createdAt.getTime());
+    const events = await store.readEvents(0, 10);
+    expect(events.at(-1)!.createdAt.getTime()).toBe(session.updatedAt.getTime());
+    expect(events[0]).toEqual({ ...finished, id: 1, createdAt: expect.any(Date) });
+    expect(Object.keys(events[0]!)).toEqual(['type', 'sessionId', 'workflowId', 'owner', 'to', 'gateId', 'data', 'id', 'createdAt']);
+    expect(events[0]!.createdAt.getTime()).toBeLessThanOrEqual(events[1]!.createdAt.getTime());
+  });
+
+  it('changes nothing when a value of the turn cannot be written (the session and its journal stay as they were)', async () => {
+    const store = createMemoryStore();
+    await store.create({ sessionId: 's', flowId: 'f', flowVersion: 1, snapshot: { value: 'a' } as never, owner: null, reply: reply('hi') });
+    // JSON cannot write a BigInt: the snapshot is fine, the reply is not.
+    const bad = { ...reply('next'), answers: { n: 1n } } as unknown as ReplyEnvelope;
+    await expect(store.commitTurn('s', 1, { snapshot: { value: 'b' } as never, flowVersion: 1, turn: { text: 'x' }, turnId: null, reply: bad })).rejects.toThrow(TypeError);
+    const { session } = (await store.load('s'))!;
+    expect(session).toMatchObject({ version: 1, snapshot: { value: 'a' } });
+    expect(await store.history('s')).toHaveLength(1);
+    // And the session takes the turn again at its version.
+    expect(await store.commitTurn('s', 1, { snapshot: { value: 'b' } as never, flowVersion: 1, turn: { text: 'x' }, turnId: null, reply: reply('next') })).toBe(2);
+  });
 });
