@@ -4,7 +4,6 @@ import type { StepTrace } from '../store/types.js';
 import { declaresInputs } from '../inputs/declared.js';
 import { EntryCounter } from './entries.js';
 import type { ReplyEnvelope } from './reply.js';
-import { persistedSnapshot } from './persisted.js';
 import { waitUntilSettled } from './settle.js';
 import type { Turn } from './turn.js';
 import type { Workflow, WorkflowHost } from './types.js';
@@ -170,7 +169,7 @@ export function createSession<TReply extends ReplyEnvelope>(
       await settle();
       return value.reply();
     },
-    persisted: () => persistedSnapshot(actor),
+    persisted: () => actor.getPersistedSnapshot() as Snapshot<unknown>,
     takeTrace: () => {
       const taken = dropped > 0 ? [...trace, { type: 'trace.truncated', dropped }] : trace;
       trace = [];
