@@ -126,10 +126,18 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
   let qualified = false;
   let keptAmount = false;
   let conditional = false;
-  const kept = clauses.filter((clause) => {
+  const kept = clauses.filter((clause, k) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) return (why = 'another'), false;
+    // "my wife, who's driving, is 44": a clause that opens with its verb has the subject of the clause before it
+    // (past a relative clause between them).
+    if (VERB_FIRST.has(tokens[0]!) && k > 0) {
+      let s = k - 1;
+      while (s > 0 && RELATIVE_FIRST.test(clauses[s]!)) s--;
+      const joined = tokenize(`${clauses[s]} ${clause}`);
+      if (anotherSubject(joined, firstValue(joined), prompt, { unit })) return (why = 'another'), false;
+    }
     if (amount && valueOfAnotherThing(tokens, prompt)) return (why ??= 'thing'), false;
     // "If breakfast is included, 80": a condition the amount of another clause depends on.
     if (amount && conditionClause(tokens)) return (conditional = true), (why ??= 'unasserted'), false;
@@ -152,6 +160,9 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
 
+/** Verbs that open a clause whose subject came before it ("..., is 44"). */
+const VERB_FIRST = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'would', 'turns', 'turned', 'earns', 'makes', 'pays', 'gets', 'costs', 'charges']);
+const RELATIVE_FIRST = /^\s*(?:who|which|that|whose)\b/iu;
 /** Where a clause's value begins: its first number, else its end (a subject is read up to there). */
 const firstValue = (tokens: readonly string[]) => {
   const i = tokens.findIndex((t) => /\d/u.test(t));

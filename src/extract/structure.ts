@@ -30,6 +30,11 @@ const NOT_A_KIND = new Set([
   'of', 'in', 'on', 'at', 'for', 'with', 'and', 'or', 'but', 'not', 'never', 'there', 'got', 'big', 'small', 'good', 'decent',
 ]);
 
+const FIGURATIVE = new Set([
+  'morally', 'emotionally', 'spiritually', 'mentally', 'socially', 'basically', 'practically', 'virtually', 'technically',
+  'almost', 'nearly', 'kinda', 'sorta', 'metaphorically', 'figuratively', 'creatively',
+]);
+
 const at = (tokens: readonly string[], i: number, p: readonly string[]) => p.every((w, k) => tokens[i + k] === w);
 const join = (tokens: readonly string[]) => tokens.map((t) => (t === BREAK ? ',' : t)).join(' ');
 
@@ -67,6 +72,13 @@ export function structureOf(tokens: readonly string[], first: number, last: numb
     let k = i - 1;
     while (k > 0 && BE.has(tokens[k]!)) k--;
     if (k >= 0 && NEGATORS.has(tokens[k]!)) return { kind: 'abstain', why: 'denied_only' };
+  }
+  // "morally bankrupt", "almost flooded": an adverb of degree or of a figurative sense before the question's own
+  // word says the literal thing asked is not (or not surely) so.
+  if (prompt !== undefined) {
+    const own = promptWords(prompt);
+    for (let i = 0; i + 1 < tokens.length; i++)
+      if (FIGURATIVE.has(tokens[i]!) && tokens[i + 1]!.length >= 4 && (own.has(tokens[i + 1]!) || own.has(tokens[i + 1]!.replace(/(?:ed|s)$/u, '')))) return { kind: 'abstain', why: 'figurative' };
   }
   // "yes, for my kid, not for me": the answer is said of someone else.
   const toYou = prompt !== undefined && /\byou\b/iu.test(prompt);

@@ -159,3 +159,23 @@ describe('an eager "sure" said to a question of fact (assertion.ts)', () => {
     expect(category('yes, a small one', garden)).toBe('Yes');
   });
 });
+
+describe('a clause that opens with its verb has the subject of the clause before it (read-typed.ts)', () => {
+  it.each([["my dad, who's coming too, is 71"], ['my husband, the driver, is 52']])('"%s" commits nothing asked your age', (text) => {
+    expect(typed(text, age, ageSpec)).toBe('abstain');
+  });
+  it('the person’s own age is read', () => {
+    expect(typed('I am 35, thanks', age, ageSpec)).toBe(35);
+  });
+});
+
+describe('an adverb of degree or of a figurative sense before the question’s own word (structure.ts)', () => {
+  const bankrupt: Omit<ExtractionQuestion, 'key'> = { prompt: 'Have you ever been declared bankrupt?', categories: ['Yes', 'No'] };
+  it('"practically bankrupt" is not declared bankrupt: nothing is committed', () => {
+    expect(category('yes, practically bankrupt after christmas', bankrupt)).toBe('abstain');
+    expect(category('morally bankrupt, sure', bankrupt)).toBe('abstain');
+  });
+  it('the literal answer is read', () => {
+    expect(category('yes, I was declared bankrupt in 2012', bankrupt)).toBe('Yes');
+  });
+});
