@@ -36,6 +36,8 @@ const HYPOTHETICAL: readonly string[] = [
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".
   'at heart',
+  // In theory, not in fact ("4 times a week in theory, once in practice").
+  'in theory', 'theoretically', 'on paper',
 ];
 /**
  * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
@@ -61,6 +63,7 @@ const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will yo
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
 const SURE_OPENS = new Set(['sure', 'surely', 'totally', 'absolutely', 'obviously']);
+const INTERJECTIONS = new Set(['oh', 'ohh', 'ah', 'yeah', 'yea', 'well', 'why', 'oh yes']);
 /** A question that asks for a wish, a request or a permission: "sure" is a plain yes to it. */
 const ASKS_A_REQUEST = /\b(?:would you like|do you want|do you need|would you|could you|can you|can we|shall|may we|may i|should we|want us|like us|ok|okay|fine|right)\b/iu;
 
@@ -89,7 +92,12 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
   if (SARCASM_TOKENS.some(has)) return 'sarcasm';
   // "Sure, a golden elevator with a butler": an eager "sure" grants a request, not a fact; said to a question of
   // fact and followed by a claim, it is irony as often as not.
-  if (prompt !== undefined && SURE_OPENS.has(words[0] ?? '') && words.length > 2 && tokens[1] === BREAK && !ASKS_A_REQUEST.test(prompt)) return 'sarcasm';
+  if (prompt !== undefined && !ASKS_A_REQUEST.test(prompt)) {
+    // (Past an interjection: "oh totally, ...", "yeah sure, ...".)
+    let k = 0;
+    while (k < tokens.length - 1 && INTERJECTIONS.has(tokens[k]!)) k++;
+    if (SURE_OPENS.has(tokens[k] ?? '') && tokens[k + 1] === BREAK && tokens.length > k + 3) return 'sarcasm';
+  }
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
   if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
   return undefined;

@@ -63,6 +63,7 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
     if (structure.kind === 'reread') {
       const again = readCategory(structure.text, gate).result;
       if (again.status === 'match') return { values: { [gate.key]: { value: again.value, confidence: Math.min(again.confidence, 0.9), source: 'match' } } };
+      if (structure.keepOtherwise) return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
       shaped = 'taken_back';
     } else shaped = structure.why;
   }

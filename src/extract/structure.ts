@@ -10,7 +10,7 @@ import { BREAK, tokenize } from './normalize.js';
  * - the answer said of someone else, not the person ("yes, for my kid, not for me");
  * - another kind of the question's thing ("yes, the smoke alarm" asked about a burglar alarm).
  */
-export type Structure = { kind: 'keep' } | { kind: 'abstain'; why: string } | { kind: 'reread'; text: string };
+export type Structure = { kind: 'keep' } | { kind: 'abstain'; why: string } | { kind: 'reread'; text: string; keepOtherwise?: boolean };
 
 const NEGATORS = new Set(['not', 'no', 'never', 'nt', 'won', 'isn', 'doesn', 'don', 'wasn', 'aren']);
 const BE = new Set(['be', 'is', 'are', 's', 'been', 'was', 'were']);
@@ -22,6 +22,8 @@ const INTERJECTIONS = new Set(['ugh', 'oh', 'hmm', 'hm', 'um', 'uh', 'erm', 'arg
 const NO = new Set(['no', 'nope', 'nah']);
 /** A contrast that moves the answer to now or to what holds in the end. */
 const TO_NOW = [['now'], ['actually'], ['in', 'the', 'end'], ['instead'], ['these', 'days'], ['at', 'the', 'moment']];
+const DURATION_UNITS = new Set(['years', 'months', 'weeks', 'days', 'while', 'ages', 'decades', 'year', 'month', 'week']);
+const NOW = new Set(['now', 'currently', 'nowadays', 'atm']);
 const CONTRAST = new Set(['but', 'though', 'however', 'although']);
 /** Words that are no kind of a thing ("an alarm", "any alarm", "the alarm"). */
 const NOT_A_KIND = new Set([
@@ -64,6 +66,29 @@ export function structureOf(tokens: readonly string[], first: number, last: numb
     const from = CONTRAST.has(tokens[i + 1] ?? '') ? i + 2 : i + 1;
     const now = TO_NOW.find((p) => at(tokens, from, p));
     if (now) return { kind: 'reread', text: join(tokens.slice(from + now.length)) };
+  }
+  // "retired from football, working in a bank now": a later clause said of now, when the answer's is not.
+  const clauseOf = (k: number) => {
+    let a = k;
+    while (a > 0 && tokens[a - 1] !== BREAK) a--;
+    let b = k;
+    while (b < tokens.length && tokens[b] !== BREAK) b++;
+    return [a, b] as const;
+  };
+  const [, answerEnd] = clauseOf(Math.max(first, last - 1));
+  const [answerStart] = clauseOf(first);
+  // ("For a few years now" measures a time: no now of its own.)
+  const saysNow = (from: number, to: number) =>
+    tokens.slice(from, to).some((t, k) => (NOW.has(t) && !DURATION_UNITS.has(tokens[from + k - 1] ?? '')) || TO_NOW.slice(2).some((p) => at(tokens, from + k, p)));
+  if (!saysNow(answerStart, answerEnd)) {
+    for (let b = answerEnd; b < tokens.length; ) {
+      const [from, to] = clauseOf(b + 1);
+      // (Where it says what the person is doing now, "working in a bank now", the first answer is of another time: an
+      // answer it holds replaces it, or nothing is read; where it only describes, "lots of free time now", it stands.)
+      const doing = tokens.slice(from, to).some((t) => t.length >= 6 && t.endsWith('ing'));
+      if (from < to && saysNow(from, to)) return { kind: 'reread', text: join(tokens.slice(from, to)), keepOtherwise: !doing };
+      b = to;
+    }
   }
   // "it won't be only in my name": a denied "only" says there is more than its words.
   for (let i = 0; i < tokens.length; i++) {

@@ -179,3 +179,24 @@ describe('an adverb of degree or of a figurative sense before the question’s o
     expect(category('yes, I was declared bankrupt in 2012', bankrupt)).toBe('Yes');
   });
 });
+
+describe('irony after an interjection, theory against practice, and a later clause said of now', () => {
+  const permit: Omit<ExtractionQuestion, 'key'> = { prompt: 'Do you hold a valid fishing permit?', categories: ['Yes', 'No'] };
+  const classes: Omit<ExtractionQuestion, 'key'> = { prompt: 'How often will you come to class?', categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'] };
+  const work: Omit<ExtractionQuestion, 'key'> = { prompt: 'What is your occupation?', categories: ['Employed', 'Student', 'Retired', 'Not working'] };
+
+  it('"oh totally, <claim>" said to a question of fact commits nothing (assertion.ts)', () => {
+    expect(category('oh totally, I got it from a cereal box', permit)).toBe('abstain');
+    expect(category('yes, it runs till march', permit)).toBe('Yes');
+  });
+  it('a value "in theory" or "on paper" commits nothing (assertion.ts)', () => {
+    expect(category('5 times a week in theory, twice in reality', classes)).toBe('abstain');
+    expect(category('on paper 4 times a week', classes)).toBe('abstain');
+  });
+  it('a later clause saying what the person does now undoes an answer of another time (structure.ts)', () => {
+    expect(category('retired from rugby, teaching at a school now', work)).toBe('abstain');
+    // A clause that only describes now, or a time measured with "now", leaves the answer.
+    expect(category('retired, with two grandkids to mind now', work)).toBe('Retired');
+    expect(category("retired, it's been a few years now", work)).toBe('Retired');
+  });
+});
