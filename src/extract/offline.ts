@@ -3,7 +3,7 @@ import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type Cat
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { anotherSubject } from './subject.js';
-import { structureOf } from './structure.js';
+import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
 /** Below this a later question's value is not committed offline (a typo, a flipped negation). */
@@ -58,7 +58,12 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
   if (result.status === 'match' && !taken && !another) {
     const from = Math.min(...current.mentions.map((m) => m.start));
     const to = Math.max(...current.mentions.map((m) => m.end));
-    const structure = current.mentions.length === 0 ? { kind: 'keep' as const } : structureOf(current.tokens, from, to, gate.prompt);
+    const structure =
+      current.mentions.length === 0
+        ? { kind: 'keep' as const }
+        : generic && unreadClauseOfAskedThing(current.tokens, current.mentions, gate.prompt)
+          ? { kind: 'abstain' as const, why: 'unread_clause' }
+          : structureOf(current.tokens, from, to, gate.prompt);
     if (structure.kind === 'keep') return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
     if (structure.kind === 'reread') {
       const again = readCategory(structure.text, gate).result;

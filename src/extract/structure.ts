@@ -160,3 +160,25 @@ function kindsAsked(prompt: string): Map<string, string> {
  * "burglar alarm", "driving licence", "personal trainer"); an adjective of degree ("full", "valid") is no kind.
  */
 const KIND_WORDS = new Set(['burglar', 'driving', 'personal', 'smoke', 'fire', 'security', 'health', 'travel', 'credit', 'debit', 'savings']);
+
+const PLACE_WORDS = new Set(['in', 'at', 'on', 'with', 'here', 'there', 'from', 'inside', 'under', 'somewhere', 'upstairs', 'downstairs', 'by', 'near']);
+const OWNER = new Set(['my', 'our', 'the', 'your', 'his', 'her', 'their']);
+const STATE_VERBS = new Set(['is', 's', 'are', 'was', 'were', 'has', 'have', 'had', 'looks', 'seems', 'got', 'will', 'would']);
+/**
+ * "nah my licence is fine, it's my card that expired": a bare yes or no beside a clause that speaks of the asked
+ * thing in its own words ("my licence is fine"), which the reader did not read, is not grounded: which of the
+ * two is the answer, and what the bare word answers, is a guess.
+ */
+export function unreadClauseOfAskedThing(tokens: readonly string[], mentions: readonly { start: number; end: number }[], prompt: string | undefined): boolean {
+  if (prompt === undefined) return false;
+  const own = promptWords(prompt);
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (!OWNER.has(tokens[i]!) || !own.has(tokens[i + 1]!) || tokens[i + 1]!.length < 4 || !STATE_VERBS.has(tokens[i + 2]!)) continue;
+    // (Where it is, "my permit is in the car", says it exists: no second answer.)
+    if (PLACE_WORDS.has(tokens[i + 3] ?? '')) continue;
+    let b = i;
+    while (b < tokens.length && tokens[b] !== BREAK) b++;
+    if (!mentions.some((m) => m.start < b && m.end > i)) return true;
+  }
+  return false;
+}

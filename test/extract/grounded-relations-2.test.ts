@@ -200,3 +200,15 @@ describe('irony after an interjection, theory against practice, and a later clau
     expect(category("retired, it's been a few years now", work)).toBe('Retired');
   });
 });
+
+describe('a bare yes or no beside an unread clause about the asked thing (structure.ts)', () => {
+  const permit: Omit<ExtractionQuestion, 'key'> = { prompt: 'Do you hold a valid fishing permit?', categories: ['Yes', 'No'] };
+  it('commits nothing: which of the two answers is a guess', () => {
+    expect(category("nope, my permit is fine, it's the boat licence that ran out", permit)).toBe('abstain');
+  });
+  it('a bare answer, one with its reason read, and one saying where the thing is are read', () => {
+    expect(category('no', permit)).toBe('No');
+    expect(category('no, my permit expired in may', permit)).toBe('No');
+    expect(category('yes, my permit is in the car', permit)).toBe('Yes');
+  });
+});
