@@ -77,6 +77,9 @@ export function readTypedValue(
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
   }
+  // "my 3 kids visit on weekends": at a question counting people, a count that comes and goes is no count of who lives there.
+  if (parsed.ok && spec.type === 'number' && unit !== undefined && PEOPLE_UNITS.test(unit) && ADDED_LATER.test(original))
+    return { ok: false, message: 'That sounds like people who are there only some of the time. Please give the number who will live there.', found: true };
   // "2 adults and 1 kid", "me, my wife and our two kids", "dos personas": at a question counting people, the people
   // the person lists, when every part of the list is understood.
   // (The whole message is counted: a list is not split into clauses about each one, and one not understood counts nothing.)

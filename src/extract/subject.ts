@@ -116,7 +116,9 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
     i += 2;
     cleft = true;
   }
-  if (!DETERMINERS.has(tokens[i] ?? '')) return false;
+  // ("A colleague got one for 30": an indefinite article opens a subject only of a person.)
+  const indefinite = (tokens[i] === 'a' || tokens[i] === 'an') && PEOPLE.has(tokens[i + 1] ?? '');
+  if (!DETERMINERS.has(tokens[i] ?? '') && !indefinite) return false;
   // (Of a person, "last" is another one too: "my last sitter"; "my last order" may be the one asked about.)
   const owner = tokens[i]!;
   let other = OTHER_INSTANCE.has(owner);
@@ -127,6 +129,8 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
     other ||= OTHER_INSTANCE.has(tokens[j]!) || (tokens[j] === 'last' && (PEOPLE.has(tokens[j + 1] ?? '') || !aboutThePast(prompt)));
   // The noun phrase, to its verb: at most three nouns, a possessive ("my friend's flight") and a place after them.
   let head: string | undefined;
+  const modifiers: string[] = [];
+  const described = tokens.slice(i + 1, j);
   let owned = false;
   let placed = false;
   let verb = false;
@@ -152,6 +156,12 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
       continue;
     }
     if (/\d/u.test(t) || ME.has(t)) return false;
+    // "my brother lends me 500": after a person, a word in -s is their verb.
+    if (head !== undefined && PEOPLE.has(head) && t.length > 3 && t.endsWith('s') && !t.endsWith('ss')) {
+      verb = true;
+      break;
+    }
+    if (head !== undefined) modifiers.push(head);
     head = t;
     nouns++;
     j++;
@@ -161,6 +171,9 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
   // "my name is...", "our budget...": the person's own details, unless another one of them ("my old number").
   if ((owner === 'my' || owner === 'our') && SELF.has(head)) return other || owned;
   if (options.peopleOnly && !PEOPLE.has(head) && !owned && !other && !cleft) return false;
+  // "the tracking number" asked for the order number, "the new place" asked about your current home: the asked
+  // thing's name with another kind or time than the question gives it.
+  if ((asked.has(stem(head)) && otherKind(modifiers, head, prompt)) || otherTime(described, prompt)) return true;
   if (asked.has(stem(head))) return other || owned;
   // "the house has 3 bedrooms" asked how many bedrooms: the thing that holds what is counted.
   if (options.unit !== undefined && !PEOPLE.has(head) && !owned && !other && !placed && countsUnit(tokens, j, options.unit)) return false;
@@ -172,4 +185,21 @@ function countsUnit(tokens: readonly string[], from: number, unit: string): bool
   const u = stem(unit.toLowerCase());
   for (let k = from; k < tokens.length && tokens[k] !== BREAK; k++) if (stem(tokens[k]!) === u) return true;
   return false;
+}
+
+/** The question names `head` with a word before it, and the message names it with another ("tracking number" for "order number"). */
+function otherKind(modifiers: readonly string[], head: string, prompt: string): boolean {
+  const mod = modifiers.at(-1);
+  if (mod === undefined || DESCRIBING.has(mod)) return false;
+  const words = tokenize(prompt);
+  const asked = words.flatMap((w, k) => (words[k + 1] === head && k >= 0 && w !== BREAK ? [w] : []));
+  return asked.length > 0 && !asked.includes(mod) && !promptStems(prompt).has(stem(mod));
+}
+const TIMES_OF_A_THING = new Set(['new', 'old', 'current', 'previous', 'former', 'next', 'present', 'future']);
+/** The message and the question place the thing at different times ("the new place" asked about "your current home"). */
+function otherTime(described: readonly string[], prompt: string): boolean {
+  const said = described.filter((w) => TIMES_OF_A_THING.has(w));
+  if (said.length === 0) return false;
+  const asked = tokenize(prompt).filter((w) => TIMES_OF_A_THING.has(w));
+  return asked.length > 0 && said.some((w) => !asked.includes(w));
 }

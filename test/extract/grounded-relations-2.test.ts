@@ -212,3 +212,34 @@ describe('a bare yes or no beside an unread clause about the asked thing (struct
     expect(category('yes, my permit is in the car', permit)).toBe('Yes');
   });
 });
+
+describe('more subjects of a number: "a ...", a person’s -s verb, another kind or time of the asked thing, a count in money', () => {
+  const household = "What is your household's total net monthly income, in euros?";
+  const incomeSpec: NumberSpec = { type: 'number', min: 0, max: 100000, unit: 'EUR' };
+  const movers = 'How many rooms are there to move at your current home?';
+  const roomSpec: NumberSpec = { type: 'number', min: 1, max: 12, integer: true, unit: 'rooms' };
+  const people = 'How many people will live in the house, you included?';
+  const peopleSpec: NumberSpec = { type: 'number', min: 1, max: 12, integer: true, unit: 'people' };
+  const refund = 'How much would you like refunded, in euros?';
+  const refundSpec: NumberSpec = { type: 'number', min: 0.01, max: 10000, unit: 'EUR' };
+  const parcel = 'What is your parcel number?';
+  const parcelSpec = { type: 'string', pattern: '[A-Z]{2}[0-9]{4}' } as const;
+
+  it.each([
+    ['a colleague got one for 30 a night', nightly, nightSpec],
+    ['my uncle sends me 300 now and then', household, incomeSpec],
+    ['the new flat has 5 rooms', movers, roomSpec],
+    ['my 2 stepkids stay every other weekend', people, peopleSpec],
+    ['please take back my 4 plates', refund, refundSpec],
+    ['the invoice number is QT7781', parcel, parcelSpec],
+  ] as const)('"%s" commits nothing', (text, prompt, spec) => {
+    expect(typed(text, prompt, spec)).toBe('abstain');
+  });
+
+  it('the asked thing, in its own kind and time, and money with its unit, are read', () => {
+    expect(typed('my current home has 4 rooms', movers, roomSpec)).toBe(4);
+    expect(typed('the parcel number is QT7781', parcel, parcelSpec)).toBe('QT7781');
+    expect(typed('45 euros please', refund, refundSpec)).toBe(45);
+    expect(typed('about 2400 euros a month', household, incomeSpec)).toBe(2400);
+  });
+});
