@@ -23,7 +23,7 @@ const DETERMINERS = new Set(['the', 'my', 'our', 'his', 'her', 'their', 'your', 
 /** Words that make a thing another instance of what is asked ("my previous order", "the old number", "other companies"). */
 const OTHER_INSTANCE = new Set(['previous', 'old', 'former', 'ex', 'other', 'another', 'earlier', 'prior']);
 /** Describing words between a determiner and its noun. */
-const DESCRIBING = new Set([...OTHER_INSTANCE, 'last', 'first', 'new', 'current', 'second', 'latest', 'recent', 'usual', 'local', 'little', 'big', 'best', 'older', 'younger', 'own']);
+const DESCRIBING = new Set([...OTHER_INSTANCE, 'last', 'first', 'new', 'next', 'future', 'present', 'current', 'second', 'latest', 'recent', 'usual', 'local', 'little', 'big', 'best', 'older', 'younger', 'own']);
 /** Words after a noun that place it, still inside the subject ("the gym next door", "the kennel down the road", "the car alone"). */
 const PLACES = [
   'next door', 'down the road', 'down the street', 'across the street', 'across the road', 'around the corner', 'round the corner',
