@@ -36,6 +36,8 @@ const HYPOTHETICAL: readonly string[] = [
   'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
   // A figure of speech about the person: "young at heart".
   'at heart',
+  // In theory, not in fact ("4 times a week in theory, once in practice").
+  'in theory', 'theoretically', 'on paper',
 ];
 /**
  * Laughter: the person is joking, and a joke says nothing sure ("no, I drive without one lol" is not
@@ -60,7 +62,20 @@ const PLAN_TOKENS = phrases(PLANS);
 const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
 
+const SURE_OPENS = new Set(['sure', 'surely', 'totally', 'absolutely', 'obviously']);
+const INTERJECTIONS = new Set(['oh', 'ohh', 'ah', 'yeah', 'yea', 'well', 'why', 'oh yes']);
+/** A question that asks for a wish, a request or a permission: "sure" is a plain yes to it. */
+const ASKS_A_REQUEST = /\b(?:would you like|do you want|do you need|would you|could you|can you|can we|shall|may we|may i|should we|want us|like us|ok|okay|fine|right)\b/iu;
+
 const POLITE_IF = [['if', 'that', 'is', 'possible'], ['if', 'it', 'is', 'possible'], ['if', 'possible'], ['if', 'that', 'is', 'ok'], ['if', 'that', 'is', 'okay'], ['if', 'that', 'is', 'alright'], ['if', 'that', 'is', 'fine'], ['if', 'you', 'can'], ['if', 'you', 'could']];
+/** A clause that opens with a condition ("if breakfast is included", "unless it is a suite"), not a polite "if possible". */
+export function conditionClause(tokens: readonly string[]): boolean {
+  const words = tokens.filter((t) => t !== BREAK);
+  const opens = CONDITIONS.has(words[0] ?? '') || (words[0] === 'only' && words[1] === 'if');
+  return opens && !words.every((_, i) => politeIfAt(words, i));
+}
+const CONDITIONS = new Set(['if', 'unless', 'provided', 'assuming']);
+
 /** Whether the word at `i` is part of a polite "if that's possible". */
 function politeIfAt(words: readonly string[], i: number): boolean {
   return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
@@ -75,6 +90,14 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
     return false;
   };
   if (SARCASM_TOKENS.some(has)) return 'sarcasm';
+  // "Sure, a golden elevator with a butler": an eager "sure" grants a request, not a fact; said to a question of
+  // fact and followed by a claim, it is irony as often as not.
+  if (prompt !== undefined && !ASKS_A_REQUEST.test(prompt)) {
+    // (Past an interjection: "oh totally, ...", "yeah sure, ...".)
+    let k = 0;
+    while (k < tokens.length - 1 && INTERJECTIONS.has(tokens[k]!)) k++;
+    if (SURE_OPENS.has(tokens[k] ?? '') && tokens[k + 1] === BREAK && tokens.length > k + 3) return 'sarcasm';
+  }
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
   if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
   return undefined;
@@ -84,6 +107,10 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
 const PAST_WORDS = new Set([
   'was', 'were', 'had', 'did', 'used', 'took', 'paid', 'went', 'came', 'drove', 'made', 'gave', 'bought', 'left', 'spent',
   'sold', 'told', 'said', 'thought', 'knew', 'saw', 'wanted', 'grew', 'previously', 'formerly',
+  // Irregular pasts (no -ed to find): "I ran my first marathon at 35", "we met when I was 20".
+  'ran', 'won', 'began', 'wrote', 'met', 'fell', 'broke', 'sat', 'stood', 'found', 'held', 'heard', 'sent', 'taught', 'caught',
+  'brought', 'flew', 'threw', 'drew', 'chose', 'spoke', 'woke', 'rode', 'swam', 'sang', 'drank', 'ate', 'forgot', 'hid', 'wore',
+  'tore', 'slept', 'built', 'lent', 'fed', 'fought', 'sought', 'beat', 'dealt',
 ]);
 /** Changes whose result holds now ("I turned 40 yesterday", "we moved it up to today", "became a student"). */
 const CHANGED = new Set(['turned', 'became', 'switched', 'changed', 'moved', 'renewed', 'upgraded', 'joined', 'started', 'stopped', 'finished', 'graduated', 'retired', 'quit']);

@@ -13,6 +13,7 @@
  */
 
 import { PERIODS, periodsNamed, type PeriodName } from './knowledge/periods.js';
+import { ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** A number as people write it before a unit: digits (with separators, "5k", "2 million"), or a number word. */
 const NUMBER =
@@ -101,8 +102,51 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
   if (unit !== undefined && !/^(?:people|persons?|adults?|guests?|travell?ers?|passengers?)$/iu.test(unit))
     blank(new RegExp(`${PEOPLE_GROUP}${NUMBER}`, 'giu'), `That reads as a count of people, not ${unit}. Please reply with just the number.`);
 
+  // "built in 1990, 4 floors" asked how many bedrooms, "2 kids and a dog" asked how many pets: a count of
+  // another thing than the question counts (a plural noun right after the number that is not the unit nor a kind of it).
+  // (At a question of money too: "I want my 3 items back" counts items, not euros.)
+  if (unit !== undefined && !/^(?:years?|yrs?|%|percent)$/iu.test(unit.trim())) {
+    const kinds = asked === undefined ? kindsOf(unit) : MONEY_WORDS;
+    out = out.replace(new RegExp(`(${NUMBER})(\\s+)(\\p{L}{2,})\\b`, 'giu'), (m, n: string, _s: string, word: string) => {
+      const noun = word.toLowerCase();
+      // ("90, thanks": a number that ends its clause counts nothing after it.)
+      if (/[.,']$/u.test(n)) return m;
+      // "one is a closet", "one of them": a pronoun, no count.
+      const pronoun = /^(?:one|1)$/iu.test(n) && ONE_AS_PRONOUN.has(noun);
+      // A plural noun, or a singular one after "one" ("one room").
+      const counted = noun.length >= 4 && noun.endsWith('s') && !noun.endsWith('ss') ? true : /^(?:one|1)$/iu.test(n) && noun.length >= 3 && !FUNCTION_WORDS.has(noun) && !noun.endsWith('ly');
+      if (!pronoun && (!counted || kinds.has(singular(noun)) || NOT_A_THING.has(noun))) return m;
+      why ??= `That reads as a count of ${noun}, not ${unit}. Please reply with just the number of ${unit}.`;
+      return ' '.repeat(m.length);
+    });
+  }
+
   return why === undefined ? { text } : { text: out.replace(/\s+/gu, ' ').trim(), why };
 }
+
+const singular = (w: string) => w.replace(/ies$/u, 'y').replace(/(?<=(?:ch|sh|ss|x))es$/u, '').replace(/(?<=[^s])s$/u, '');
+/** Plural words after a number that count nothing else ("3 others", "2 thousands"). */
+const NOT_A_THING = new Set(['thanks', 'thx', 'cheers', 'others', 'ones', 'thousands', 'hundreds', 'millions', 'plus', 'tops', 'totals', 'is', 'was', 'has', 'its', 'thats', 'lets']);
+const ONE_AS_PRONOUN = new Set(['is', 'was', 'of', 'has', 'had', 's', 'will', 'would', 'can', 'isn', 'doesn']);
+/** Words after "one" that are no noun it counts ("one more", "one please", "one only"). */
+const FUNCTION_WORDS = new Set([
+  'and', 'or', 'but', 'more', 'less', 'too', 'please', 'maybe', 'max', 'total', 'only', 'each', 'per', 'for', 'with', 'the', 'now',
+  'currently', 'right', 'just', 'thanks', 'thank', 'if', 'so', 'at', 'in', 'on', 'to', 'from', 'then', 'really', 'actually',
+  'person', 'that', 'this', 'which', 'who', 'here', 'there', 'all', 'not', 'yet', 'atm', 'lol', 'haha', 'tops', 'either', 'other',
+]);
+/** Words after an amount of money that are its unit or a part of it, never a count of something else. */
+const MONEY_WORDS = new Set(['euro', 'eur', 'dollar', 'buck', 'pound', 'quid', 'franc', 'cent', 'grand', 'thousand', 'k', 'yen', 'usd', 'gbp', 'chf', 'net', 'gros', 'total']);
+const PEOPLE_UNIT = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
+/** Words that name what a count unit counts: the unit itself, and its kinds (cats are pets, kids are people, doubles are bedrooms). */
+function kindsOf(unit: string): Set<string> {
+  const u = singular(unit.trim().toLowerCase());
+  const kinds = new Set([u]);
+  if (/^(?:pet|animal)$/u.test(u)) for (const a of ANIMALS) kinds.add(a);
+  if (PEOPLE_UNIT.test(unit.trim())) for (const w of [...PEOPLE, ...PEOPLE_KINDS]) kinds.add(w);
+  if (/bed/u.test(u)) for (const w of ['bed', 'bedroom', 'double', 'single', 'twin', 'bdrm', 'br']) kinds.add(w);
+  return kinds;
+}
+const PEOPLE_KINDS = ['adult', 'grownup', 'person', 'people', 'guest', 'member', 'occupant', 'resident', 'tenant', 'traveller', 'traveler', 'passenger', 'teen', 'boy', 'girl', 'twin', 'parent', 'grandparent', 'senior', 'infant', 'student', 'flatmate', 'housemate', 'roommate', 'of'];
 
 /** The currency a question's unit names ("EUR", "euros", "€" → "EUR"), if it names one. */
 export function currencyOf(unit: string): string | undefined {

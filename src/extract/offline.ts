@@ -2,6 +2,8 @@ import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
+import { anotherSubject } from './subject.js';
+import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
 /** Below this a later question's value is not committed offline (a typo, a flipped negation). */
@@ -48,15 +50,35 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
       (generic && others.some((o) => isSure(o.reading))) ||
       // A bare yes/no or "never" in a message about another question of the flow ("no, it's about my bill").
       (generic && answersAnotherQuestion(input.text, gate, [...input.questions.filter((g) => g !== gate), ...(input.elsewhere ?? [])], current.mentions[0]?.start, holding(input))));
-  if (result.status === 'match' && !taken)
-    return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
+  // A clause whose subject is someone else, or another instance of the thing asked ("the neighbours go away every
+  // month", "my last sitter started within a week"): not the person's answer (subject.ts).
+  const another = result.status === 'match' && gate.prompt !== undefined && current.mentions.some((m) => anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }));
+  // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
+  let shaped: string | undefined;
+  if (result.status === 'match' && !taken && !another) {
+    const from = Math.min(...current.mentions.map((m) => m.start));
+    const to = Math.max(...current.mentions.map((m) => m.end));
+    const structure =
+      current.mentions.length === 0
+        ? { kind: 'keep' as const }
+        : generic && unreadClauseOfAskedThing(current.tokens, current.mentions, gate.prompt)
+          ? { kind: 'abstain' as const, why: 'unread_clause' }
+          : structureOf(current.tokens, from, to, gate.prompt);
+    if (structure.kind === 'keep') return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
+    if (structure.kind === 'reread') {
+      const again = readCategory(structure.text, gate).result;
+      if (again.status === 'match') return { values: { [gate.key]: { value: again.value, confidence: Math.min(again.confidence, 0.9), source: 'match' } } };
+      if (structure.keepOtherwise) return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
+      shaped = 'taken_back';
+    } else shaped = structure.why;
+  }
 
   const values: ExtractionOutput['values'] = {};
   for (const { key, reading } of others) {
     const r = reading.result;
     if (r.status === 'match' && isSure(reading)) values[key] = { value: r.value, confidence: r.confidence, source: 'match' };
   }
-  const why = taken ? 'other_question' : result.status === 'abstain' ? result.reason : 'no_match';
+  const why = taken ? 'other_question' : another ? 'another_subject' : shaped !== undefined ? shaped : result.status === 'abstain' ? result.reason : 'no_match';
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
 }
 

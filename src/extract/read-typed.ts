@@ -1,5 +1,6 @@
-import { clauseTime, seeming, unasserted } from './assertion.js';
+import { clauseTime, conditionClause, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
+import { anotherSubject } from './subject.js';
 import { withoutOtherMeasures } from './number-measure.js';
 import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
@@ -25,10 +26,10 @@ export function readTypedValue(
 ): TypedParse {
   const original = text;
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
-  if (options.prompt !== undefined && unasserted(text) === 'sarcasm')
+  if (options.prompt !== undefined && unasserted(text, undefined, options.prompt) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
   if (options.prompt !== undefined && spec.type !== 'boolean') {
-    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string', spec.type === 'number');
+    const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string', spec.type === 'number', spec.type === 'number' ? spec.unit : undefined);
     if (own.text.length === 0)
       return {
         ok: false,
@@ -76,6 +77,9 @@ export function readTypedValue(
     const again = read(tail);
     if (again.ok) parsed = { ...again, confidence: Math.min(again.confidence, 0.9) };
   }
+  // "my 3 kids visit on weekends": at a question counting people, a count that comes and goes is no count of who lives there.
+  if (parsed.ok && spec.type === 'number' && unit !== undefined && PEOPLE_UNITS.test(unit) && ADDED_LATER.test(original))
+    return { ok: false, message: 'That sounds like people who are there only some of the time. Please give the number who will live there.', found: true };
   // "2 adults and 1 kid", "me, my wife and our two kids", "dos personas": at a question counting people, the people
   // the person lists, when every part of the list is understood.
   // (The whole message is counted: a list is not split into clauses about each one, and one not understood counts nothing.)
@@ -98,7 +102,7 @@ export function readTypedValue(
     if (!ASKS_A_LENGTH.test(options.prompt) && [...original.matchAll(DURATION)].some(is)) return { ok: false, message: 'That reads as a length of time, not the number asked. Please give the number.', found: true };
   }
   // Rule (a): "four, but the fish don't really count": a count a contrast then qualifies is no sure count.
-  if (spec.type === 'number' && QUALIFIED_COUNT.test(original)) return { ok: false, message: TWO_AMOUNTS, found: true };
+  if (spec.type === 'number' && (QUALIFIED_COUNT.test(original) || QUALIFIED_PART.test(original))) return { ok: false, message: TWO_AMOUNTS, found: true };
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
@@ -117,19 +121,31 @@ export function readTypedValue(
  * last time" or "I'll be 30 next month" (another time, checked for numbers and text, whose past or future is
  * another value) are left out. `why` says what was left out when nothing is left.
  */
-function ownClauses(text: string, prompt: string, timed: boolean, amount = false): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted'; qualified?: boolean } {
+function ownClauses(text: string, prompt: string, timed: boolean, amount = false, unit?: string): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted'; qualified?: boolean } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
   const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
   let why: 'another' | 'thing' | 'time' | 'unasserted' | undefined;
   // Rule (a): "around 40, but 55 would be fine": a second amount, only wished or conditional, after the first.
   let qualified = false;
   let keptAmount = false;
-  const kept = clauses.filter((clause) => {
+  let conditional = false;
+  const kept = clauses.filter((clause, k) => {
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
-    if (saidOfAnother(tokens, tokens.length, prompt)) return (why = 'another'), false;
+    if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) return (why = 'another'), false;
+    // "my wife, who's driving, is 44": a clause that opens with its verb has the subject of the clause before it
+    // (past a relative clause between them).
+    if (VERB_FIRST.has(tokens[0]!) && k > 0) {
+      let s = k - 1;
+      while (s > 0 && RELATIVE_FIRST.test(clauses[s]!)) s--;
+      const joined = tokenize(`${clauses[s]} ${clause}`);
+      if (anotherSubject(joined, firstValue(joined), prompt, { unit })) return (why = 'another'), false;
+    }
     if (amount && valueOfAnotherThing(tokens, prompt)) return (why ??= 'thing'), false;
-    if (unasserted(clause, tokens) !== undefined || (timed && seeming(tokens))) {
+    // "If breakfast is included, 80": a condition the amount of another clause depends on.
+    if (amount && conditionClause(tokens)) return (conditional = true), (why ??= 'unasserted'), false;
+    const not = unasserted(clause, tokens);
+    if (not !== undefined || (timed && seeming(tokens))) {
       // (How a number seems, "but I feel 30", is no second value: only a wish or a condition is.)
       qualified ||= amount && keptAmount && !seeming(tokens) && /\d/u.test(clause);
       return (why ??= 'unasserted'), false;
@@ -140,10 +156,24 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
     keptAmount ||= /\d/u.test(clause);
     return true;
   });
-  if (qualified) return { text, qualified };
+  if (qualified || (conditional && amount && kept.some((c) => /\d/u.test(c)))) return { text, qualified: true };
+  // "50? you must be joking": a value asked back, then more said, is questioned, not given.
+  if (timed && ECHOED.test(text)) return { text: '', why: 'unasserted' };
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
+
+/** Verbs that open a clause whose subject came before it ("..., is 44"). */
+const VERB_FIRST = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'would', 'turns', 'turned', 'earns', 'makes', 'pays', 'gets', 'costs', 'charges']);
+const RELATIVE_FIRST = /^\s*(?:who|which|that|whose)\b/iu;
+/** Where a clause's value begins: its first number, else its end (a subject is read up to there). */
+const firstValue = (tokens: readonly string[]) => {
+  const i = tokens.findIndex((t) => /\d/u.test(t));
+  return i < 0 ? tokens.length : i;
+};
+
+/** A value (with at most two words after it) asked back with a question mark, and more said after it. */
+const ECHOED = /(?<![\p{L}\p{N}])\d[\d.,]*(?:\s*\p{L}+){0,2}\s*\?+\s*[\p{L}\p{N}]/u;
 
 const DETERMINERS = new Set(['the', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'a', 'an', 'your']);
 /** "For the house itself", "the bike alone": the value named is that thing's own. */
@@ -249,6 +279,8 @@ const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passenger
 const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
 /** A contrast that takes part of a number back ("but the fish don't really count", "though one isn't included"). */
 const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
+/** A contrast that says something of a part of the count ("5 rooms, but one is the kitchen", "though two of them are sheds"). */
+const QUALIFIED_PART = /\b(?:but|though|although|however|except)\b[^.!?]*?\b(?:(?:one|two|three|four)\s+(?:of\s+(?:them|those|these|which)\s+)?|\d+\s+of\s+(?:them|those|these|which)\s+)(?:is|are|was|were|isn['’]?t|aren['’]?t)\b|\b(?:but|though|although|however)\s+the\s+\p{L}+(?:\s+\p{L}+)?\s+(?:is|are)\s+(?:tiny|small|not|just|only|really|technically)\b/iu;
 const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
 /** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
 const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;
