@@ -745,6 +745,9 @@ const FOR_IT = new Set(['it', 'one', 'that', 'them', 'those', 'these', 'this', '
  */
 function affirmsAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
   if (m.phrase === undefined || !m.phrase.generic || !HAVING.has(tokens[m.end - 1] ?? '')) return false;
+  // "We have no animals", "I've got none": the "have" carries a denial, not a yes.
+  const denied = tokens[m.end] === 'got' ? m.end + 1 : m.end;
+  if (['no', 'none', 'nothing', 'zero'].includes(tokens[denied] ?? '')) return true;
   let after = m.end;
   while (DETERMINER_SET.has(tokens[after] ?? '') || ADVERBS.has(tokens[after] ?? '') || tokens[after] === 'a' || tokens[after] === 'an') after++;
   const next = tokens[after];
