@@ -23,7 +23,7 @@ import {
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
-import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
+import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
@@ -268,7 +268,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     const opener = NOW_OPENERS.find((p) => startsAt(all, i, p));
     if (!opener) continue;
     const tail = all.slice(i + opener.length);
-    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.weekly.size > 0 && timesPerWeek(tail) !== undefined)) from = i + opener.length;
+    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.period !== undefined && timesPer(tail, lexicon.period) !== undefined)) from = i + opener.length;
     break;
   }
   const tokens = all.slice(from);
@@ -332,8 +332,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Urgent? not really": a clause that only denies takes back the answer before it.
   if (mentions.length > 0 && deniesBefore(tokens, mentions[0]!.end, consumedBy)) return abstain('ambiguous');
 
-  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week.
-  const weekly = lexicon.weekly.size > 0 ? timesPerWeek(tokens) : undefined;
+  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week ("twice daily",
+  // "morning and evening" where they count per day; a bare "2" where the question asks how many times a day).
+  const weekly = lexicon.period !== undefined ? timesPer(tokens, lexicon.period, lexicon.countAsked) : undefined;
   if (weekly && !saidOfAnother(tokens, weekly.start, gate.prompt) && clauseTime(tokens, weekly.start, weekly.end, gate.prompt) === undefined) {
     const holders = [...lexicon.weekly].filter(([, r]) => inRange(weekly.value, r)).map(([category]) => category);
     if (holders.length === 1) mentions.push({ category: holders[0]!, start: weekly.start, end: weekly.end, typo: false, phrase: undefined, number: true });
@@ -478,8 +479,12 @@ interface GateLexicon {
   words: Map<string, Set<string>>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
-  /** Times a week the categories name ("2-3 times a week"), by category: read from counts (knowledge/per-week.ts). */
+  /** Times a period the categories name ("2-3 times a week", "Twice a day"), by category: read from counts (knowledge/per-week.ts). */
   weekly: Map<string, NumberRange>;
+  /** The period those counts are made over, when there are such categories. */
+  period: CountPeriod | undefined;
+  /** The question asks how many times a period ("How many times a day...?"): a bare count answers it. */
+  countAsked: boolean;
 }
 
 // Keyed by the categories array and the synonyms object, which a flow keeps
@@ -533,12 +538,26 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
   const weekly = new Map<string, NumberRange>();
-  if (!ownWordsOnly)
+  // The period is named by the categories ("2-3 times a week") or, failing that, asked by the question ("How many
+  // times a day...?" with "Once a day", "Twice a day", "Three times or more").
+  const promptTokens = gate.prompt === undefined ? [] : phraseTokens(gate.prompt);
+  const asked = countPeriodAsked(promptTokens);
+  const named = gate.categories.map((c) => periodNamedIn(phraseTokens(c))).find((p) => p !== undefined);
+  let period = named ?? asked;
+  if (!ownWordsOnly && period !== undefined)
     for (const category of gate.categories) {
-      const r = weeklyRangeOf(phraseTokens(category));
+      const tokens = phraseTokens(category);
+      const own = periodNamedIn(tokens);
+      // A category naming another period ("once a month") is none of these counts; one naming none counts beside
+      // per-day categories ("Three times or more"), not beside per-week ones (as before).
+      const counts = own === period || (own === undefined && (named === undefined || period === 'day'));
+      const r = counts ? countRangeOf(tokens, period) : undefined;
       if (r) weekly.set(category, r);
     }
-  if (weekly.size < 2) weekly.clear();
+  if (weekly.size < 2) {
+    weekly.clear();
+    period = undefined;
+  }
   const normalized = gate.categories.map((c) => normalize(c));
   const words = new Map<string, Set<string>>();
   for (const p of phrases)
@@ -557,6 +576,8 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     words,
     ranges,
     weekly,
+    period,
+    countAsked: period !== undefined && asked === period,
   };
 }
 

@@ -24,3 +24,40 @@ describe('"we have no ..." is a denial, never a yes', () => {
     expect(value(text, pets)).toBe(expected);
   });
 });
+
+describe('counts a day, where the categories count per day or the question asks how many times a day', () => {
+  const visits: MatchableQuestion = {
+    categories: ['Once a day', 'Twice a day', 'Three times or more'],
+    prompt: 'How many times a day should the nurse call in?',
+  };
+  it.each([
+    ['twice daily please', 'Twice a day'],
+    ['3x a day', 'Three times or more'],
+    ['one check a day will do', 'Once a day'],
+    ['in the morning and in the evening', 'Twice a day'],
+    ['breakfast and dinner', 'Twice a day'],
+    ['morning, lunchtime and bedtime', 'Three times or more'],
+    ['every 12 hours', 'Twice a day'],
+    ['tres veces al día', 'Three times or more'],
+    ['einmal am Tag', 'Once a day'],
+    ['trois fois par jour', 'Three times or more'],
+    ['3', 'Three times or more'],
+  ])('"%s" is %s', (text, expected) => {
+    expect(value(text, visits)).toBe(expected);
+  });
+
+  it.each([
+    'once or twice',
+    'morning or evening',
+    'twice a week',
+    'my mum comes in three times a day already',
+  ])('"%s" is no count a day', (text) => {
+    expect(value(text, visits)).toBe('abstain');
+  });
+
+  it('a bare count answers only a question that asks how many times a period', () => {
+    const often: MatchableQuestion = { categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'], prompt: 'How often do you plan to train?' };
+    expect(value('5', often)).toBe('abstain');
+    expect(value('twice a week', often)).toBe('2-3 times a week');
+  });
+});
