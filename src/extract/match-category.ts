@@ -24,6 +24,7 @@ import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
+import { categoryByPart } from './category-parts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
@@ -416,7 +417,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       flipped = true;
     }
   }
-  if (meant.size === 0) return abstain('no_match');
+  if (meant.size === 0) {
+    // "A savings one", "just walks": a short answer naming part of one category's name (category-parts.ts).
+    const part = mentions.length === 0 && !tentative ? categoryByPart(tokens, gate.categories, gate.prompt) : undefined;
+    if (part === undefined) return abstain('no_match');
+    return done({ status: 'match', value: part, confidence: 0.8 }, [{ category: part, start: from, end: all.length, generic: true, specific: false, number: false }]);
+  }
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
   // "Dog walking, for my goldfish": the answer names one animal, the message another, and not it.

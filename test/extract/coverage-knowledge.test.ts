@@ -61,3 +61,31 @@ describe('counts a day, where the categories count per day or the question asks 
     expect(value('twice a week', often)).toBe('2-3 times a week');
   });
 });
+
+describe('a short answer naming the part of a category that tells it from the others', () => {
+  const account: MatchableQuestion = { categories: ['Current account', 'Savings account', 'Joint account'], prompt: 'Which account would you like to open?' };
+  const care: MatchableQuestion = { categories: ['Home visits', 'Overnight stays', 'Dog walking'], prompt: 'What kind of pet care do you need?' };
+  const visit: MatchableQuestion = { categories: ['New patient', 'Follow-up', 'Urgent care', 'Telehealth', 'Emergency'], prompt: 'What kind of visit is this?' };
+  it.each([
+    ['savings please', 'Savings account', account],
+    ["I'd like the joint one", 'Joint account', account],
+    ['just a current one', 'Current account', account],
+    ['walks', 'Dog walking', care],
+    ['dog walks please', 'Dog walking', care],
+  ] as const)('"%s" is %s', (text, expected, gate) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['account', account],
+    ['savings and joint', account],
+    ['not savings', account],
+    ['I already have a savings account elsewhere, and I want something for bills', account],
+    ['dog', care],
+    ['home', care],
+    ['patient', visit],
+    ['care', visit],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});
