@@ -11,6 +11,7 @@ import { TIMING } from './knowledge/timing.js';
 import { COVER, SIZES } from './knowledge/sizes.js';
 import { HOUSING } from './knowledge/housing.js';
 import { COMMON_ANSWERS } from './knowledge/common-answers.js';
+import { ROLES } from './knowledge/roles.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -60,6 +61,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...COVER,
   ...HOUSING,
   ...COMMON_ANSWERS,
+  ...ROLES,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],

@@ -534,7 +534,11 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     for (const category of gate.categories) {
       const parts = normalize(category).split(' or ');
       if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
-        for (const part of parts) add(part, { category });
+        for (const part of parts) {
+          add(part, { category });
+          // Each part's everyday words too ("mate" for a friend, "next door" for a neighbour).
+          for (const phrase of COMMON_SYNONYMS[part] ?? []) add(phrase, { category });
+        }
     }
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
@@ -678,6 +682,8 @@ function describesAnotherThing(
   const after = tokens[m.end];
   if (before === undefined || !DETERMINER_SET.has(before) || after === undefined || after === BREAK) return false;
   if (consumedBy.has(m.end) || NOT_A_HEAD.has(after) || /\d/.test(after) || /(?:ing|ly)$/.test(after)) return false;
+  // "My mother's cat": the category word owns the thing (a possessive), it does not describe it.
+  if (after === 's') return false;
   if (lexicon.words.get(m.category)?.has(after)) return false;
   return !promptWords(prompt).has(after);
 }

@@ -89,3 +89,32 @@ describe('a short answer naming the part of a category that tells it from the ot
     expect(value(text, gate)).toBe('abstain');
   });
 });
+
+describe('who someone is to the person: family, friends, neighbours, owning or renting', () => {
+  const role: MatchableQuestion = { categories: ['Owner', 'Family member', 'Friend or neighbour'], prompt: 'Are you the booking owner, or booking for someone else?' };
+  const tenure: MatchableQuestion = { categories: ['Owner', 'Tenant'], prompt: 'Do you own your home or rent it?' };
+  it.each([
+    ["it's my grandad's parrot", 'Family member', role],
+    ['booking on behalf of my aunt', 'Family member', role],
+    ["I'm his stepdaughter", 'Family member', role],
+    ['para mi hermana', 'Family member', role],
+    ["my mate's rabbit", 'Friend or neighbour', role],
+    ['the lady next door', 'Friend or neighbour', role],
+    ['je suis la voisine', 'Friend or neighbour', role],
+    ['we rent', 'Tenant', tenure],
+    ["we're renting at the moment", 'Tenant', tenure],
+    ['I own it outright', 'Owner', tenure],
+    ['my sister rents, I own', 'Owner', tenure],
+  ] as const)('"%s" is %s', (text, expected, gate) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['my partner and my brother share the dog', role],
+    ["my ex's cat", role],
+    ['my mother asked me to book it', role],
+    ['my sister rents', tenure],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});
