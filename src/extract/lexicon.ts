@@ -78,6 +78,9 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   'can not remember', 'do not remember', 'not really sure', 'maybe', 'perhaps', 'possibly', 'might',
   'might be', 'could be', 'hard to say', 'i guess', 'probably', 'not sure yet', 'unclear', 'who knows',
   'either', 'or', 'depends', 'it depends', 'let me check', 'need to check', 'have to check',
+  // The same hedges in the major languages ("peut-être", "vielleicht", "quizás", "no sé").
+  'peut etre', 'je ne sais pas', 'sais pas', 'vielleicht', 'keine ahnung', 'weiss nicht', 'quizas', 'quiza', 'tal vez',
+  'a lo mejor', 'no se', 'ni idea', 'depende', 'forse', 'non so', 'misschien', 'weet niet', 'geen idee', 'talvez', 'nao sei',
   // Qualifiers: the answer holds only in part.
   'mostly', 'mainly', 'largely', 'almost', 'nearly', 'except', 'apart from', 'other than', 'besides',
 ];

@@ -118,3 +118,25 @@ describe('who someone is to the person: family, friends, neighbours, owning or r
     expect(value(text, gate)).toBe('abstain');
   });
 });
+
+describe('timing in the major languages', () => {
+  const start: MatchableQuestion = { categories: ['Immediately', 'Within a month', 'Later'], prompt: 'When should the contract start?' };
+  it.each([
+    ['lo más pronto posible', 'Immediately'],
+    ['des que possible svp', 'Immediately'],
+    ['schnellstmöglich', 'Immediately'],
+    ['en tres semanas', 'Within a month'],
+    ["d'ici un mois", 'Within a month'],
+    ['in zwei Wochen', 'Within a month'],
+    ['el próximo año', 'Later'],
+    ['im Frühjahr', 'Later'],
+    ["l'an prochain", 'Later'],
+    ['volgend jaar', 'Later'],
+  ])('"%s" is %s', (text, expected) => {
+    expect(value(text, start)).toBe(expected);
+  });
+
+  it.each(['el año pasado', 'letzte Woche', "pas avant l'année prochaine, peut-être"])('"%s" is not read', (text) => {
+    expect(value(text, start)).toBe('abstain');
+  });
+});

@@ -15,6 +15,13 @@ import { WORDNET_ADVERBS } from './wordnet.generated.js';
 const AMBIGUOUS = ['soon', 'shortly', 'before long', 'presently', 'directly', 'after'];
 const fromWordNet = (kind: string) => (WORDNET_ADVERBS[kind] ?? []).filter((w) => !AMBIGUOUS.includes(w));
 
+/** "As soon as possible" in the major languages: the nearest category there is (now, today, this week). */
+const AS_SOON_AS_POSSIBLE = [
+  'lo antes posible', 'lo mas pronto posible', 'cuanto antes', 'so schnell wie moglich', 'schnellstmoglich', 'baldmoglichst',
+  'des que possible', 'au plus vite', 'le plus vite possible', 'le plus tot possible', 'il prima possibile', 'prima possibile',
+  'zo snel mogelijk', 'o mais rapido possivel', 'o quanto antes', 'assim que possivel',
+];
+
 /** Timing words by the category names they answer. */
 export const TIMING: Readonly<Record<string, readonly string[]>> = {
   immediately: [
@@ -22,6 +29,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'asap', 'a s a p', 'as soon as possible', 'right now', 'straight away', 'ready now',
     'today', 'tomorrow', 'this week', 'sofort', 'ab sofort', 'inmediatamente', 'ya', 'de inmediato',
     'tout de suite', 'immediatement', 'subito', 'meteen', 'the sooner the better', 'whenever it is free', 'yesterday',
+    ...AS_SOON_AS_POSSIBLE,
   ],
   // Nearer than a week: now, and the next few days (a flow with this category lists it before "Within a month").
   'within a week': [
@@ -29,7 +37,9 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'tonight', 'tomorrow', 'the day after tomorrow', 'this week', 'in a few days', 'in a couple of days', 'in a couple days',
     'in two days', 'in 2 days', 'in three days', 'in 3 days', 'this weekend', 'later this week', 'sofort', 'ab sofort',
     'inmediatamente', 'de inmediato', 'tout de suite', 'immediatement', 'subito', 'meteen', 'demain', 'manana', 'morgen',
-    'domani', 'amanha', 'heute', 'hoy', 'aujourd hui', 'oggi', 'vandaag',
+    'domani', 'amanha', 'heute', 'hoy', 'aujourd hui', 'oggi', 'vandaag', ...AS_SOON_AS_POSSIBLE,
+    'en unos dias', 'en unos pocos dias', 'in ein paar tagen', 'in wenigen tagen', 'dans quelques jours', 'tra qualche giorno',
+    'over een paar dagen', 'esta semana', 'diese woche', 'cette semaine', 'questa settimana', 'deze week',
   ],
   'within a month': [
     'within a month', 'in a fortnight', 'in two weeks time', 'sometime next week', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
@@ -39,6 +49,12 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     // Nearer than a month, where no category says "now" (one that does is listed first and keeps them).
     'tomorrow', 'the day after tomorrow', 'in a few days', 'in a couple of days', 'in a couple days', 'this weekend',
     'later this week', 'early next week', 'in a week or two', 'in the next few weeks',
+    // Other major languages: within a month, in two or three weeks.
+    'dentro de un mes', 'en un mes', 'en menos de un mes', 'en dos semanas', 'en tres semanas', 'en unas semanas',
+    'innerhalb eines monats', 'in einem monat', 'in zwei wochen', 'in drei wochen', 'in ein paar wochen', 'dans un mois',
+    'd ici un mois', 'dans deux semaines', 'dans trois semaines', 'dans quelques semaines', 'entro un mese', 'tra un mese',
+    'tra due settimane', 'tra tre settimane', 'binnen een maand', 'over twee weken', 'over drie weken', 'dentro de um mes',
+    'em duas semanas',
   ],
   later: [
     ...fromWordNet('later'),
@@ -49,6 +65,13 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'in a few months', 'in a couple of months', 'in a couple months', 'in two months', 'in 2 months', 'in three months',
     'in 3 months', 'in six months', 'in 6 months', 'no rush', 'no hurry', 'not before summer', 'sometime next year',
     'later this year', 'mas tarde', 'spater', 'plus tard', 'in the new year', 'after the summer',
+    'in the autumn', 'in autumn', 'in the fall', 'in summer', 'next spring',
+    // Other major languages: next year, in the new year, in spring or summer, later on.
+    'el ano que viene', 'el proximo ano', 'el ano proximo', 'el ano nuevo', 'despues de ano nuevo', 'en primavera', 'en verano',
+    'mas adelante', 'nachstes jahr', 'naechstes jahr', 'im neuen jahr', 'nach neujahr', 'im fruhling', 'im fruhjahr', 'im sommer',
+    'l annee prochaine', 'annee prochaine', 'l an prochain', 'apres le nouvel an', 'au printemps', 'en ete', 'l anno prossimo',
+    'anno prossimo', 'in primavera', 'in estate', 'piu tardi', 'volgend jaar', 'in het voorjaar', 'ano que vem', 'no proximo ano',
+    'mais tarde',
   ],
   tomorrow: [
     'the day after today', 'tomorrow', 'tmrw', 'tmr', 'tmrow', 'tomorow', 'tommorow', 'tommorrow', 'tomorrow morning', 'tomorrow afternoon',
@@ -62,11 +85,11 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
   ],
   today: [
     'today', 'later today', 'later this evening', 'later tonight', 'this very day', 'right now', 'asap', 'as soon as possible', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
-    'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj',
+    'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj', ...AS_SOON_AS_POSSIBLE,
   ],
   'this week': [
     'this week', 'asap', 'as soon as possible', 'right away', 'this weekend', 'this saturday', 'this sunday', 'this friday', 'later this week', 'in the next few days', 'in 2 days', 'in two days', 'in 3 days', 'in three days', 'in a few days', 'in a couple of days',
     'in a couple days', 'within the week', 'before the weekend', 'by the end of the week', 'esta semana', 'diese woche',
-    'cette semaine', 'questa settimana', 'deze week',
+    'cette semaine', 'questa settimana', 'deze week', ...AS_SOON_AS_POSSIBLE,
   ],
 };
