@@ -25,6 +25,7 @@ import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
+import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
@@ -341,6 +342,13 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     if (holders.length === 1) mentions.push({ category: holders[0]!, start: weekly.start, end: weekly.end, typo: false, phrase: undefined, number: true });
     mentions.sort((a, b) => a.start - b.start);
   }
+  // "A two-bed flat" where the categories count bedrooms ("1 bedroom", "2-3 bedrooms", "4+ bedrooms").
+  if (lexicon.counting) {
+    for (const c of thingCounts(tokens, gate.categories))
+      if (!saidOfAnother(tokens, c.start, gate.prompt) && clauseTime(tokens, c.start, c.end, gate.prompt) === undefined)
+        mentions.push({ category: c.category, start: c.start, end: c.end, typo: false, phrase: undefined, number: true });
+    mentions.sort((a, b) => a.start - b.start);
+  }
   if (lexicon.ranges.size > 0) {
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
       // "Her brother is 12": a number said of someone else.
@@ -487,6 +495,8 @@ interface GateLexicon {
   ranges: Map<string, NumberRange[]>;
   /** Times a period the categories name ("2-3 times a week", "Twice a day"), by category: read from counts (knowledge/per-week.ts). */
   weekly: Map<string, NumberRange>;
+  /** Counts of a thing the categories count are read ("a two-bed flat" for "2-3 bedrooms"): built-in knowledge, not own words. */
+  counting: boolean;
   /** The period those counts are made over, when there are such categories. */
   period: CountPeriod | undefined;
   /** The question asks how many times a period ("How many times a day...?"): a bare count answers it. */
@@ -588,6 +598,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     weekly,
     period,
     countAsked: period !== undefined && asked === period,
+    counting: !ownWordsOnly,
   };
 }
 

@@ -140,3 +140,27 @@ describe('timing in the major languages', () => {
     expect(value(text, start)).toBe('abstain');
   });
 });
+
+describe('categories that count a thing, read from a count of that thing', () => {
+  const size: MatchableQuestion = { categories: ['Studio or 1 bedroom', '2-3 bedrooms', '4+ bedrooms'], prompt: 'How big is the home you are moving out of?' };
+  const rooms: MatchableQuestion = { categories: ['1 bedroom', '2 bedrooms', '3 or more bedrooms'], prompt: 'How many bedrooms does the flat have?' };
+  it.each([
+    ['a three-bed terrace', size, '2-3 bedrooms'],
+    ['5 beds', size, '4+ bedrooms'],
+    ['just a one bedroom flat', size, 'Studio or 1 bedroom'],
+    ['it is a 2 bdrm', rooms, '2 bedrooms'],
+    ['four big bedrooms', rooms, '3 or more bedrooms'],
+  ] as const)('"%s" is read', (text, gate, expected) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['two doubles and a single', rooms],
+    ['2 double bedrooms and a single', rooms],
+    ['my parents have 4 bedrooms', rooms],
+    ['3', rooms],
+    ['2 kids and a dog', size],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});
