@@ -291,7 +291,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
   // A hedge anywhere wins, even inside what reads as an answer ("I don't remember"),
   // except a soft one before a count: "maybe one gap" is about one gap.
-  if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
+  // (A hedge word inside a category's own name is no hedge: "either" of "A few days either way".)
+  const named = lexicon.hedges.length > 0 ? scan(tokens, lexicon.phrases).consumedBy : undefined;
+  if (lexicon.hedges.some((h) => hedgedAt(tokens, h, named))) return abstain('uncertain');
 
   // "Just a dummy alarm box": a fake thing is not the thing asked about, whatever the yes says.
   if (lexicon.yes !== undefined && lexicon.no !== undefined && fakeOfAsked(tokens, gate.prompt)) return abstain('uncertain');
@@ -537,8 +539,12 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     }
   }
   if (!ownWordsOnly)
-    for (const category of gate.categories)
+    for (const category of gate.categories) {
+      // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
+      // a count in digits or in words ("within 2 weeks" for "Within two weeks").
+      for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+    }
   // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
   if (!ownWordsOnly)
     for (const category of gate.categories) {
@@ -600,6 +606,20 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     countAsked: period !== undefined && asked === period,
     counting: !ownWordsOnly,
   };
+}
+
+const COUNT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A category's name without a leading article, and with its counts written the other way (digits, words). */
+function nameVariants(tokens: string[]): string[] {
+  const out = new Set<string>();
+  const swapped = tokens.map((t) => (/^\d{1,2}$/u.test(t) && Number(t) < COUNT_NAMES.length ? COUNT_NAMES[Number(t)]! : COUNT_NAMES.includes(t) ? String(COUNT_NAMES.indexOf(t)) : t));
+  for (const words of [tokens, swapped]) {
+    out.add(words.join(' '));
+    // (Not a name of one word after its article: "a lot" is no "lot".)
+    if (words.length > 2 && (words[0] === 'a' || words[0] === 'an' || words[0] === 'the')) out.add(words.slice(1).join(' '));
+  }
+  out.delete(tokens.join(' '));
+  return [...out];
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */
@@ -1045,9 +1065,11 @@ function speaksOfSelfElsewhere(tokens: string[], start: number, at: number): boo
 }
 
 /** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */
-function hedgedAt(tokens: string[], hedge: string[]): boolean {
+function hedgedAt(tokens: string[], hedge: string[], named?: Map<number, Phrase>): boolean {
   for (let i = 0; i + hedge.length <= tokens.length; i++) {
     if (!startsAt(tokens, i, hedge)) continue;
+    const phrase = named?.get(i);
+    if (phrase !== undefined && typeof phrase.means === 'object' && phrase.tokens.length > hedge.length) continue;
     const next = tokens[i + hedge.length];
     const beforeCount = hedge.length === 1 && APPROXIMATE.has(hedge[0]!) && next !== undefined && (COUNTS.has(next) || /^\d+$/.test(next));
     if (!beforeCount) return true;

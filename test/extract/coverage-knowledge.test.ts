@@ -164,3 +164,20 @@ describe('categories that count a thing, read from a count of that thing', () =>
     expect(value(text, gate)).toBe('abstain');
   });
 });
+
+describe("a category's name as people shorten or spell it", () => {
+  it.each([
+    ['few times a month', { categories: ['Never', 'A few times a month', 'Every week'], prompt: 'How often do you travel?' }, 'A few times a month'],
+    ['within 3 days if you can', { categories: ['Within three days', 'Within two weeks', 'Later'], prompt: 'When?' }, 'Within three days'],
+    ['two or more please', { categories: ['None', '1', '2 or more'], prompt: 'How many extra keys?' }, '2 or more'],
+    ['couple of hours either way is fine', { categories: ['Exact time', 'A couple of hours either way', 'Any time'], prompt: 'How flexible is the time?' }, 'A couple of hours either way'],
+  ] as const)('"%s"', (text, gate, expected) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it('a hedge outside the name still hedges', () => {
+    const gate: MatchableQuestion = { categories: ['Exact time', 'A couple of hours either way', 'Any time'], prompt: 'How flexible is the time?' };
+    expect(value('either way, maybe', gate)).toBe('abstain');
+    expect(value('a couple of hours either way, I think, not sure', gate)).toBe('abstain');
+  });
+});
