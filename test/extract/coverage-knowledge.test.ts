@@ -181,3 +181,28 @@ describe("a category's name as people shorten or spell it", () => {
     expect(value('a couple of hours either way, I think, not sure', gate)).toBe('abstain');
   });
 });
+
+describe('timing windows of two weeks and two months, and today', () => {
+  const when: MatchableQuestion = { categories: ['Within two weeks', 'Within two months', 'Later'], prompt: 'When do you need the work done?' };
+  const start: MatchableQuestion = { categories: ['Today', 'Within a month', 'Later'], prompt: 'When should it start?' };
+  it.each([
+    ['this coming tuesday', when, 'Within two weeks'],
+    ['in ten days', when, 'Within two weeks'],
+    ['dans quinze jours', when, 'Within two weeks'],
+    ['in six weeks', when, 'Within two months'],
+    ['next month', when, 'Within two months'],
+    ['straight away', start, 'Today'],
+    ['the same day if you can', start, 'Today'],
+    ['before the end of the month', start, 'Within a month'],
+  ] as const)('"%s" is %s', (text, gate, expected) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['not next week', when],
+    ['my lease ends next month', when],
+    ['not now', start],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});

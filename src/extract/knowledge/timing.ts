@@ -22,8 +22,36 @@ const AS_SOON_AS_POSSIBLE = [
   'zo snel mogelijk', 'o mais rapido possivel', 'o quanto antes', 'assim que possivel',
 ];
 
+const NEXT_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].flatMap((d) => [`next ${d}`, `this ${d}`, `this coming ${d}`]);
+/** Within two weeks: now, the next few days, next week (every "next monday" falls in it). */
+const WITHIN_TWO_WEEKS = [
+  'within two weeks', 'within 2 weeks', 'within a fortnight', 'in a fortnight', 'in two weeks', 'in 2 weeks', 'in a week',
+  'in 10 days', 'in ten days', 'next week', 'sometime next week', 'early next week', 'next weekend', 'this weekend',
+  'in a few days', 'in a couple of days', 'in a couple days', 'tomorrow', 'the day after tomorrow', 'this week', 'later this week',
+  'today', 'tonight', 'right now', 'right away', 'straight away', 'immediately', 'asap', 'a s a p', 'as soon as possible',
+  'sofort', 'ab sofort', 'inmediatamente', 'de inmediato', 'tout de suite', 'immediatement', 'subito', 'meteen',
+  'la semaine prochaine', 'semaine prochaine', 'nachste woche', 'naechste woche', 'la proxima semana', 'proxima semana',
+  'la semana que viene', 'volgende week', 'la prossima settimana', 'semana que vem', 'in zwei wochen', 'en dos semanas',
+  'dans deux semaines', 'dans quinze jours', 'en quince dias', 'tra due settimane', ...NEXT_DAYS,
+];
+/** Within two months (and not within two weeks, which the category before it answers): weeks away, next month. */
+const WITHIN_TWO_MONTHS = [
+  'within two months', 'within 2 months', 'within a couple of months', 'in two months', 'in 2 months', 'in three weeks', 'in 3 weeks', 'in a few weeks',
+  'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'in a month', 'within a month', 'in four weeks', 'in 4 weeks',
+  'in five weeks', 'in 5 weeks', 'in six weeks', 'in 6 weeks', 'in a month or so', 'in a month or two', 'next month',
+  'early next month', 'this month', 'end of the month', 'by the end of the month', 'in the next few weeks', 'within six weeks',
+  'le mois prochain', 'el mes que viene', 'el proximo mes', 'nachsten monat', 'naechsten monat', 'im nachsten monat',
+  'il mese prossimo', 'volgende maand', 'en tres semanas', 'in drei wochen', 'dans trois semaines', 'dans un mois', 'en un mes',
+  'in einem monat',
+];
+
 /** Timing words by the category names they answer. */
 export const TIMING: Readonly<Record<string, readonly string[]>> = {
+  'within two weeks': WITHIN_TWO_WEEKS,
+  'within 2 weeks': WITHIN_TWO_WEEKS,
+  'within a fortnight': WITHIN_TWO_WEEKS,
+  'within two months': WITHIN_TWO_MONTHS,
+  'within 2 months': WITHIN_TWO_MONTHS,
   immediately: [
     ...fromWordNet('immediately'),
     'asap', 'a s a p', 'as soon as possible', 'right now', 'straight away', 'ready now',
@@ -42,7 +70,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'over een paar dagen', 'esta semana', 'diese woche', 'cette semaine', 'questa settimana', 'deze week',
   ],
   'within a month': [
-    'within a month', 'in a fortnight', 'in two weeks time', 'sometime next week', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
+    'within a month', 'within the month', 'before the end of the month', 'in a fortnight', 'in two weeks time', 'sometime next week', 'next week', 'in a week', 'in two weeks', 'in 2 weeks', 'in three weeks', 'in 3 weeks', 'in a few weeks',
     'in a couple of weeks', 'in a couple weeks', 'a few weeks', 'couple of weeks', 'couple weeks', 'in a month', 'this month',
     'within 30 days', 'within four weeks', 'end of the month', 'by the end of the month', 'start of next month',
     'beginning of next month', 'first of next month', 'in 10 days', 'in ten days',
@@ -84,7 +112,8 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'semana que vem', 'proxima semana',
   ],
   today: [
-    'today', 'later today', 'later this evening', 'later tonight', 'this very day', 'right now', 'asap', 'as soon as possible', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
+    'today', 'now', 'right now', 'right away', 'straight away', 'immediately', 'at once', 'same day', 'the same day', '2day',
+    'hoy mismo', 'heute noch', 'aujourd hui meme', 'oggi stesso', 'later today', 'later this evening', 'later tonight', 'this very day', 'right now', 'asap', 'as soon as possible', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
     'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj', ...AS_SOON_AS_POSSIBLE,
   ],
   'this week': [
