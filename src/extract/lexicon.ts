@@ -12,6 +12,7 @@ import { COVER, SIZES } from './knowledge/sizes.js';
 import { HOUSING } from './knowledge/housing.js';
 import { COMMON_ANSWERS } from './knowledge/common-answers.js';
 import { ROLES } from './knowledge/roles.js';
+import { BANKING } from './knowledge/banking.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -62,6 +63,7 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...HOUSING,
   ...COMMON_ANSWERS,
   ...ROLES,
+  ...BANKING,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],

@@ -206,3 +206,28 @@ describe('timing windows of two weeks and two months, and today', () => {
     expect(value(text, gate)).toBe('abstain');
   });
 });
+
+describe('bank account kinds and work, in the major languages', () => {
+  const account: MatchableQuestion = { categories: ['Current account', 'Savings account', 'Student account'], prompt: 'Which account would you like?' };
+  const work: MatchableQuestion = { categories: ['Employed', 'Self-employed', 'Student', 'Retired', 'Not working'], prompt: 'What is your work situation?' };
+  it.each([
+    ['a checking account', account, 'Current account'],
+    ['cuenta corriente por favor', account, 'Current account'],
+    ['one for putting money aside every month', account, 'Savings account'],
+    ['ein Tagesgeldkonto', account, 'Savings account'],
+    ['compte étudiant', account, 'Student account'],
+    ["I'm a civil servant", work, 'Employed'],
+    ['fonctionnaire', work, 'Employed'],
+    ["I'm not working at the moment", work, 'Not working'],
+  ] as const)('"%s" is %s', (text, gate, expected) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['I have savings with another bank', account],
+    ['my daughter has a student account with you', account],
+    ['I left uni in the summer', work],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});

@@ -12,3 +12,4 @@ export { COVER, SIZES } from './sizes.js';
 export { HOUSING } from './housing.js';
 export { COMMON_ANSWERS } from './common-answers.js';
 export { ROLES } from './roles.js';
+export { BANKING } from './banking.js';
