@@ -16,7 +16,7 @@ import { BREAK, tokenize } from './normalize.js';
 const FILLERS = new Set([
   'a', 'an', 'the', 'one', 'ones', 'please', 'pls', 'plz', 'just', 'only', 'i', 'we', 'would', 'like', 'want', 'need', 'd', 'id',
   'for', 'me', 'us', 'thanks', 'thank', 'you', 'thx', 'ok', 'okay', 'that', 'this', 'kind', 'type', 'option', 'will', 'take',
-  'prefer', 'go', 'with', 'be', 'is', 'it', 'do', 'some', 'sort', 'of', 'probably', 'ideally', 'hi', 'hello', 'hey',
+  'prefer', 'go', 'with', 'be', 'is', 'it', 'do', 'some', 'sort', 'of', 'ideally', 'hi', 'hello', 'hey', 'stuff', 'things',
 ]);
 /** Words that count or place in time: never the distinguishing part of a name ("week" of "Within a week"). */
 const NOT_DISTINCTIVE = new Set([
@@ -25,6 +25,9 @@ const NOT_DISTINCTIVE = new Set([
   'others', 'else', 'any', 'all', 'none', 'new', 'old', 'first', 'last', 'next', 'this', 'per', 'a', 'an', 'the', 'of', 'to', 'in',
   'on', 'at', 'by', 'for', 'with', 'my', 'your', 'up',
 ]);
+
+/** Endings of English adjectives ("fragile", "flexible", "urgent", "fixed", "careful", "digital"). */
+const ADJECTIVE = /(?:ile|ible|able|ful|ous|ive|ent|ant|ic|ical|less|ed)$/u;
 
 /** A word's stem, roughly: "walking", "walks", "walk" share "walk"; "visits", "visit" share "visit". */
 const stem = (w: string) => {
@@ -62,7 +65,9 @@ function partsOf(categories: readonly string[], prompt: string | undefined): Par
       if (words.length < 2) continue;
       const head = words[words.length - 1]!;
       const describing = words.slice(0, -1);
-      if (shared(head)) for (const w of describing) naming.add(stem(w));
+      // (A describing word that is plainly an adjective names the kind whatever the head: "fragile" of "Fragile items
+      // only", "fixed" of "Fixed date"; a noun in that place, "dog" of "Dog walking", does not.)
+      for (const w of describing) if (shared(head) || ADJECTIVE.test(w)) naming.add(stem(w));
       if (describing.some(shared) || /ing$/u.test(head)) naming.add(stem(head));
     }
     byPrompt.set(prompt, (parts = { owners, naming }));

@@ -231,3 +231,26 @@ describe('bank account kinds and work, in the major languages', () => {
     expect(value(text, gate)).toBe('abstain');
   });
 });
+
+describe('how flexible a date is, and a describing adjective alone', () => {
+  const flex: MatchableQuestion = { categories: ['Fixed date', 'A few days either way', 'Very flexible'], prompt: 'How flexible is the delivery date?' };
+  const pack: MatchableQuestion = { categories: ['Full packing', 'Fragile items only', 'No packing'], prompt: 'Would you like us to pack for you?' };
+  it.each([
+    ['whenever suits you really', flex, 'Very flexible'],
+    ['cualquier día', flex, 'Very flexible'],
+    ['give or take a day or two', flex, 'A few days either way'],
+    ['it is set in stone', flex, 'Fixed date'],
+    ['fester Termin', flex, 'Fixed date'],
+    ['only the fragile things', pack, 'Fragile items only'],
+  ] as const)('"%s" is %s', (text, gate, expected) => {
+    expect(value(text, gate)).toBe(expected);
+  });
+
+  it.each([
+    ['not very flexible', flex],
+    ['my boss is very flexible', flex],
+    ['items', pack],
+  ] as const)('"%s" is not read', (text, gate) => {
+    expect(value(text, gate)).toBe('abstain');
+  });
+});

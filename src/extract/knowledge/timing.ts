@@ -45,8 +45,36 @@ const WITHIN_TWO_MONTHS = [
   'in einem monat',
 ];
 
+/** How flexible a date is: any day; a few days either way; a fixed day. */
+const ANY_DAY = [
+  'any day', 'any day works', 'any day is fine', 'any time', 'anytime', 'any date', 'whenever', 'whenever suits', 'whenever suits you',
+  'whenever works', 'whenever is best', 'whenever you can', 'totally flexible', 'completely flexible', 'fully flexible',
+  'very flexible', 'super flexible', 'no fixed date', 'no set date', 'we are flexible', 'i am flexible', 'egal wann', 'jederzeit',
+  'sehr flexibel', 'cuando sea', 'cualquier dia', 'muy flexible', 'quand vous voulez', 'n importe quand', 'tres flexible',
+  'quando volete', 'qualsiasi giorno', 'maakt niet uit wanneer', 'wanneer je wilt',
+];
+const FEW_DAYS = [
+  'a few days either way', 'a day or two either way', 'a couple of days either way', 'give or take a few days',
+  'give or take a couple of days', 'give or take a day or two', 'plus or minus a few days', 'a bit flexible', 'somewhat flexible',
+  'slightly flexible', 'a little flexible', 'fairly flexible', 'within a few days', 'ein paar tage', 'unos dias arriba o abajo',
+  'quelques jours pres', 'a few days',
+];
+const FIXED_DAY = [
+  'fixed', 'fixed date', 'fixed day', 'set date', 'set in stone', 'exact date', 'that exact day', 'exactly that day',
+  'has to be that day', 'must be that day', 'has to be on that day', 'no flexibility', 'not flexible at all', 'zero flexibility',
+  'no wiggle room', 'festes datum', 'fester termin', 'fecha fija', 'date fixe', 'data fissa', 'vaste datum',
+];
+
 /** Timing words by the category names they answer. */
 export const TIMING: Readonly<Record<string, readonly string[]>> = {
+  'very flexible': ANY_DAY,
+  flexible: ANY_DAY,
+  'a few days either way': FEW_DAYS,
+  'a few days': FEW_DAYS,
+  'somewhat flexible': FEW_DAYS,
+  'fixed date': FIXED_DAY,
+  fixed: FIXED_DAY,
+  'not flexible': FIXED_DAY,
   'within two weeks': WITHIN_TWO_WEEKS,
   'within 2 weeks': WITHIN_TWO_WEEKS,
   'within a fortnight': WITHIN_TWO_WEEKS,
