@@ -205,6 +205,12 @@ describe('timing windows of two weeks and two months, and today', () => {
   ] as const)('"%s" is not read', (text, gate) => {
     expect(value(text, gate)).toBe('abstain');
   });
+
+  it('"now" opening a corrected clause is no answer of its own', () => {
+    const pickup: MatchableQuestion = { categories: ['Today', 'Tomorrow', 'Later'], prompt: 'When would you like to pick up the car?' };
+    expect(value('was planning on today but now tomorrow suits us', pickup)).toBe('Tomorrow');
+  });
+
 });
 
 describe('bank account kinds and work, in the major languages', () => {

@@ -140,7 +140,7 @@ export const TIMING: Readonly<Record<string, readonly string[]>> = {
     'semana que vem', 'proxima semana',
   ],
   today: [
-    'today', 'now', 'right now', 'right away', 'straight away', 'immediately', 'at once', 'same day', 'the same day', '2day',
+    'today', 'right now', 'right away', 'straight away', 'immediately', 'at once', 'same day', 'the same day', '2day',
     'hoy mismo', 'heute noch', 'aujourd hui meme', 'oggi stesso', 'later today', 'later this evening', 'later tonight', 'this very day', 'right now', 'asap', 'as soon as possible', 'this morning', 'this afternoon', 'this evening', 'tonight', 'later today', 'in an hour', 'in 2 hours',
     'in two hours', 'in a few hours', 'hoy', 'heute', 'aujourd hui', 'oggi', 'hoje', 'vandaag', 'dzisiaj', ...AS_SOON_AS_POSSIBLE,
   ],
