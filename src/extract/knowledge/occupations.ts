@@ -41,6 +41,9 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'work part time', 'working full time', 'working part time', 'employee', 'salaried', 'on payroll', 'permanent contract',
     'fixed contract', 'have a job', 'i have a job', 'employed full time', 'employed part time', 'angestellt', 'empleado',
     'empleada', 'salarie', 'salariee', 'dipendente',
+    // Employed by the state, whatever the job.
+    'civil servant', 'public servant', 'government employee', 'state employee', 'beamter', 'beamtin', 'funcionario', 'funcionaria',
+    'fonctionnaire', 'ambtenaar', 'statale',
     // A title with its employer.
     ...JOB_TITLES.flatMap((job) => [`${job} at`, `${job} for`]),
   ],
@@ -55,16 +58,17 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'student', 'students', 'studying', 'i study', 'at university', 'at uni', 'uni student', 'university student',
     'college student', 'in college', 'phd', 'phd student', 'doing my masters', 'masters student', 'my masters',
     'doing my phd', 'bachelor student', 'grad student', 'graduate student', 'undergrad', 'estudiante', 'etudiant',
-    'etudiante', 'studentin', 'studente', 'studentessa', 'in school', 'at school',
+    'etudiante', 'studentin', 'studente', 'studentessa', 'in school', 'at school', 'first year at uni', 'still at uni',
   ],
   retired: ['retired', 'aposentado', 'aposentada', 'en retraite', 'a la retraite', 'in pensione', 'retiree', 'pensioner', 'on a pension', 'on pension', 'jubilado', 'jubilada', 'retraite', 'retraitee', 'rentner', 'rentnerin', 'in rente', 'pensionado', 'pensionato', 'gepensioneerd'],
   unemployed: [
     'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',
     'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
     'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',
-    'disoccupato', 'werkloos',
+    'disoccupato', 'werkloos', 'i do not work', 'i am not working', 'no work at the moment',
   ],
   'not working': [
+    'i do not work', 'i am not working', 'no work at the moment',
     'unemployed', 'jobless', 'between jobs', 'looking for work', 'looking for a job', 'job hunting', 'job seeker',
     'jobseeker', 'out of work', 'not working', 'no job', 'without a job', 'without work', 'not employed', 'lost my job',
     'on benefits', 'arbeitslos', 'desempleado', 'desempleada', 'parado', 'parada', 'chomeur', 'chomeuse', 'au chomage',

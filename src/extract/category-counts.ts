@@ -1,0 +1,89 @@
+/**
+ * Categories that count a thing ("1 bedroom", "2-3 bedrooms", "4+ bedrooms",
+ * "Studio or 1 bedroom", "3 or more rooms"), read from a count said with the
+ * same thing ("a two-bed flat", "three bedrooms", "2 bed"): the category whose
+ * range holds the count, when exactly one does. A count said without the thing
+ * ("2") or with another thing ("2 kids") is not read here.
+ */
+import { BREAK, tokenize } from './normalize.js';
+import { rangeOf, inRange, type NumberRange } from './number-ranges.js';
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+/** Short and foreign names of a counted thing, by the stem of its name ("2 bed" is two bedrooms). */
+const ALIASES: Readonly<Record<string, readonly string[]>> = {
+  bedroom: ['bed', 'beds', 'bd', 'bdr', 'bdrm', 'bdrms', 'br', 'schlafzimmer', 'dormitorio', 'dormitorios', 'habitacion', 'habitaciones', 'chambre', 'chambres', 'slaapkamer', 'slaapkamers', 'camera', 'camere'],
+  room: ['zimmer', 'pieces', 'piece', 'kamer', 'kamers'],
+};
+/** Words that may stand between a count and its thing ("two double bedrooms", "3 big rooms"). */
+const BETWEEN = new Set(['double', 'single', 'big', 'small', 'large', 'little', 'good', 'sized', 'size', 'proper', 'real']);
+
+const stem = (w: string) => w.replace(/(?:es|s)$/u, '');
+
+interface Counted {
+  category: string;
+  thing: string;
+  range: NumberRange;
+}
+const cache = new WeakMap<readonly string[], Counted[]>();
+
+/** What each category counts, and how many ("2-3 bedrooms": bedroom, 2 to 3). Categories that count nothing are left out. */
+function countedOf(categories: readonly string[]): Counted[] {
+  let counted = cache.get(categories);
+  if (counted) return counted;
+  counted = [];
+  for (const category of categories) {
+    const tokens = tokenize(category).filter((t) => t !== BREAK);
+    // "Studio or 1 bedroom": each alternative ("3 or more" is one).
+    const alternatives: string[][] = [[]];
+    tokens.forEach((t, i) => {
+      const bound = /^(?:more|less|fewer|over|above|under|below)$/u.test(tokens[i + 1] ?? '');
+      if (t === 'or' && !bound) alternatives.push([]);
+      else alternatives[alternatives.length - 1]!.push(t);
+    });
+    for (const words of alternatives) {
+      const thing = words[words.length - 1];
+      if (thing === undefined || !/^[a-z]{3,}$/u.test(thing) || words.length < 2) continue;
+      const count = words.slice(0, -1).map((w) => (w in NUMBER_WORDS ? String(NUMBER_WORDS[w]) : w));
+      const range = rangeOf(count);
+      if (range) counted.push({ category, thing: stem(thing), range });
+    }
+  }
+  // One category alone counting a thing says nothing about the others: at least two, of one thing.
+  if (counted.length < 2 || new Set(counted.map((c) => c.thing)).size !== 1) counted = [];
+  cache.set(categories, counted);
+  return counted;
+}
+
+/** Whether a word names the thing ("bedrooms", "bed", "Schlafzimmer" for bedroom). */
+function names(word: string, thing: string): boolean {
+  return stem(word) === thing || (ALIASES[thing]?.includes(word) ?? false);
+}
+
+/**
+ * The counts of the thing the categories count, said in the message, with where (token indices, end exclusive).
+ * Empty when the categories count nothing.
+ */
+export function thingCounts(tokens: readonly string[], categories: readonly string[]): { category: string; start: number; end: number }[] {
+  const counted = countedOf(categories);
+  if (counted.length === 0) return [];
+  const thing = counted[0]!.thing;
+  const out: { category: string; start: number; end: number }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBER_WORDS[t];
+    if (n === undefined) continue;
+    let k = i + 1;
+    while (k < i + 3 && BETWEEN.has(tokens[k] ?? '')) k++;
+    if (!names(tokens[k] ?? '', thing)) continue;
+    // "Two double bedrooms and a single", "3 beds plus a box room": more is added after the count, which is then
+    // not the whole count (the sum is left unread).
+    for (let j = k + 1; j < tokens.length && tokens[j] !== BREAK; j++)
+      if ((tokens[j] === 'and' || tokens[j] === 'plus') && /^(?:a|an|another|one|\d+|two|three|four|single|double)$/u.test(tokens[j + 1] ?? '')) return [];
+    const holders = counted.filter((c) => inRange(n, c.range)).map((c) => c.category);
+    if (new Set(holders).size === 1) out.push({ category: holders[0]!, start: i, end: k + 1 });
+    else return [];
+  }
+  return out;
+}
