@@ -102,7 +102,7 @@ export function readTypedValue(
     if (!ASKS_A_LENGTH.test(options.prompt) && [...original.matchAll(DURATION)].some(is)) return { ok: false, message: 'That reads as a length of time, not the number asked. Please give the number.', found: true };
   }
   // Rule (a): "four, but the fish don't really count": a count a contrast then qualifies is no sure count.
-  if (spec.type === 'number' && (QUALIFIED_COUNT.test(original) || QUALIFIED_PART.test(original))) return { ok: false, message: TWO_AMOUNTS, found: true };
+  if (spec.type === 'number' && (QUALIFIED_COUNT.test(original) || QUALIFIED_PART.test(original) || QUALIFIED_WHOLE.test(original))) return { ok: false, message: TWO_AMOUNTS, found: true };
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
@@ -281,6 +281,8 @@ const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|vi
 const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
 /** A contrast that says something of a part of the count ("5 rooms, but one is the kitchen", "though two of them are sheds"). */
 const QUALIFIED_PART = /\b(?:but|though|although|however|except)\b[^.!?]*?\b(?:(?:one|two|three|four)\s+(?:of\s+(?:them|those|these|which)\s+)?|\d+\s+of\s+(?:them|those|these|which)\s+)(?:is|are|was|were|isn['’]?t|aren['’]?t)\b|\b(?:but|though|although|however)\s+the\s+\p{L}+(?:\s+\p{L}+)?\s+(?:is|are)\s+(?:tiny|small|not|just|only|really|technically)\b/iu;
+/** A contrast that says something of all that was counted ("three children, but they're all grown up", "though both live abroad"). */
+const QUALIFIED_WHOLE = /\b(?:but|though|although|however)\s+(?:they|both(?:\s+of\s+them)?|all(?:\s+of\s+them)?|none\s+of\s+them|neither(?:\s+of\s+them)?)(?:['’]re\b|\s+(?:are|were|aren['’]?t|weren['’]?t|don['’]?t|do|does|doesn['’]?t|have|had|live|lives|moved|pay|earn|work|no|not|all|both)\b)/iu;
 const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';
 /** Words that add an amount to another ("another 10k", "plus 400", "on top"). */
 const ADDED = /\b(?:another|extra|additional|on top|plus|adds?|added)\b|\+\s*\d/iu;

@@ -111,3 +111,14 @@ describe('a group of people is not a count of things', () => {
     expect(value(readTypedValue(desks, 'a team of nine sharing 6 desks', { prompt: deskPrompt }))).toBe(6);
   });
 });
+
+describe('a count that a contrast then says something of as a whole is no sure count', () => {
+  const carers = { type: 'number', integer: true, min: 0, max: 12, unit: 'people' } as const;
+  const carersPrompt = 'How many people depend on you for their living costs?';
+  it.each(['two daughters, though both earn their own money now', "4 kids but they're all adults with jobs", 'three sons, but none of them live at home'])('"%s" is not read', (text) => {
+    expect(value(readTypedValue(carers, text, { prompt: carersPrompt }))).toBe('refused');
+  });
+  it('"two kids, both still at school" is read', () => {
+    expect(value(readTypedValue(carers, 'two kids, both still at school', { prompt: carersPrompt }))).toBe(2);
+  });
+});
