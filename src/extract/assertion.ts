@@ -67,7 +67,19 @@ const INTERJECTIONS = new Set(['oh', 'ohh', 'ah', 'yeah', 'yea', 'well', 'why', 
 /** A question that asks for a wish, a request or a permission: "sure" is a plain yes to it. */
 const ASKS_A_REQUEST = /\b(?:would you like|do you want|do you need|would you|could you|can you|can we|shall|may we|may i|should we|want us|like us|ok|okay|fine|right)\b/iu;
 
-const POLITE_IF = [['if', 'that', 'is', 'possible'], ['if', 'it', 'is', 'possible'], ['if', 'possible'], ['if', 'that', 'is', 'ok'], ['if', 'that', 'is', 'okay'], ['if', 'that', 'is', 'alright'], ['if', 'that', 'is', 'fine'], ['if', 'you', 'can'], ['if', 'you', 'could']];
+/**
+ * An "if" that conditions the asking or the saying, not the answer: politeness ("if possible", "if that's ok")
+ * and conditionals about the conversation itself ("if I'm honest", "if that matters", "if you must know",
+ * "if you ask me"). What they qualify is said all the same.
+ */
+const POLITE_IF = [
+  ['if', 'that', 'is', 'possible'], ['if', 'it', 'is', 'possible'], ['if', 'possible'], ['if', 'that', 'is', 'ok'], ['if', 'that', 'is', 'okay'],
+  ['if', 'that', 'is', 'alright'], ['if', 'that', 'is', 'fine'], ['if', 'you', 'can'], ['if', 'you', 'could'],
+  ...['i am honest', 'i am being honest', 'i am truthful', 'i am being truthful', 'i am being real', 'i am totally honest', 'i am completely honest',
+    'that matters', 'it matters', 'that helps', 'it helps', 'that is relevant', 'it is relevant', 'that makes sense', 'you must know',
+    'you need to know', 'you want to know', 'you have to know', 'you ask me', 'you are asking', 'you are wondering', 'anyone asks']
+    .map((p) => ['if', ...p.split(' ')]),
+];
 /** A clause that opens with a condition ("if breakfast is included", "unless it is a suite"), not a polite "if possible". */
 export function conditionClause(tokens: readonly string[]): boolean {
   const words = tokens.filter((t) => t !== BREAK);
