@@ -1,4 +1,5 @@
 import type { AnyEventObject } from 'xstate';
+import { withoutLikelihoodHedges } from '../extract/guess.js';
 import { extractOffline, mayAnswer } from '../extract/offline.js';
 import type { ExtractionQuestion } from '../extract/types.js';
 import { attemptBudget } from './attempts.js';
@@ -103,6 +104,13 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     }
     return output.values[answerKey(q)];
   };
+  /** The category an unread text most likely meant, read again without its hedges of likelihood (extract/guess.ts): only ever offered. */
+  const guessed = (text: string, at: string): string | undefined => {
+    const rest = withoutLikelihoodHedges(text);
+    if (rest === undefined) return undefined;
+    const found = matched({ type: 'user.text', text: rest }, at);
+    return found === undefined ? undefined : String(found.value);
+  };
   // A typed answer read and validated once per event.
   const typedByEvent = new WeakMap<AnyEventObject, Map<string, ReadAnswer>>();
   const typed = (context: FlowContext, event: AnyEventObject, at: string): ReadAnswer | undefined => {
@@ -194,6 +202,7 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
     scopeOf,
     pressed,
     matched,
+    guessed,
     typed,
     accepted,
     maxAttemptsOf,

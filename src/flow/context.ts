@@ -82,6 +82,12 @@ export const FlowContextSchema = z.object({
    * Committed on "yes", dropped on "no" (the question is asked again). Absent in older snapshots.
    */
   pendingStop: z.object({ place: z.string(), key: z.string(), answer: AnswerSchema }).nullable().optional(),
+  /**
+   * What the last unread answer to a category question most likely meant (a hedged "probably twice a week":
+   * extract/guess.ts): the state id of the question and the category, offered back ("Did you mean ...?") and
+   * never committed from here. Absent in older snapshots, and in most others.
+   */
+  guess: z.object({ node: z.string(), value: z.string() }).nullable().optional(),
 });
 
 /** A person's turn, as the machine receives it. */

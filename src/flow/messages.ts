@@ -45,6 +45,10 @@ export function stopCheckMessage(question: QuestionNode, answer: Answer): string
   const asked = (question.label ?? question.prompt).replace(/[\s:]+$/, '');
   return `Just to check: your answer to "${asked}" is **${escapeMarkdown(formatValue(question, answer.value))}**? Then we cannot continue.`;
 }
+/** A hedged answer the reader did not take ("probably twice a week"): what it most likely meant, to press. */
+export function guessMessage(question: QuestionNode, value: AnswerValue): string {
+  return `Did you mean **${escapeMarkdown(formatValue(question, value))}**? If so, please press it below; or answer in other words.`;
+}
 /** At the summary, a message that is neither a confirmation nor a correction that can be read. */
 export function notUnderstoodAtSummary(editLabel: string): string {
   return `I'm not sure what to change. Please confirm, or tell me which answer to change and its new value (for example "make it 14"), or press ${editLabel}.`;

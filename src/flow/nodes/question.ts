@@ -331,7 +331,7 @@ function groupSiblings(
 
 function questionActions(c: CompileContext): FlowActions {
   const { lookups } = c;
-  const { question, keyOf, pressed, matched, typed, accepted, withoutAttempt, maxAttemptsOf } = lookups;
+  const { question, keyOf, pressed, matched, guessed, typed, accepted, withoutAttempt, maxAttemptsOf } = lookups;
   /** Store an answer, clear what the last failure said, trace it. */
   const commit = (enqueue: Enqueue, context: FlowContext, at: string, answer: Answer) => {
     const key = keyOf(at);
@@ -378,6 +378,23 @@ function questionActions(c: CompileContext): FlowActions {
       enqueue.assign({ answers, notice: null, invalid: null, noted, pendingText: null, attempts: withoutAttempt(context, params.place) });
       for (const [key, found] of Object.entries(values))
         enqueue.emit({ type: 'answer.committed', node: params.place, key, value: found.value, source: found.source });
+    }),
+    /**
+     * Not understood: said, and a failed answer counted (as noteNotUnderstood does), with what a hedged text most
+     * likely meant kept to offer back ("Did you mean ...?"); the text is the turn's, or the one the model just read.
+     */
+    noteUnread: flowAssign(({ context, event }, params: { place: string }) => {
+      const text = event.type === 'user.text' ? event.text : context.pendingText;
+      const value = text ? guessed(text, params.place) : undefined;
+      return {
+        notice: 'not_understood' as const,
+        invalid: null,
+        pendingText: null,
+        noted: [],
+        attempts: { ...context.attempts, [params.place]: (context.attempts[params.place] ?? 0) + 1 },
+        // (Kept out of the snapshot unless there is one to offer, or one to forget.)
+        ...(value !== undefined ? { guess: { node: params.place, value } } : context.guess ? { guess: null } : {}),
+      };
     }),
     recordStop: flowAssign((_, params: { place: string }) => ({ stoppedBy: keyOf(params.place) })),
     /** A limiting value the offline matcher read in free text: held, to be confirmed before the flow stops. */
@@ -535,7 +552,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
         ]
       : []),
   ];
-  const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteNotUnderstood', params } : { type: 'recordInvalid', params });
+  const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteUnread', params } : { type: 'recordInvalid', params });
   /** Giving up: the failure is counted and traced, then the count starts again (should the flow come back here). */
   const giveUp = (guard: unknown, notUnderstood: boolean) => go(p, 'invalid', guard, [record(notUnderstood), { type: 'forgetAttempts', params }]);
   /** The budget's last failure: the buttons alone, or giving up. */
@@ -643,7 +660,7 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
         { guard: { type: 'extractorDown' }, target: 'asking', actions: [{ type: 'noteModelDown' }] },
         // Nothing read, and the budget is used up: the buttons alone.
         lastFailure(and([nothing, { type: 'isLastAttempt', params }] as never), true),
-        { guard: nothing, target: 'asking', actions: [{ type: 'noteNotUnderstood', params }] },
+        { guard: nothing, target: 'asking', actions: [{ type: 'noteUnread', params }] },
         ...limitingTransitions,
         go(p, 'answered', { type: 'extractedAnswer', params }, [{ type: 'commitExtracted', params }]),
         // Only later questions were answered: keep them, ask this one again.
@@ -880,9 +897,13 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
     const buttons = [...(keep ? [{ label: messages.keepLabel(node, previous), value: KEEP_VALUE }] : []), ...choices, ...own];
     // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
     const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
+    // A hedged answer not read: what it most likely meant, offered (its button answers).
+    const guess = notUnderstood && context.guess?.node === place ? `${messages.guessMessage(node, context.guess.value)}\n\n` : '';
     return {
       message: buttonsOnly
-        ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${node.prompt}`
+        ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${guess}${node.prompt}`
+        : guess !== '' && phase === 'asking'
+          ? `${guess}${messages.questionMessage(node, previous)}`
         : context.notice === 'model_unavailable' && phase === 'asking'
           ? `${messages.MODEL_UNAVAILABLE_MESSAGE}\n\n${messages.questionMessage(node, previous)}`
           : notUnderstood

@@ -1,0 +1,73 @@
+/**
+ * A hedged answer the reader does not take ("probably three times a week") is asked again with what it most
+ * likely meant ("Did you mean ...?"): offered, never committed; its button answers. Found by hand in the demo
+ * page (issue 26): the reply said only "I'm having trouble understanding your response".
+ */
+import { describe, expect, it } from 'vitest';
+import { startConversation } from '../../src/flow/conversation.js';
+import { NOT_UNDERSTOOD_MESSAGE } from '../../src/flow/messages.js';
+import type { FlowDocumentInput } from '../../src/flow/schema.js';
+import { flow } from './helpers.js';
+
+const SWIM: FlowDocumentInput = {
+  id: 'swim-guess',
+  version: 1,
+  nodes: [
+    { kind: 'question', id: 'visits', prompt: 'How often will you swim with us?', answer: { type: 'category', categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'] } },
+    { kind: 'question', id: 'smoking', prompt: 'Do you smoke?', answer: { type: 'category', categories: ['Never', 'Occasionally', 'Daily'] }, limitingValues: ['Daily'] },
+    { kind: 'question', id: 'locker', prompt: 'Would you like a locker?', answer: { type: 'category', categories: ['Yes', 'No'] } },
+    { kind: 'terminal', id: 'done', outcome: 'completed' },
+    { kind: 'terminal', id: 'no', outcome: 'stopped' },
+  ],
+  edges: [
+    { from: 'visits', to: 'smoking' },
+    { from: 'smoking', to: 'locker' },
+    { from: 'smoking', to: 'no', on: 'limiting' },
+    { from: 'locker', to: 'done' },
+  ],
+};
+const didYouMean = (value: string) => `Did you mean **${value}**? If so, please press it below; or answer in other words.`;
+
+describe('a hedged answer is offered back, not committed', () => {
+  it('names what it most likely meant; nothing is kept until its button is pressed', async () => {
+    const c = startConversation(flow(SWIM));
+    const again = await c.send({ text: "probably like three times a week, if I'm honest" });
+    expect(again.message).toBe(`${didYouMean('2-3 times a week')}\n\nHow often will you swim with us?`);
+    expect(again.answers).toEqual({});
+    expect(again.buttons?.map((b) => b.label)).toEqual(['Once a week or less', '2-3 times a week', '4 or more times a week']);
+    const next = await c.send({ button: '2-3 times a week' });
+    expect(next.answers.visits).toMatchObject({ value: '2-3 times a week', source: 'button' });
+    expect(next.message).toBe('Do you smoke?');
+  });
+
+  it('a limiting value is only offered: the flow goes on asking', async () => {
+    const c = startConversation(flow(SWIM));
+    await c.send({ button: 'Once a week or less' });
+    const again = await c.send({ text: 'probably daily' });
+    expect(again.message.startsWith(didYouMean('Daily'))).toBe(true);
+    expect(again.completion.reason).toBe('awaiting_answer');
+    expect(again.answers.smoking).toBeUndefined();
+  });
+
+  it('offers nothing where the reader has another reason to abstain, and forgets an old guess', async () => {
+    const c = startConversation(flow(SWIM));
+    // Someone else's habit; sarcasm: taking the hedge out leaves the reason.
+    for (const text of ['my sister probably swims three times a week', 'oh sure, maybe four times a week, in my dreams lol']) {
+      const again = await c.send({ text });
+      expect(again.message, text).toBe(`${NOT_UNDERSTOOD_MESSAGE}\n\nHow often will you swim with us?`);
+    }
+    const c2 = startConversation(flow(SWIM));
+    await c2.send({ text: 'I guess twice a week' });
+    const plain = await c2.send({ text: 'what are the opening hours?' });
+    expect(plain.message).toBe(`${NOT_UNDERSTOOD_MESSAGE}\n\nHow often will you swim with us?`);
+  });
+
+  it('a hedged yes at a later question is offered too', async () => {
+    const c = startConversation(flow(SWIM));
+    await c.send({ button: 'Once a week or less' });
+    await c.send({ button: 'Never' });
+    const again = await c.send({ text: 'probably yes' });
+    expect(again.message).toBe(`${didYouMean('Yes')}\n\nWould you like a locker?`);
+    expect(again.answers.locker).toBeUndefined();
+  });
+});
