@@ -5,6 +5,7 @@ import { compileGuard, type CompiledGuard, type GuardScope } from './guards/cel.
 import { typedValueSchema } from '../extract/typed-value.js';
 import { booleanLabels, isRequired, type AnswerSpec } from './fields.js';
 import type { QuestionNode } from './nodes/question.js';
+import { withoutLikelihoodHedges } from '../extract/guess.js';
 
 /**
  * Typed answers: the zod schema a question's `answer` describes, and reading
@@ -18,8 +19,9 @@ export type ReadAnswer =
   /**
    * Refused. `choices`: it read two ways and the person may pick one (buttons, valid values only).
    * `found`: the answer holds this type's kind of value, refused as it is (see `TypedParse`); a validator's refusal is one too.
+   * `guess`: hedged ("around 20k I guess"), what it most likely meant (extract/guess.ts), to offer, never to take.
    */
-  | { kind: 'invalid'; message: string; choices?: { label: string; value: string }[]; found?: true }
+  | { kind: 'invalid'; message: string; choices?: { label: string; value: string }[]; found?: true; guess?: AnswerValue }
   /** An optional question the person chose to skip. */
   | { kind: 'skip' };
 
@@ -91,9 +93,26 @@ export function readTypedAnswer(
     const choices = (parsed.candidates ?? [])
       .filter((c) => validateAnswer(q, c.value, scope, validators, today).ok)
       .map((c) => ({ label: c.label, value: String(c.value) }));
+    // "Around 20k I guess": hedged, so refused; what it most likely meant is offered, never taken (extract/guess.ts).
+    const guess = choices.length === 0 && 'text' in turn ? guessTyped(q, turn.text, scope, validators, today) : undefined;
+    if (guess !== undefined) return { kind: 'invalid', message: parsed.message, guess, ...(parsed.found && { found: true as const }) };
     return { kind: 'invalid', message: parsed.message, ...(choices.length > 0 && { choices }), ...(parsed.found && { found: true as const }) };
   }
   const checked = validateAnswer(q, parsed.value, scope, validators, today);
   if (!checked.ok) return { kind: 'invalid', message: checked.message, found: true };
   return { kind: 'valid', value: checked.value, confidence: 'button' in turn ? 1 : parsed.confidence };
+}
+
+/** The value a hedged text most likely meant: the text read again without its words of likelihood, if the question allows what that reads. */
+function guessTyped(
+  q: QuestionNode,
+  text: string,
+  scope: Omit<GuardScope, 'value'>,
+  validators: { guard: CompiledGuard; message: string }[],
+  today: Date,
+): AnswerValue | undefined {
+  const rest = withoutLikelihoodHedges(text);
+  if (rest === undefined) return undefined;
+  const read = readTypedAnswer(q, { text: rest }, scope, validators, today);
+  return read.kind === 'valid' ? read.value : undefined;
 }

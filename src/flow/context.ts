@@ -83,11 +83,11 @@ export const FlowContextSchema = z.object({
    */
   pendingStop: z.object({ place: z.string(), key: z.string(), answer: AnswerSchema }).nullable().optional(),
   /**
-   * What the last unread answer to a category question most likely meant (a hedged "probably twice a week":
-   * extract/guess.ts): the state id of the question and the category, offered back ("Did you mean ...?") and
-   * never committed from here. Absent in older snapshots, and in most others.
+   * What the last unread or refused answer to a question most likely meant (a hedged "probably twice a week",
+   * "around 20k I guess": extract/guess.ts): the state id of the question and the value, offered back ("Did you
+   * mean ...?", with its button) and never committed from here. Absent in older snapshots, and in most others.
    */
-  guess: z.object({ node: z.string(), value: z.string() }).nullable().optional(),
+  guess: z.object({ node: z.string(), value: AnswerValueSchema }).nullable().optional(),
 });
 
 /** A person's turn, as the machine receives it. */

@@ -71,3 +71,34 @@ describe('a hedged answer is offered back, not committed', () => {
     expect(again.answers.locker).toBeUndefined();
   });
 });
+
+const GIFT: FlowDocumentInput = {
+  id: 'gift-guess',
+  version: 1,
+  nodes: [
+    { kind: 'question', id: 'budget', prompt: 'How much would you like to spend, in euros?', answer: { type: 'number', min: 10, max: 500, unit: 'EUR' } },
+    { kind: 'terminal', id: 'done', outcome: 'completed' },
+  ],
+  edges: [{ from: 'budget', to: 'done' }],
+};
+
+describe('a hedged typed value is offered back as a button', () => {
+  it('refused as unsure, offered, and taken only when pressed', async () => {
+    const c = startConversation(flow(GIFT));
+    const again = await c.send({ text: 'around 60 I guess' });
+    expect(again.message).toBe(`${didYouMean('60 EUR')}\n\nHow much would you like to spend, in euros?`);
+    expect(again.buttons).toEqual([{ label: '60 EUR', value: '60' }]);
+    expect(again.answers).toEqual({});
+    const done = await c.send({ button: '60' });
+    expect(done.answers.budget).toMatchObject({ value: 60, source: 'button' });
+  });
+
+  it('offers nothing the question does not allow, and nothing for a plain refusal', async () => {
+    const c = startConversation(flow(GIFT));
+    const tooMuch = await c.send({ text: 'probably 900' });
+    expect(tooMuch.message).not.toContain('Did you mean');
+    expect(tooMuch.buttons).toBeNull();
+    const words = await c.send({ text: 'not sure, something nice' });
+    expect(words.message).not.toContain('Did you mean');
+  });
+});

@@ -475,12 +475,14 @@ function questionActions(c: CompileContext): FlowActions {
       const read = nearly ?? own;
       const message = read?.kind === 'invalid' ? read.message : 'That answer could not be used.';
       const choices = read?.kind === 'invalid' ? read.choices : undefined;
+      const guess = read === own && own?.kind === 'invalid' ? own.guess : undefined;
       const attempt = (context.attempts[params.place] ?? 0) + 1;
       enqueue.assign({
         invalid: { node: params.place, message, ...(choices && { choices }) },
         notice: null,
         noted: [],
         attempts: { ...context.attempts, [params.place]: attempt },
+        ...(guess !== undefined ? { guess: { node: params.place, value: guess } } : context.guess ? { guess: null } : {}),
       });
       enqueue.emit({
         type: 'validation.failed',
@@ -897,8 +899,12 @@ export const question: NodeKind<typeof QuestionNodeSchema> = {
     const buttons = [...(keep ? [{ label: messages.keepLabel(node, previous), value: KEEP_VALUE }] : []), ...choices, ...own];
     // Its failed answers used up the budget: the buttons alone, said plainly (not the usual asking again).
     const buttonsOnly = phase === BUTTONS_ONLY_STATE && buttons.length > 0;
-    // A hedged answer not read: what it most likely meant, offered (its button answers).
-    const guess = notUnderstood && context.guess?.node === place ? `${messages.guessMessage(node, context.guess.value)}\n\n` : '';
+    // A hedged answer not taken: what it most likely meant, offered; its button answers (a category's own, or one
+    // of its own for a typed value).
+    const guessed = context.guess?.node === place && (notUnderstood || because !== '') ? context.guess.value : undefined;
+    const guess = guessed !== undefined ? `${messages.guessMessage(node, guessed)}\n\n` : '';
+    if (guessed !== undefined && node.answer.type !== 'category' && !buttons.some((b) => b.value === String(guessed)))
+      buttons.unshift({ label: messages.formatValue(node, guessed), value: String(guessed) });
     return {
       message: buttonsOnly
         ? `${messages.BUTTONS_ONLY_MESSAGE}\n\n${guess}${node.prompt}`
