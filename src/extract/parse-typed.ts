@@ -246,7 +246,12 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
     const main = Math.round(values[0]!) / 100;
     const unit = options.unit ? ` ${options.unit}` : '';
-    return fail(`That reads as cents (${main.toFixed(2)}${unit}). Please give the amount${unit ? ` in${unit}` : ''} as a number, for example ${main.toFixed(2)}.`);
+    // (Offered as a choice too: pressing it answers, where the question allows it.)
+    return {
+      ok: false,
+      message: `That reads as cents (${main.toFixed(2)}${unit}). Please give the amount${unit ? ` in${unit}` : ''} as a number, for example ${main.toFixed(2)}.`,
+      candidates: [{ value: main, label: `${main.toFixed(2)}${unit}` }],
+    };
   }
 
   // Bare: nothing but the number (and punctuation or a currency sign).

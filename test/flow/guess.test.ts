@@ -102,3 +102,32 @@ describe('a hedged typed value is offered back as a button', () => {
     expect(words.message).not.toContain('Did you mean');
   });
 });
+
+describe('an amount in cents is offered in the question unit, never taken as whole euros', () => {
+  const TIP: FlowDocumentInput = {
+    id: 'tip-cents',
+    version: 1,
+    nodes: [
+      { kind: 'question', id: 'tip', prompt: 'How much would you like to tip, in euros?', answer: { type: 'number', min: 0.1, max: 50, unit: 'EUR' } },
+      { kind: 'terminal', id: 'done', outcome: 'completed' },
+    ],
+    edges: [{ from: 'tip', to: 'done' }],
+  };
+
+  it('"50 cents" is refused, with 0.50 EUR to press', async () => {
+    const c = startConversation(flow(TIP));
+    const again = await c.send({ text: '50 cents' });
+    expect(again.message).toContain('That reads as cents (0.50 EUR)');
+    expect(again.buttons).toEqual([{ label: '0.50 EUR', value: '0.5' }]);
+    expect(again.answers).toEqual({});
+    const done = await c.send({ button: '0.5' });
+    expect(done.answers.tip).toMatchObject({ value: 0.5, source: 'button' });
+  });
+
+  it('offers nothing the question would refuse', async () => {
+    const c = startConversation(flow(TIP));
+    const again = await c.send({ text: '5 cents' });
+    expect(again.message).toContain('That reads as cents (0.05 EUR)');
+    expect(again.buttons).toBeNull();
+  });
+});
