@@ -25,6 +25,8 @@ export function readTypedValue(
   today: Date = new Date(),
 ): TypedParse {
   const original = text;
+  // "35 rather than 25", "make it 35 instead of 25", "35 not 25": the value turned down is no answer.
+  if (spec.type === 'number') text = text.replace(REJECTED, ' ');
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text, undefined, options.prompt) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
@@ -241,8 +243,11 @@ const UPPER_BOUND =
 /** Words that make a number a lower limit: such an answer is not the most. */
 const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?:more\s+than|over|above)\b|\+/iu;
 
+/** A value the person turns down beside another: "rather than 25", "instead of 25", "not 25" right after a value. */
+const REJECTED = /\b(?:rather\s+than|instead\s+of|(?<=\d[^\d]{0,12})(?:and\s+|but\s+)?not)\s+(?:about\s+|around\s+)?\d[\d.,]*\s*(?:k\b|eur\b|euros?\b|€|\$|dollars?\b|pounds?\b|£)?/giu;
+
 /** Markers of a correction: what follows replaces what came before. */
-const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])/giu;
+const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather(?!\s+than)|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])/giu;
 /** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */
 const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
 /** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
