@@ -136,7 +136,9 @@ const FUNCTION_WORDS = new Set([
 ]);
 /** Words after an amount of money that are its unit or a part of it, never a count of something else. */
 const MONEY_WORDS = new Set(['euro', 'eur', 'dollar', 'buck', 'pound', 'quid', 'franc', 'cent', 'grand', 'thousand', 'k', 'yen', 'usd', 'gbp', 'chf', 'net', 'gros', 'total']);
-const PEOPLE_UNIT = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
+const PEOPLE_UNIT = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?|dependants?|dependents?|children|child|kids?)$/iu;
+/** Whether `word` names what a count in `unit` counts: the unit itself or a kind of it ("kids" in dependants, "cats" in pets). */
+export const countsAsUnit = (word: string, unit: string): boolean => kindsOf(unit).has(singular(word.toLowerCase()));
 /** Words that name what a count unit counts: the unit itself, and its kinds (cats are pets, kids are people, doubles are bedrooms). */
 function kindsOf(unit: string): Set<string> {
   const u = singular(unit.trim().toLowerCase());
@@ -146,7 +148,7 @@ function kindsOf(unit: string): Set<string> {
   if (/bed/u.test(u)) for (const w of ['bed', 'bedroom', 'double', 'single', 'twin', 'bdrm', 'br']) kinds.add(w);
   return kinds;
 }
-const PEOPLE_KINDS = ['adult', 'grownup', 'person', 'people', 'guest', 'member', 'occupant', 'resident', 'tenant', 'traveller', 'traveler', 'passenger', 'teen', 'boy', 'girl', 'twin', 'parent', 'grandparent', 'senior', 'infant', 'student', 'flatmate', 'housemate', 'roommate', 'of'];
+const PEOPLE_KINDS = ['adult', 'grownup', 'person', 'people', 'children', 'dependant', 'dependent', 'guest', 'member', 'occupant', 'resident', 'tenant', 'traveller', 'traveler', 'passenger', 'teen', 'boy', 'girl', 'twin', 'parent', 'grandparent', 'senior', 'infant', 'student', 'flatmate', 'housemate', 'roommate', 'of'];
 
 /** The currency a question's unit names ("EUR", "euros", "€" → "EUR"), if it names one. */
 export function currencyOf(unit: string): string | undefined {

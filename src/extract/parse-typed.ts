@@ -349,7 +349,7 @@ const sameUnit = (written: string, unit: string) => {
   const root = (u: string) => u.toLowerCase().replace(/^(yrs?|y\/o|yo)$/u, 'year').replace(/^(hrs?)$/u, 'hour').replace(/^mins?$/u, 'minute').replace(/s$/u, '');
   return root(written) === root(unit) || unit.toLowerCase().includes(root(written));
 };
-const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers']);
+const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers', 'dependants', 'dependents', 'dependant', 'dependent']);
 /** What a counted word counts: people, pets, rooms (a unit of the question may be any of them), or itself. */
 const countedKind = (w: string) => (PEOPLE.has(w) ? 'people' : /^(?:bed)?rooms?$/u.test(w) ? 'rooms' : /^(?:pets?|cats?|dogs?)$/u.test(w) ? 'pets' : w);
 /** Words a number written in words is made of, beside the numbers themselves. */

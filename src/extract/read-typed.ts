@@ -1,7 +1,7 @@
 import { clauseTime, conditionClause, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
 import { anotherSubject } from './subject.js';
-import { withoutOtherMeasures } from './number-measure.js';
+import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
 import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
@@ -95,6 +95,8 @@ export function readTypedValue(
     const n = countAnimals(tokenize(original), (w) => ANIMALS.has(w));
     if (n !== undefined) parsed = { ok: true, value: n, confidence: 0.9 };
   }
+  // "None", "no kids", "we don't have any pets": at a count that may be 0, the person says there are none.
+  if (!parsed.ok && spec.type === 'number' && unit !== undefined && (spec.min ?? 0) <= 0 && saysNone(text, unit)) parsed = { ok: true, value: 0, confidence: 0.9 };
   if (!parsed.ok) return measured.why !== undefined ? { ok: false, message: measured.why, found: true } : parsed;
   // "My dad's 60th", "I've been driving for 30 years", "20 years ago": an ordinal or a length of time, not the amount.
   if (spec.type === 'number' && typeof parsed.value === 'number' && options.prompt !== undefined) {
@@ -135,6 +137,7 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
     const tokens = tokenize(clause);
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) return (why = 'another'), false;
+    if (unit !== undefined && DEPENDANT_UNITS.test(unit) && notOwnDependants(tokens)) return (why = 'another'), false;
     // "my wife, who's driving, is 44": a clause that opens with its verb has the subject of the clause before it
     // (past a relative clause between them).
     if (VERB_FIRST.has(tokens[0]!) && k > 0) {
@@ -164,6 +167,30 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
   return kept.length > 0 ? { text: kept.join(', ').trim() } : { text: '', ...(why !== undefined && { why }) };
 }
+
+/** A whole answer that says there are none: "none", "zero", "no kids", "we don't have any pets", "not a single one". */
+const NONE = /^(?:none|zero|nil|nobody|no\s?one|not\s+(?:a\s+single\s+)?one|none\s+at\s+all|(?:no|(?:i|we)\s+(?:have|got)\s+no|(?:i|we)\s+(?:do\s+not|don't|dont)\s+have\s+any|not\s+any|zero)\s+(\p{L}+))(?:\s+(?:at\s+all|really|at\s+the\s+moment|right\s+now|currently|yet|so\s+far|thankfully))?$/iu;
+function saysNone(text: string, unit: string): boolean {
+  const m = NONE.exec(text.trim().replace(/[\s.!]+$/u, '').replace(/^(?:(?:well|um|uh|so|just)[\s,]+|(?:nope|no|nah)\s*[,.!]\s*)+(?=\S)/iu, ''));
+  return m !== null && (m[1] === undefined || countsAsUnit(m[1], unit));
+}
+
+/** Units that count the people who depend on the person ("How many children do you support?"). */
+const DEPENDANT_UNITS = /^(?:dependants?|dependents?|children|child|kids?)$/iu;
+/** Work with children or others that is no support of one's own ("I babysit 2 kids", "I teach 30 kids"). */
+const WORK_WITH_PEOPLE = new Set(['babysit', 'babysits', 'babysitting', 'nanny', 'teach', 'teaching', 'coach', 'coaching', 'tutor', 'tutoring', 'mind', 'minding', 'supervise', 'mentor', 'foster', 'fostering']);
+const THIRD_PERSON_OWNERS = new Set(['his', 'her', 'their', 'its']);
+/**
+ * At a question counting the person's own dependants, a count that is someone else's ("his 3 kids", "my
+ * brother's two kids", the people one works with ("I babysit 2 kids").
+ */
+function notOwnDependants(tokens: readonly string[]): boolean {
+  const at = tokens.findIndex((t) => /^\d/u.test(t) || NUMBER_WORDS_SMALL.has(t));
+  if (at < 0) return false;
+  const before = tokens.slice(0, at);
+  return before.some((t) => WORK_WITH_PEOPLE.has(t)) || THIRD_PERSON_OWNERS.has(before.at(-1) ?? '') || (before.at(-1) === 's' && before.length >= 2 && !['i', 'we', 'it', 'that', 'there', 'he', 'she', 'what', 'who'].includes(before.at(-2)!));
+}
+const NUMBER_WORDS_SMALL = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']);
 
 /** Verbs that open a clause whose subject came before it ("..., is 44"). */
 const VERB_FIRST = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'would', 'turns', 'turned', 'earns', 'makes', 'pays', 'gets', 'costs', 'charges']);

@@ -167,7 +167,8 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
     j++;
   }
   if (!verb || head === undefined) return false;
-  if (THE_ANSWER.has(head) || counted(head)) return false;
+  // ("The family next door": a word for the person's own, placed elsewhere, is someone else's.)
+  if (THE_ANSWER.has(head) || counted(head)) return other && placed;
   // "my name is...", "our budget...": the person's own details, unless another one of them ("my old number").
   if ((owner === 'my' || owner === 'our') && SELF.has(head)) return other || owned;
   if (options.peopleOnly && !PEOPLE.has(head) && !owned && !other && !cleft) return false;

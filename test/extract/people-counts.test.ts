@@ -1,0 +1,62 @@
+/**
+ * Counts of people at a question that counts the person's own dependants (issue 26, found by hand in the
+ * demo page: "two kids" at "How many children or other dependants do you support?" was refused as "a count
+ * of kids, not dependants", and the third unread answer ended the conversation). Kids are dependants; the
+ * kids of someone else, or the kids one works with, are not; "none" is 0 where 0 is allowed. Sentences
+ * written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { readTypedValue } from '../../src/extract/read-typed.js';
+
+const dependants = (text: string) => {
+  const r = readTypedValue({ type: 'number', integer: true, min: 0, max: 8, unit: 'dependants' }, text, { prompt: 'How many people depend on you financially?' });
+  return r.ok ? r.value : 'refused';
+};
+const pets = (text: string) => {
+  const r = readTypedValue({ type: 'number', integer: true, min: 0, max: 6, unit: 'pets' }, text, { prompt: 'How many pets live with you?' });
+  return r.ok ? r.value : 'refused';
+};
+
+describe('a count of a kind of person is a count of dependants', () => {
+  it.each([
+    ['three kids', 3],
+    ['we have 2 children', 2],
+    ['I support my four kids', 4],
+    ['our 1 child', 1],
+  ])('"%s" reads %s', (text, value) => {
+    expect(dependants(text)).toBe(value);
+  });
+});
+
+describe('someone else\'s, or the ones one works with, are not', () => {
+  it.each([
+    'the family upstairs has 3 kids',
+    'her 2 children',
+    'their three kids',
+    "my cousin's 2 kids",
+    'I babysit three kids after school',
+    'I tutor 4 children',
+    'we foster 2 kids on weekends',
+  ])('"%s" commits nothing', (text) => {
+    expect(dependants(text)).toBe('refused');
+  });
+});
+
+describe('"none" is 0 where 0 is allowed', () => {
+  it.each([
+    ['none', 0],
+    ['no children', 0],
+    ["nah, we don't have any kids", 0],
+    ['zero dependants', 0],
+  ])('"%s" reads %s', (text, value) => {
+    expect(dependants(text)).toBe(value);
+  });
+
+  it('but not of another kind, nor someone else\'s, nor a refusal to say', () => {
+    expect(dependants('no pets')).toBe('refused');
+    expect(pets('no kids')).toBe('refused');
+    expect(dependants('my brother has none')).toBe('refused');
+    expect(dependants('none of your business')).toBe('refused');
+    expect(pets('none right now')).toBe(0);
+  });
+});
