@@ -2,7 +2,8 @@ import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
-import { anotherSubject } from './subject.js';
+import { withoutReported } from './reported.js';
+import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
@@ -30,7 +31,9 @@ const FILLERS = new Set(ANSWER_FILLERS);
  * current question is answered, later ones are left to be asked: a word in
  * passing ("yes, her phone is on file") is not an answer to them.
  */
-export function extractOffline(input: ExtractionInput): ExtractionOutput {
+export function extractOffline(given: ExtractionInput): ExtractionOutput {
+  // What the message quotes from a sign, a page or someone else is not the person's (reported.ts).
+  const input = { ...given, text: withoutReported(given.text) };
   const gate = input.questions.find((g) => g.key === input.key);
   if (!gate) return { values: {}, failure: { reason: 'abstained', message: `no question "${input.key}" offered` } };
   const current = readCategory(input.text, gate);
@@ -52,7 +55,10 @@ export function extractOffline(input: ExtractionInput): ExtractionOutput {
       (generic && answersAnotherQuestion(input.text, gate, [...input.questions.filter((g) => g !== gate), ...(input.elsewhere ?? [])], current.mentions[0]?.start, holding(input))));
   // A clause whose subject is someone else, or another instance of the thing asked ("the neighbours go away every
   // month", "my last sitter started within a week"): not the person's answer (subject.ts).
-  const another = result.status === 'match' && gate.prompt !== undefined && current.mentions.some((m) => anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }));
+  const another =
+    result.status === 'match' &&
+    gate.prompt !== undefined &&
+    current.mentions.some((m) => anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || citedSubject(current.tokens, m.start, m.end) || personAsSubject(current.tokens, m.start, m.end));
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
   let shaped: string | undefined;
   if (result.status === 'match' && !taken && !another) {

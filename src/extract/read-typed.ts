@@ -1,5 +1,6 @@
 import { clauseTime, conditionClause, seeming, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
+import { withoutReported } from './reported.js';
 import { anotherSubject } from './subject.js';
 import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
 import { periodsNamed } from './knowledge/periods.js';
@@ -25,6 +26,8 @@ export function readTypedValue(
   today: Date = new Date(),
 ): TypedParse {
   const original = text;
+  // What the message quotes from a sign, a page or someone else is not the person's (reported.ts).
+  text = withoutReported(text);
   // "35 rather than 25", "make it 35 instead of 25", "35 not 25": the value turned down is no answer.
   if (spec.type === 'number') text = text.replace(REJECTED, ' ');
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
@@ -127,14 +130,15 @@ export function readTypedValue(
  */
 function ownClauses(text: string, prompt: string, timed: boolean, amount = false, unit?: string): { text: string; why?: 'another' | 'thing' | 'time' | 'unasserted'; qualified?: boolean } {
   // Clause breaks: punctuation before a space (not "2,400" or "45,99"), a contrast, "and" before someone named.
-  const clauses = text.split(/[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
+  // (Not the period of a title: "Dr. Patel", "Mrs. Jones".)
+  const clauses = text.split(/(?<!\b(?:dr|mr|mrs|ms|mx|prof|st|jr|sr))[.,;!?]+(?=\s|$)|\s[-–—]+\s|\b(?:but|though|however|although)\b|\band\b(?=\s+(?:my|his|her|our|their|the|i|we|he|she|they)\b)/iu);
   let why: 'another' | 'thing' | 'time' | 'unasserted' | undefined;
   // Rule (a): "around 40, but 55 would be fine": a second amount, only wished or conditional, after the first.
   let qualified = false;
   let keptAmount = false;
   let conditional = false;
   const kept = clauses.filter((clause, k) => {
-    const tokens = tokenize(clause);
+    const tokens = tokenize(clause.replace(TITLE_PERIOD, '$1'));
     if (tokens.length === 0) return false;
     if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) return (why = 'another'), false;
     if (unit !== undefined && DEPENDANT_UNITS.test(unit) && notOwnDependants(tokens)) return (why = 'another'), false;
@@ -175,6 +179,8 @@ function saysNone(text: string, unit: string): boolean {
   return m !== null && (m[1] === undefined || countsAsUnit(m[1], unit));
 }
 
+/** The period of a title, which ends no clause ("Dr. Patel"). */
+const TITLE_PERIOD = /\b(dr|mr|mrs|ms|mx|prof|st|jr|sr)\./giu;
 /** Units that count the people who depend on the person ("How many children do you support?"). */
 const DEPENDANT_UNITS = /^(?:dependants?|dependents?|children|child|kids?)$/iu;
 /** Work with children or others that is no support of one's own ("I babysit 2 kids", "I teach 30 kids"). */

@@ -24,10 +24,14 @@ const DETERMINERS = new Set(['the', 'my', 'our', 'his', 'her', 'their', 'your', 
 const OTHER_INSTANCE = new Set(['previous', 'old', 'former', 'ex', 'other', 'another', 'earlier', 'prior']);
 /** Describing words between a determiner and its noun. */
 const DESCRIBING = new Set([...OTHER_INSTANCE, 'last', 'first', 'new', 'next', 'future', 'present', 'current', 'second', 'latest', 'recent', 'usual', 'local', 'little', 'big', 'best', 'older', 'younger', 'own']);
+/** Things a value is printed on or in. */
+const SOURCES = ['website', 'site', 'page', 'app', 'brochure', 'leaflet', 'flyer', 'poster', 'sign', 'ad', 'advert', 'listing', 'form', 'letter', 'email', 'catalogue', 'menu', 'price list', 'quote'];
 /** Words after a noun that place it, still inside the subject ("the gym next door", "the kennel down the road", "the car alone"). */
 const PLACES = [
   'next door', 'down the road', 'down the street', 'across the street', 'across the road', 'around the corner', 'round the corner',
   'up the road', 'in town', 'nearby', 'upstairs', 'downstairs', 'over there', 'near me', 'near us', 'alone', 'itself', 'themselves',
+  // Where a value is printed: what is named there is the source's offer, not the person's choice ("the basic plan on your site").
+  ...['on', 'in'].flatMap((at) => ['the', 'your'].flatMap((of) => SOURCES.map((source) => `${at} ${of} ${source}`))),
 ].map((p) => p.split(' '));
 /** Of those, the ones that put the thing somewhere else: another one than the one asked about ("the cleaner next door"). */
 const ELSEWHERE = new Set(PLACES.filter((p) => !['alone', 'itself', 'themselves'].includes(p[0]!)));
@@ -41,6 +45,8 @@ const VERBS = new Set([
   'lives', 'lived', 'work', 'works', 'worked', 'smoke', 'smokes', 'smoked', 'drive', 'drives', 'drove', 'prefer', 'prefers', 'preferred',
   'travel', 'travels', 'travelled', 'traveled', 'leave', 'leaves', 'left', 'visit', 'visits', 'visited', 'sell', 'sells', 'sold',
   'keep', 'keeps', 'kept', 'list', 'lists', 'listed', 'show', 'shows', 'showed', 'state', 'states', 'stated', 'claim', 'claims', 'claimed',
+  // How a thing seems: said of it, not chosen ("the basic plan looks fine").
+  'look', 'looks', 'looked', 'seem', 'seems', 'seemed', 'sound', 'sounds', 'sounded',
 ]);
 /** Words for the value asked itself, or the whole of what is asked: never another thing ("the most I can pay is 50", "the total is 30k"). */
 const THE_ANSWER = new Set([
@@ -64,6 +70,11 @@ const PEOPLE = new Set([
 ]);
 /** Those who share the person's home: on a question about anyone in it, they count. */
 const HOUSEHOLD = new Set(['son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'roommate', 'flatmate', 'housemate']);
+/** Relatives: on a question about a person other than "you" (the patient, a child), one of them may be that person. */
+const RELATIVES = new Set([
+  ...HOUSEHOLD, 'mom', 'mum', 'mother', 'dad', 'father', 'parents', 'brother', 'sister', 'brothers', 'sisters', 'cousin', 'aunt', 'uncle',
+  'grandma', 'grandpa', 'grandmother', 'grandfather', 'nephew', 'niece', 'grandson', 'granddaughter',
+]);
 /** A question about others than the person ("anyone who will live in the flat", "your household's income"). */
 const ABOUT_OTHERS = /\b(?:anyone|anybody|someone|somebody|everyone|household|besides|else)\b/iu;
 /** A question about a person other than "you" (the patient, a child): a family member may be the one it is about. */
@@ -81,6 +92,8 @@ function promptStems(prompt: string): Set<string> {
   return stems;
 }
 
+/** Words after "'s" that make it "is", not a possessive: an article, a negation, an adverb, a number. */
+const IS_AFTER = /^(?:a|an|the|not|never|also|still|just|only|very|so|really|always|retired|unemployed|self|\d.*)$/u;
 const placeAt = (tokens: readonly string[], i: number) => PLACES.find((p) => p.every((w, k) => tokens[i + k] === w));
 
 export interface SubjectOptions {
@@ -100,7 +113,8 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
   const asked = promptStems(prompt);
   const household = ABOUT_OTHERS.test(prompt);
   const aboutAPerson = ABOUT_A_PERSON.test(prompt) && !/\byou(?:r|rself)?\b/iu.test(prompt);
-  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && PEOPLE.has(head));
+  // (On a question about the patient or a child, a relative may be the one asked about; a doctor, a vet or a neighbour never is.)
+  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && RELATIVES.has(head));
   // "my gym buddy who is 40", "a friend, aged 33": the value after a relative word is the one named before it.
   for (let k = start + 1; k < at; k++) {
     const before = tokens[k - 1]!;
@@ -149,6 +163,11 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
       j += place.length;
       continue;
     }
+    // "my flatmate's a student", "her dad's not working": "'s" before an article, a negation or a number is "is".
+    if (t === 's' && head !== undefined && IS_AFTER.test(tokens[j + 1] ?? '')) {
+      verb = true;
+      break;
+    }
     if (t === 's' && head !== undefined) {
       // "my friend s flight": the thing after is owned by the one before.
       owned ||= !ME.has(head);
@@ -179,6 +198,41 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
   // "the house has 3 bedrooms" asked how many bedrooms: the thing that holds what is counted.
   if (options.unit !== undefined && !PEOPLE.has(head) && !owned && !other && !placed && countsUnit(tokens, j, options.unit)) return false;
   return true;
+}
+
+/**
+ * Whether the answer's words at [from, to) are a person who is the subject of a statement ("my neighbour has a
+ * spare key" asked whether you book as a friend or neighbour): someone the message tells of, not what the
+ * person is ("I'm her neighbour", "a neighbour", "for my neighbour").
+ */
+export function personAsSubject(tokens: readonly string[], from: number, to: number): boolean {
+  if (to <= from || !PEOPLE.has(tokens[to - 1]!)) return false;
+  let i = from;
+  while (i > 0 && tokens[i - 1] !== BREAK) i--;
+  while (i < from && OPENERS.has(tokens[i]!)) i++;
+  if (i < from && !DETERMINERS.has(tokens[i]!)) return false;
+  if (from - i > 1) return false;
+  const next = tokens[to] ?? '';
+  return VERBS.has(next) || (next === 's' && IS_AFTER.test(tokens[to + 1] ?? ''));
+}
+
+const SOURCE_PLACES = PLACES.filter((p) => p.length === 3 && (p[0] === 'on' || p[0] === 'in') && (p[1] === 'the' || p[1] === 'your') && SOURCES.includes(p[2]!));
+/**
+ * Whether the answer's words at [from, to) name a thing printed somewhere that the clause then speaks of ("the
+ * basic plan on your site looks fine", "the weekly option in the brochure is cheaper"): the source's offer,
+ * talked about, not chosen (a choice has the person before it: "I'd like the basic plan on your site").
+ */
+export function citedSubject(tokens: readonly string[], from: number, to: number): boolean {
+  let i = from;
+  while (i > 0 && tokens[i - 1] !== BREAK) i--;
+  while (i < from && OPENERS.has(tokens[i]!)) i++;
+  if (!DETERMINERS.has(tokens[i] ?? '') || from - i > 3) return false;
+  for (let k = i + 1; k < from; k++) if (!DESCRIBING.has(tokens[k]!) && !/^\p{L}+$/u.test(tokens[k]!)) return false;
+  for (let j = to; j < tokens.length && j <= to + 2 && tokens[j] !== BREAK; j++) {
+    const place = SOURCE_PLACES.find((p) => p.every((w, k) => tokens[j + k] === w));
+    if (place) return VERBS.has(tokens[j + place.length] ?? '');
+  }
+  return false;
 }
 
 /** The clause after `from` names the unit counted ("3 bedrooms", "two cats" asked in pets is not: only the unit's own word). */

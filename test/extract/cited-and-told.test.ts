@@ -1,0 +1,60 @@
+/**
+ * Values the message tells of rather than gives (issue 26, rule: "by the person"): words quoted from a source,
+ * a thing printed on a site or a leaflet that the clause then talks about, a person who is the subject of a
+ * statement, "'s" that is "is" after a person, and a title's period that ends no clause. Sentences written for
+ * these tests; each "commits nothing" case read a value before its rule, and the plain answer beside it is
+ * still read.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline, type ExtractionQuestion } from '../../src/extract/index.js';
+import { readTypedValue } from '../../src/extract/read-typed.js';
+
+const category = (text: string, q: Omit<ExtractionQuestion, 'key'>) =>
+  extractOffline({ text, key: 'q', allowModel: false, questions: [{ key: 'q', ...q }] }).values['q']?.value ?? 'abstain';
+const parking = { prompt: 'Is there parking at the venue?', categories: ['Yes', 'No'] };
+const pack = { prompt: 'Which package would you like?', categories: ['Starter', 'Premium'] };
+const role = { prompt: 'Are you the cat owner, or booking for someone else?', categories: ['Owner', 'Family member', 'Friend or neighbour'] };
+const work = { prompt: 'What is your work situation?', categories: ['Employed', 'Self-employed', 'Student', 'Retired'] };
+
+describe('a value quoted from a source is the source\'s', () => {
+  it.each([
+    ['the venue\'s page says "parking: yes"', parking],
+    ["the leaflet reads 'parking: no'", parking],
+    ['their email said “Premium”', pack],
+  ] as const)('"%s" commits nothing', (text, q) => {
+    expect(category(text, q)).toBe('abstain');
+  });
+
+  it('a plain answer, and the person quoting themselves, are read', () => {
+    expect(category('yes, there is parking', parking)).toBe('Yes');
+    expect(category('I said "premium" already, premium please', pack)).toBe('Premium');
+  });
+});
+
+describe('a thing printed somewhere that the clause talks about is not chosen', () => {
+  it('"the premium package in your brochure seems pricey" commits nothing; choosing it does', () => {
+    expect(category('the premium package in your brochure seems pricey', pack)).toBe('abstain');
+    expect(category("I'd like the premium package in your brochure", pack)).toBe('Premium');
+  });
+});
+
+describe('a person who is the subject of a statement is not the role asked', () => {
+  it('"my cousin has the spare keys" commits nothing; "I\'m her neighbour" is read', () => {
+    expect(category('my cousin has the spare keys', role)).toBe('abstain');
+    expect(category("I'm her neighbour", role)).toBe('Friend or neighbour');
+  });
+});
+
+describe("'s after a person is 'is'", () => {
+  it('"my housemate\'s a student" commits nothing', () => {
+    expect(category("my housemate's a student", work)).toBe('abstain');
+    expect(category("I'm a student, so is my housemate", work)).toBe('Student');
+  });
+});
+
+describe("a title's period ends no clause", () => {
+  it('"our GP is Dr. Okafor" is not the patient\'s name', () => {
+    const r = readTypedValue({ type: 'string', format: 'person_name' }, 'our GP is Dr. Okafor', { prompt: "What is the patient's full name?" });
+    expect(r.ok).toBe(false);
+  });
+});
