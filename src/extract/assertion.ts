@@ -20,6 +20,8 @@ const SARCASM: readonly string[] = [
   'and i am the pope', 'and i am batman', 'and pigs fly', 'when pigs fly', 'because i clearly', 'i clearly know', 'just like last year',
   'pet rock', 'i love queues', 'and i am the king', 'and i am the president', 'and i am the emperor', 'and i am santa',
   'and i am the tooth fairy', 'and i am superman', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
+  // Praise nobody means of what is famously slow or dear ("because couriers are famously punctual").
+  'famously', 'notoriously', 'because that always works', 'what a surprise',
 ];
 /**
  * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often

@@ -201,6 +201,8 @@ export const NEGATION_FILLERS: readonly string[] = [
   'a', 'an', 'the', 'really', 'exactly', 'quite', 'very', 'so', 'too', 'any', 'by', 'via', 'through', 'over',
   'for', 'of', 'is', 'it', 'this', 'that', 'be', 'to', 'in', 'at', 'on', 'as', 'with', 'my', 'their', 'his', 'her',
   'they', 'we', 'have', 'has', 'need', 'want', 'like', 'use', 'prefer', 'please', 'do', 'does', 'send',
+  // What a message is not about: "not about billing", "nothing to do with billing".
+  'about', 'regarding', 'concerning', 're',
 ];
 
 /**

@@ -868,7 +868,8 @@ function negatorBefore(
       const bare = phrase.tokens.length === 1 && NEGATOR_SET.has(t) && typeof phrase.means === 'object';
       return bare ? { consumedAs: (phrase.means as { category: string }).category } : undefined;
     }
-    if (NEGATOR_SET.has(t)) return { consumedAs: undefined };
+    // ("Nothing to do with billing": "nothing" denies what it is said to have to do with.)
+    if (NEGATOR_SET.has(t) || t === 'nothing') return { consumedAs: undefined };
     if (!FILLER_SET.has(t)) return undefined;
   }
   return undefined;

@@ -42,6 +42,10 @@ const NOT_NAME_WORDS = new Set([
   'what', 'who', 'why', 'how', 'when', 'where', 'which', 'just', 'also', 'really', 'very', 'please', 'thanks', 'hello',
   'hi', 'hey', 'sorry', 'rather', 'prefer', 'say', 'tell', 'know', 'skip', 'none', 'nothing', 'anonymous', 'unknown',
   'test', 'asdf', 'idk', 'lol', 'ok', 'okay', 'sure', 'later', 'here', 'there',
+  // Answers to other questions, typed here: times, frequencies, situations ("tomorrow" is nobody's name).
+  'today', 'tomorrow', 'tonight', 'yesterday', 'asap', 'now', 'soon', 'next', 'this', 'week', 'weekend', 'month', 'year',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'morning', 'afternoon', 'evening',
+  'daily', 'weekly', 'monthly', 'never', 'always', 'sometimes', 'often', 'rarely', 'maybe', 'employed', 'unemployed', 'retired', 'student',
 ]);
 
 /** Lowercase particles inside a name ("Jean de la Fontaine", "Ludwig van Beethoven"): kept lowercase after the first word. */

@@ -114,6 +114,10 @@ export function readTypedValue(
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
     return { ok: false, message: TWO_AMOUNTS, found: true };
+  // "Booked on KL1001, they switched us to KL1003": two values of the pattern asked, and no correction of the
+  // person's own between them: which one holds is a guess (a clause someone else's, a contrast, took one away).
+  if (spec.type === 'string' && spec.pattern !== undefined && options.format === undefined && patternValues(original, spec.pattern) > 1 && original.search(CORRECTING) < 0 && !NOW_MARKED.test(original))
+    return { ok: false, message: 'I read two answers there. Please give the one that holds now.', found: true };
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
   const why = checked.error.issues[0]?.message ?? 'That answer is not allowed.';
@@ -340,6 +344,18 @@ function isTheSum(value: number, text: string): boolean {
  * else the one part of it that does ("my order is XY9876" → "XY9876"); two
  * different matches are refused (which one is meant is a guess).
  */
+/** Words that mark which of two values holds now ("now on LH2019", "this one is QT5561"). */
+const NOW_MARKED = /\b(?:now|currently|this one|this time|the new one|these days|at the moment)\b/iu;
+/** How many different values of `pattern` the text holds (two at most are counted). */
+function patternValues(text: string, pattern: string): number {
+  const found = new Set<string>();
+  for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'gu'))) {
+    if (m[0].length > 0) found.add(m[0]);
+    if (found.size > 1) break;
+  }
+  return found.size;
+}
+
 function withinText(parsed: Extract<TypedParse, { ok: true }>, pattern: string): TypedParse {
   const text = String(parsed.value);
   if (new RegExp(`^(?:${pattern})$`, 'u').test(text)) return parsed;

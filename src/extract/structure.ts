@@ -45,6 +45,9 @@ const join = (tokens: readonly string[]) => tokens.map((t) => (t === BREAK ? ','
  * again only the part that replaces it.
  */
 export function structureOf(tokens: readonly string[], first: number, last: number, prompt: string | undefined): Structure {
+  // "No, it's not a basement flat, there's a garden", "no, not a walk-up": a bare "no" that opens a denial of
+  // something else agrees with that denial; what it says of the question is left to the words after it.
+  if (first === 0 && last === 1 && NO.has(tokens[0]!) && deniesAnotherThing(tokens.slice(tokens[1] === BREAK ? 2 : 1), prompt)) return { kind: 'abstain', why: 'no_of_a_denial' };
   // Take-backs after the answer: what follows them is the answer.
   for (let i = tokens.length - 1; i >= last; i--) {
     const marker = TAKE_BACK.find((p) => at(tokens, i, p));
@@ -182,3 +185,20 @@ export function unreadClauseOfAskedThing(tokens: readonly string[], mentions: re
   }
   return false;
 }
+
+/** A clause that opens by denying a thing the question does not name ("it's not a basement flat", "not a walk-up"). */
+function deniesAnotherThing(rest: readonly string[], prompt: string | undefined): boolean {
+  let i = 0;
+  if (['it', 'that', 'this', 'its', 'thats'].includes(rest[i] ?? '')) i++;
+  if (['is', 's', 'was'].includes(rest[i] ?? '')) i++;
+  if (rest[i] !== 'not') return false;
+  const asked = new Set(tokenize(prompt ?? '').filter((t) => t !== BREAK));
+  const denied = rest.slice(i + 1).filter((t, k, all) => t !== BREAK && all.slice(0, k).every((u) => u !== BREAK) && !NOT_A_THING.has(t));
+  return denied.some((t) => !asked.has(t));
+}
+/** Words after "not" that name no thing ("no, not really", "no, not at the moment"). */
+const NOT_A_THING = new Set([
+  'a', 'an', 'the', 'on', 'in', 'at', 'my', 'our', 'really', 'all', 'quite', 'exactly', 'sure', 'yet', 'anymore', 'much', 'often', 'ever',
+  'now', 'currently', 'today', 'that', 'this', 'one', 'any', 'anything', 'so', 'much', 'moment', 'present', 'time', 'these', 'days', 'right',
+  'any', 'more', 'at', 'least', 'for', 'me', 'us', 'them', 'it', 'true', 'correct', 'right', 'case', 'applicable', 'needed', 'necessary',
+]);

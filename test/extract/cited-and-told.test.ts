@@ -54,7 +54,7 @@ describe("'s after a person is 'is'", () => {
 
 describe("a title's period ends no clause", () => {
   it('"our GP is Dr. Okafor" is not the patient\'s name', () => {
-    const r = readTypedValue({ type: 'string', format: 'person_name' }, 'our GP is Dr. Okafor', { prompt: "What is the patient's full name?" });
+    const r = readTypedValue({ type: 'string' }, 'our GP is Dr. Okafor', { prompt: "What is the patient's full name?", format: 'person_name' });
     expect(r.ok).toBe(false);
   });
 });
