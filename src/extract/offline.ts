@@ -3,6 +3,8 @@ import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type Cat
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
+import { clauseTime, unasserted } from './assertion.js';
+import { readTimingWindow } from './timing-windows.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
@@ -44,6 +46,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     .map((g) => ({ key: g.key, reading: readCategory(input.text, g, { ownWordsOnly: true }) }));
 
   const { result } = current;
+  // No category's words, at a timing question: a date the person names, read into the window that holds it.
+  if (result.status !== 'match' && current.mentions.length === 0 && input.today !== undefined) {
+    const dated = byTimingWindow(input.text, gate, input.today);
+    if (dated !== undefined) return { values: { [gate.key]: { value: dated, confidence: 0.85, source: 'match' } } };
+  }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
   const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
@@ -233,4 +240,36 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
   // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
   // question's answer is read as part of that answer ("text me the results" asked about the visit).
   return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
+}
+
+/** Words of a clause that says when the person plans the asked thing ("we'd like to start from the 1st", "ideally in two weeks"). */
+const PLAN_WORDS = new Set([
+  'i', 'we', 'me', 'us', 'it', 'that', 'this', 'would', 'will', 'am', 'is', 'are', 'be', 'like', 'want', 'need', 'plan', 'planning',
+  'to', 'start', 'starting', 'begin', 'leave', 'leaving', 'go', 'going', 'move', 'moving', 'fly', 'flying', 'travel', 'travelling',
+  'can', 'could', 'hope', 'hoping', 'ideally', 'probably', 'maybe', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
+  'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
+  'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
+  'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
+  // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
+  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
+]);
+const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
+/**
+ * The timing category a date in the text falls in (timing-windows.ts), when the clause holding it is the
+ * person's, said now or of what is planned, and not ironic nor hypothetical.
+ */
+function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): string | undefined {
+  const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
+  if (read === undefined || gate.prompt === undefined) return undefined;
+  if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;
+  // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words
+  // before the date, in its clause, must be the person's plan or the question's own words.)
+  let from = read.start;
+  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
+  const asked = new Set(tokenize(gate.prompt));
+  if (read.tokens.slice(from, read.start).some((t) => !PLAN_WORDS.has(t) && !asked.has(t))) return undefined;
+  // (A correction, a contrast or a past: which date holds is left to the words that say it.)
+  if (CHANGED_MIND.test(text)) return undefined;
+  if (clauseTime(read.tokens, read.start, read.end, gate.prompt) === 'past') return undefined;
+  return read.category;
 }

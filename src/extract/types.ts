@@ -22,6 +22,8 @@ export const ExtractionInputSchema = z.object({
   elsewhere: z.array(ExtractionQuestionSchema.extend({ categories: z.array(z.string()) })).optional(),
   /** False on the first question: the seed's rule is that it never calls a model. */
   allowModel: z.boolean(),
+  /** Today's date (YYYY-MM-DD, UTC): a date the person names is read into a timing category's window (timing-windows.ts). Without it, no date is. */
+  today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/u).optional(),
 });
 
 export const ExtractionSourceSchema = z.enum(['match', 'llm']);

@@ -99,6 +99,8 @@ export function flowLookups(doc: FlowDocument, graph: FlowGraph, today: () => Da
         // not an answer to this one. A category's label is one more way of saying it.
         questions: offeredQuestions(graph, at),
         elsewhere: elsewhereQuestions(graph, at),
+        // (A date is read into a timing category's window: "the 12th" at "When do you need the sitter?")
+        today: today().toISOString().slice(0, 10),
       });
       byPlace.set(at, output);
     }

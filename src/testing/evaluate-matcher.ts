@@ -148,7 +148,14 @@ export function evaluateMatcher(flow: FlowDocument, cases: EvalCase[], today: Da
     const key = answerKey(question);
     const committed: Record<string, AnswerValue> = {};
     if (question.answer.type === 'category') {
-      const output = extractOffline({ text: c.text, key, allowModel: false, questions: offeredQuestions(graph, question.id), elsewhere: elsewhereQuestions(graph, question.id) });
+      const output = extractOffline({
+        text: c.text,
+        key,
+        allowModel: false,
+        questions: offeredQuestions(graph, question.id),
+        elsewhere: elsewhereQuestions(graph, question.id),
+        today: today.toISOString().slice(0, 10),
+      });
       for (const [k, v] of Object.entries(output.values)) committed[k] = v.value;
     } else {
       const read = readTypedAnswer(question, { text: c.text }, { answers: {}, context: {} }, compileValidators(question), today);

@@ -1,0 +1,260 @@
+import { BREAK, tokenize } from './normalize.js';
+
+/**
+ * Timing categories are windows of time (issue 26: general knowledge beyond a flow author's synonyms).
+ *
+ * A question "When should the cover start?" with the categories Today / Within a month / Later asks for a
+ * window; a person answers with a date ("from the first of december", "the 12th", "in three weeks", "mid
+ * january", "not before the new year"). Each category's window is derived from its name, relative to today
+ * and to the other categories (tiers: "Within a month" after "Today" is the days after today up to a month;
+ * "Later" is after every other window). The date the person names is read into the days it may mean, and the
+ * category whose window holds all of them is the answer; any doubt abstains: a category whose name gives no
+ * window ("Flexible", "No rush" are never inferred from a date, and one not understood leaves the question
+ * unread), a date on no window or on two, a day name that may be this week or the next.
+ *
+ * Days are counted from today (0), calendar dates in UTC, as the typed reader's are.
+ */
+
+/** Days from today, inclusive; `to` may be Infinity. */
+export interface DayRange {
+  from: number;
+  to: number;
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+const daysTo = (today: Date, y: number, m: number, d: number) => Math.round((Date.UTC(y, m, d) - utcDay(today)) / DAY_MS);
+/** Monday 0 ... Sunday 6. */
+const weekday = (today: Date) => (today.getUTCDay() + 6) % 7;
+const endOfMonth = (y: number, m: number) => new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+
+const SMALL: Readonly<Record<string, number>> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, couple: 2,
+};
+const count = (w: string | undefined) => (w === undefined ? undefined : /^\d{1,2}$/u.test(w) ? Number(w) : SMALL[w]);
+
+/** Categories that name no window: never inferred from a date (their words read them, if any do). */
+const NO_WINDOW = /^(?:no rush|not sure|unsure|flexible|any ?time|whenever|i do not know|do not know|undecided|not urgent|no hurry|depends|other)$/u;
+
+/** The window a timing category's name gives, before tiers (undefined: none). */
+function nameWindow(name: string, today: Date): DayRange | 'later' | undefined {
+  const n = tokenize(name).filter((t) => t !== BREAK).join(' ');
+  const dow = weekday(today);
+  const y = today.getUTCFullYear();
+  const m = today.getUTCMonth();
+  if (/^(?:today|now|immediately|right away|straight away|as soon as possible|asap|at once|this day)$/u.test(n)) return { from: 0, to: 0 };
+  if (n === 'tomorrow') return { from: 1, to: 1 };
+  if (n === 'this week') return { from: 0, to: 6 - dow };
+  if (n === 'next week') return { from: 7 - dow, to: 13 - dow };
+  if (n === 'this weekend') return { from: Math.max(0, 5 - dow), to: 6 - dow };
+  if (n === 'this month') return { from: 0, to: daysTo(today, y, m, endOfMonth(y, m)) };
+  if (n === 'next month') return { from: daysTo(today, y, m + 1, 1), to: daysTo(today, y, m + 1, endOfMonth(y, m + 1)) };
+  if (/^(?:later|later on|after that|some time later|in the future|not yet|later than that)$/u.test(n)) return 'later';
+  const within = /^(?:within|in the next|in|inside|less than)(?: the next)? (a|an|one|two|three|four|five|six|seven|ten|twelve|couple of|\d{1,2}) (day|days|week|weeks|fortnight|month|months)$/u.exec(n);
+  if (within) {
+    const k = count(within[1]!.replace(' of', ''))!;
+    const unit = within[2]!;
+    if (unit.startsWith('day')) return { from: 0, to: k };
+    if (unit.startsWith('week')) return { from: 0, to: 7 * k };
+    if (unit === 'fortnight') return { from: 0, to: 14 * k };
+    return { from: 0, to: daysTo(today, y, m + k, today.getUTCDate()) };
+  }
+  if (/^within a fortnight$/u.test(n)) return { from: 0, to: 14 };
+  return undefined;
+}
+
+/**
+ * The categories' windows, as tiers (a window that starts where an earlier one does starts after it), or
+ * undefined when some category is neither a window nor a name that gives none, or fewer than two give one.
+ */
+export function categoryWindows(categories: readonly string[], today: Date): Map<string, DayRange> | undefined {
+  const raw = new Map<string, DayRange | 'later'>();
+  for (const c of categories) {
+    const w = nameWindow(c, today);
+    if (w !== undefined) raw.set(c, w);
+    else if (!NO_WINDOW.test(tokenize(c).filter((t) => t !== BREAK).join(' '))) return undefined;
+  }
+  const ranges = [...raw].filter((e): e is [string, DayRange] => e[1] !== 'later').sort((a, b) => a[1].to - b[1].to || a[1].from - b[1].from);
+  if (ranges.length + (raw.size - ranges.length) < 2 || ranges.length === 0) return undefined;
+  const out = new Map<string, DayRange>();
+  let reached = -1;
+  for (const [c, r] of ranges) {
+    const from = r.from <= reached ? reached + 1 : r.from;
+    if (from > r.to) return undefined;
+    out.set(c, { from, to: r.to });
+    reached = Math.max(reached, r.to);
+  }
+  for (const [c, w] of raw) if (w === 'later') out.set(c, { from: reached + 1, to: Infinity });
+  return out;
+}
+
+const MONTHS: Readonly<Record<string, number>> = {
+  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5, july: 6, jul: 6, august: 7,
+  aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10, december: 11, dec: 11,
+  // The major European languages.
+  enero: 0, febrero: 1, marzo: 2, abril: 3, mayo: 4, junio: 5, julio: 6, agosto: 7, septiembre: 8, octubre: 9, noviembre: 10, diciembre: 11,
+  januar: 0, februar: 1, marz: 2, juni: 5, juli: 6, oktober: 9, dezember: 11,
+  janvier: 0, fevrier: 1, mars: 2, avril: 3, mai: 4, juin: 5, juillet: 6, aout: 7, septembre: 8, octobre: 9, novembre: 10, decembre: 11,
+  gennaio: 0, febbraio: 1, aprile: 3, maggio: 4, giugno: 5, luglio: 6, settembre: 8, ottobre: 9, dicembre: 11,
+  janeiro: 0, fevereiro: 1, maio: 4, junho: 5, julho: 6, setembro: 8, outubro: 9, novembro: 10, dezembro: 11,
+  januari: 0, februari: 1, maart: 2, mei: 4, augustus: 7,
+};
+const WEEKDAYS: Readonly<Record<string, number>> = { monday: 0, tuesday: 1, wednesday: 2, thursday: 3, friday: 4, saturday: 5, sunday: 6 };
+const ORDINAL = /^(\d{1,2})(?:st|nd|rd|th)?$/u;
+const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+  fifteenth: 15, twentieth: 20,
+};
+const dayNumber = (w: string | undefined) => {
+  if (w === undefined) return undefined;
+  const m = ORDINAL.exec(w);
+  const n = m ? Number(m[1]) : ORDINAL_WORDS[w];
+  return n !== undefined && n >= 1 && n <= 31 ? n : undefined;
+};
+
+/** A date the words at `i` name: the days it may mean, and how many words it takes. */
+interface Mention {
+  start: number;
+  end: number;
+  range: DayRange;
+}
+
+/** The next (y, m) on or after this month whose day `d` is today or later; the next year's month if it has passed. */
+function monthDay(today: Date, month: number, d: number): number {
+  const y = today.getUTCFullYear();
+  const days = daysTo(today, y, month, d);
+  return days >= 0 ? days : daysTo(today, y + 1, month, d);
+}
+function monthRange(today: Date, month: number, part?: string): DayRange {
+  const y0 = today.getUTCFullYear();
+  const y = month < today.getUTCMonth() ? y0 + 1 : y0;
+  const last = endOfMonth(y, month);
+  const [a, b] = part === 'early' || part === 'beginning' || part === 'start' ? [1, 10] : part === 'mid' || part === 'middle' ? [11, 20] : part === 'end' || part === 'late' ? [21, last] : [1, last];
+  return { from: Math.max(0, daysTo(today, y, month, a)), to: daysTo(today, y, month, b) };
+}
+
+/** The dates the tokens name (at most a few words each). */
+function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
+  const out: Mention[] = [];
+  const dow = weekday(today);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const next = tokens[i + 1];
+    // "the 1st of december", "1 dec", "12th december"
+    const d = dayNumber(t);
+    if (d !== undefined) {
+      const k = next === 'of' ? i + 2 : i + 1;
+      const month = MONTHS[tokens[k] ?? ''];
+      if (month !== undefined) {
+        const day = monthDay(today, month, d);
+        out.push({ start: i, end: k + 1, range: { from: day, to: day } });
+        i = k;
+        continue;
+      }
+      // "the 12th", "on the 2nd": the next such day (this month, or the next).
+      if (tokens[i - 1] === 'the' && /\D/u.test(t)) {
+        const y = today.getUTCFullYear();
+        const m = today.getUTCMonth();
+        const thisMonth = daysTo(today, y, m, d);
+        const day = thisMonth >= 0 && d <= endOfMonth(y, m) ? thisMonth : daysTo(today, y, m + 1, d);
+        out.push({ start: i, end: i + 1, range: { from: day, to: day } });
+        continue;
+      }
+    }
+    const month = MONTHS[t];
+    if (month !== undefined && t !== 'may' && t !== 'mar' && t !== 'mai') {
+      // "december 1st", "jan 3"
+      const after = dayNumber(next);
+      if (after !== undefined) {
+        const day = monthDay(today, month, after);
+        out.push({ start: i, end: i + 2, range: { from: day, to: day } });
+        i++;
+        continue;
+      }
+      // "january", "early january", "mid january", "the end of january"
+      const part = ['early', 'beginning', 'start', 'mid', 'middle', 'late', 'end'].find((p) => tokens.slice(Math.max(0, i - 3), i).includes(p));
+      out.push({ start: i, end: i + 1, range: monthRange(today, month, part) });
+      continue;
+    }
+    // Weekdays: "next friday" may be this coming one or the one after; a bare one is the next, unless it is today's.
+    const wd = WEEKDAYS[t];
+    if (wd !== undefined) {
+      const ahead = (wd - dow + 7) % 7;
+      if (tokens[i - 1] === 'next') out.push({ start: i - 1, end: i + 1, range: { from: ahead === 0 ? 7 : ahead, to: ahead + 7 } });
+      else if (ahead === 0) out.push({ start: i, end: i + 1, range: { from: 0, to: 7 } });
+      else out.push({ start: i, end: i + 1, range: { from: ahead, to: ahead } });
+      continue;
+    }
+    // "in 10 days", "in three weeks", "in a fortnight", "in a couple of months", "in a few weeks"
+    if (t === 'in' || t === 'within') {
+      let k = i + 1;
+      if (tokens[k] === 'about' || tokens[k] === 'around' || tokens[k] === 'roughly') k++;
+      let lo: number | undefined;
+      let hi: number | undefined;
+      if (tokens[k] === 'a' && tokens[k + 1] === 'couple' && tokens[k + 2] === 'of') [lo, hi, k] = [2, 2, k + 3];
+      else if (tokens[k] === 'a' && tokens[k + 1] === 'few') [lo, hi, k] = [2, 4, k + 2];
+      else if (count(tokens[k]) !== undefined) [lo, hi, k] = [count(tokens[k])!, count(tokens[k])!, k + 1];
+      if (tokens[k] === 'fortnight' || tokens[k] === 'fortnights') [lo, hi] = [(lo ?? 1) * 2, (hi ?? 1) * 2];
+      const unit = tokens[k] === 'fortnight' || tokens[k] === 'fortnights' ? 7 : /^days?$/u.test(tokens[k] ?? '') ? 1 : /^weeks?$/u.test(tokens[k] ?? '') ? 7 : /^months?$/u.test(tokens[k] ?? '') ? 30 : undefined;
+      if (lo !== undefined && hi !== undefined && unit !== undefined) {
+        const approx = tokens[i + 1] === 'about' || tokens[i + 1] === 'around' || tokens[i + 1] === 'roughly' ? Math.ceil(unit / 2) : 0;
+        const range = t === 'within' ? { from: 0, to: hi * unit } : { from: lo * unit - approx, to: hi * unit + approx };
+        out.push({ start: i, end: k + 1, range });
+        i = k;
+        continue;
+      }
+    }
+    // Holidays and the turn of the year: "christmas", "the new year", "new years".
+    if (t === 'christmas' || t === 'xmas') {
+      const day = monthDay(today, 11, 24);
+      out.push({ start: i, end: i + 1, range: { from: day, to: day + 2 } });
+      continue;
+    }
+    if (t === 'new' && (next === 'year' || next === 'years')) {
+      const day = monthDay(today, 0, 1);
+      out.push({ start: i, end: i + 2, range: { from: day - 1, to: day + 6 } });
+      i++;
+      continue;
+    }
+  }
+  return out;
+}
+
+/** Words before a date that bound it from below ("not before", "not until", "after", "from"). */
+const FROM_WORDS = [['not', 'before'], ['not', 'until'], ['not', 'till'], ['not', 'til'], ['no', 'earlier', 'than'], ['after'], ['from'], ['starting'], ['beginning']];
+/** Words that bound it from above ("by", "before", "no later than"). */
+const BY_WORDS = [['by'], ['before'], ['no', 'later', 'than'], ['not', 'later', 'than'], ['until'], ['till']];
+const endsWith = (tokens: readonly string[], at: number, p: readonly string[]) => p.every((w, k) => tokens[at - p.length + k] === w);
+
+/**
+ * The category whose window holds the one date the text names (with its bound: "not before january" is
+ * January or later), or undefined. `tokens` are the message's, normalized; `at` is where a date must start
+ * from (its clause), so that callers can check the clause's subject and time themselves.
+ */
+export function readTimingWindow(
+  text: string,
+  categories: readonly string[],
+  today: Date,
+): { category: string; start: number; end: number; tokens: string[] } | undefined {
+  const windows = categoryWindows(categories, today);
+  if (!windows) return undefined;
+  const tokens = tokenize(text);
+  const mentions = mentionsIn(tokens, today);
+  if (mentions.length !== 1) return undefined;
+  const [m] = mentions as [Mention];
+  let { from, to } = m.range;
+  // ("The 1st" is the start asked; "from the 1st", "after christmas", "not before january": that or later.)
+  const before = m.start;
+  const fromBound = FROM_WORDS.find((p) => endsWith(tokens, before, p) || endsWith(tokens, before, [...p, 'the']));
+  const byBound = BY_WORDS.find((p) => endsWith(tokens, before, p) || endsWith(tokens, before, [...p, 'the']));
+  if (fromBound && (fromBound[0] === 'not' || fromBound[0] === 'no' || fromBound[0] === 'after')) to = Infinity;
+  else if (byBound) from = 0;
+  // Any other negation in its clause ("not on the 12th") leaves it unread.
+  let s = m.start;
+  while (s > 0 && tokens[s - 1] !== BREAK) s--;
+  const clause = tokens.slice(s, m.start - (fromBound?.length ?? 0));
+  if (!fromBound && clause.some((w) => w === 'not' || w === 'no' || w === 'never')) return undefined;
+  if (from < 0) return undefined;
+  const holding = [...windows].filter(([, w]) => w.from <= from && to <= w.to);
+  return holding.length === 1 ? { category: holding[0]![0], start: m.start, end: m.end, tokens } : undefined;
+}

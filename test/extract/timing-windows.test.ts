@@ -1,0 +1,69 @@
+/**
+ * Timing categories are windows of time (issue 26): a date the person names is read into the category whose
+ * window holds it, derived from the categories' names relative to today. Today here is Friday 2026-11-27, the
+ * date the corpora assume. Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../src/extract/index.js';
+import { categoryWindows } from '../../src/extract/timing-windows.js';
+
+const today = new Date('2026-11-27T00:00:00Z');
+const ask = (text: string, prompt: string, categories: string[]) =>
+  extractOffline({ text, key: 'q', allowModel: false, today: '2026-11-27', questions: [{ key: 'q', prompt, categories }] }).values['q']?.value ?? 'abstain';
+const cover = ['Today', 'Within a month', 'Later'];
+const week = ['This week', 'Next week', 'Later'];
+const move = ['Within two weeks', 'Within two months', 'Later'];
+
+describe('the windows a timing question\'s categories give', () => {
+  it('as tiers: each after the one before, "Later" after all', () => {
+    expect(categoryWindows(cover, today)).toEqual(
+      new Map([
+        ['Today', { from: 0, to: 0 }],
+        ['Within a month', { from: 1, to: 30 }],
+        ['Later', { from: 31, to: Infinity }],
+      ]),
+    );
+    // Friday: this week ends on Sunday (2 days on), next week is Monday 3 to Sunday 9.
+    expect(categoryWindows(week, today)?.get('Next week')).toEqual({ from: 3, to: 9 });
+  });
+
+  it('none when a category gives no window and is not one that never does', () => {
+    expect(categoryWindows(['Soon', 'Later'], today)).toBeUndefined();
+    expect(categoryWindows(['Yes', 'No'], today)).toBeUndefined();
+    expect(categoryWindows(['This week', 'Next week', 'No rush'], today)).toBeDefined();
+  });
+});
+
+describe('a date the person names', () => {
+  it.each([
+    ['from the 4th of december', 'When should the cover start?', cover, 'Within a month'],
+    ['the 22nd', 'When should the cover start?', cover, 'Within a month'],
+    ['late january', 'When should the cover start?', cover, 'Later'],
+    ['not until march', 'When should the cover start?', cover, 'Later'],
+    ['wednesday', 'When would you like to start?', week, 'Next week'],
+    ['sunday works', 'When would you like to start?', week, 'This week'],
+    ['in about five weeks', 'When are you planning to move?', move, 'Within two months'],
+    ['early january', 'When are you planning to move?', move, 'Within two months'],
+    ['en enero', 'When should the cover start?', cover, 'Later'],
+  ] as const)('"%s" reads %s', (text, prompt, categories, expected) => {
+    expect(ask(text, prompt, [...categories])).toBe(expected);
+  });
+
+  it.each([
+    ['the renewal letter came on the 4th of december', 'When should the cover start?', cover],
+    ['my brother starts on wednesday', 'When would you like to start?', week],
+    ['not on the 22nd', 'When should the cover start?', cover],
+    ['the 2nd or the 20th', 'When should the cover start?', cover],
+    ['we moved in back in march', 'When are you planning to move?', move],
+    ['the 10th, no wait, the 30th', 'When should the cover start?', cover],
+    // Friday, today: this one or the next?
+    ['friday', 'When would you like to start?', week],
+  ] as const)('"%s" commits nothing', (text, prompt, categories) => {
+    expect(ask(text, prompt, [...categories])).toBe('abstain');
+  });
+
+  it('without today, no date is read', () => {
+    const out = extractOffline({ text: 'the 22nd', key: 'q', allowModel: false, questions: [{ key: 'q', prompt: 'When should the cover start?', categories: cover }] });
+    expect(out.values['q']).toBeUndefined();
+  });
+});
