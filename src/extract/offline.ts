@@ -5,6 +5,7 @@ import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { clauseTime, unasserted } from './assertion.js';
 import { readTimingWindow } from './timing-windows.js';
+import { readRate } from './rates.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
@@ -50,6 +51,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   if (result.status !== 'match' && current.mentions.length === 0 && input.today !== undefined) {
     const dated = byTimingWindow(input.text, gate, input.today);
     if (dated !== undefined) return { values: { [gate.key]: { value: dated, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a frequency question: a rate the person states, read into the band that holds it.
+  if (result.status !== 'match' && current.mentions.length === 0) {
+    const rated = byRate(input.text, gate);
+    if (rated !== undefined) return { values: { [gate.key]: { value: rated, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
@@ -271,5 +277,18 @@ function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): 
   // (A correction, a contrast or a past: which date holds is left to the words that say it.)
   if (CHANGED_MIND.test(text)) return undefined;
   if (clauseTime(read.tokens, read.start, read.end, gate.prompt) === 'past') return undefined;
+  return read.category;
+}
+
+/** The frequency category a rate the person states falls in (rates.ts), said of themselves (or the asked thing), now. */
+function byRate(text: string, gate: ExtractionQuestion): string | undefined {
+  const read = readRate(text, gate.categories);
+  if (read === undefined || gate.prompt === undefined) return undefined;
+  if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text)) return undefined;
+  if (anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
+  // (A negation in its clause: "not even once a year".)
+  let from = read.start;
+  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
+  if (read.tokens.slice(from, read.start).some((t) => t === 'not' || t === 'never' || t === 'no')) return undefined;
   return read.category;
 }

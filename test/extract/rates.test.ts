@@ -1,0 +1,43 @@
+/**
+ * Frequency categories are rates (issue 26): a rate the person states ("once or twice a year", "every month
+ * for work", "once a quarter") is read into the category whose band of times per year holds it; vague names
+ * ("Occasionally", "Often") are never inferred from a rate. Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../src/extract/index.js';
+import { categoryBands } from '../../src/extract/rates.js';
+
+const ask = (text: string, prompt: string, categories: string[]) =>
+  extractOffline({ text, key: 'q', allowModel: false, questions: [{ key: 'q', prompt, categories }] }).values['q']?.value ?? 'abstain';
+const away = ['Rarely', 'Monthly', 'Weekly'];
+const abroad = ['Never', 'A few times a year', 'Every month or more'];
+
+describe('bands from the categories\' names', () => {
+  it('"Rarely" is at most three times a year; vague names give none; an unknown name leaves all unread', () => {
+    expect(categoryBands(away)?.get('Rarely')).toEqual({ min: 0.01, max: 3 });
+    expect(categoryBands(['Never', 'Occasionally', 'Daily'])?.has('Occasionally')).toBe(false);
+    expect(categoryBands(['Rarely', 'Whenever the boss says'])).toBeUndefined();
+  });
+});
+
+describe('a rate the person states', () => {
+  it.each([
+    ['about once or twice a year', 'How often is the house empty overnight?', away, 'Rarely'],
+    ['every weekend pretty much', 'How often is the house empty overnight?', away, 'Weekly'],
+    ['two or three times a year, for weddings', 'How often do you pay by card abroad?', abroad, 'A few times a year'],
+    ['once a quarter', 'How often do you pay by card abroad?', abroad, 'A few times a year'],
+    ['every month, I commute over the border', 'How often do you pay by card abroad?', abroad, 'Every month or more'],
+  ] as const)('"%s" reads %s', (text, prompt, categories, expected) => {
+    expect(ask(text, prompt, [...categories])).toBe(expected);
+  });
+
+  it.each([
+    ['my partner is away twice a month', 'How often is the house empty overnight?', away],
+    ['not even once a year', 'How often is the house empty overnight?', away],
+    ['I used to go abroad every month', 'How often do you pay by card abroad?', abroad],
+    ['once a year', 'How often do you pay by card abroad?', abroad],
+    ['every other weekend', 'How often is the house empty overnight?', away],
+  ] as const)('"%s" commits nothing', (text, prompt, categories) => {
+    expect(ask(text, prompt, [...categories])).toBe('abstain');
+  });
+});
