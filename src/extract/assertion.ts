@@ -35,7 +35,7 @@ const PLANS: readonly string[] = [
 const HYPOTHETICAL: readonly string[] = [
   'if i', 'if we', 'if she', 'if he', 'if they', 'if it', 'if that', 'if there', 'if you', 'if the', 'only if', 'unless', 'i would if', 'would be', 'was going to', 'were going to', 'someday', 'one day',
   // Wishes and attempts: not done, not true now ("retired, I wish", "trying to quit").
-  'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for',
+  'i wish', 'we wish', 'if only', 'trying to', 'try to', 'hoping for', 'i would love to', 'we would love to', 'would love to',
   // A figure of speech about the person: "young at heart".
   'at heart',
   // In theory, not in fact ("4 times a week in theory, once in practice").

@@ -1,3 +1,4 @@
+import { isAside } from './aside.js';
 import {
   ANSWER_FILLERS,
   APPROXIMATE_HEDGES,
@@ -251,17 +252,22 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     const tail = tokenize(text.slice(contrast));
     const at = all.length - tail.length;
     if (at > from && tail.length > 0) {
-      const read = scan(tail, lexicon.phrases);
+      const inTail = scan(tail, lexicon.phrases);
       // "Urgent, but not an emergency": a tail that only denies another answer leaves the one before it.
-      const said = read.mentions.filter((m) => negatorBefore(tail, m.start, read.consumedBy) === undefined);
-      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => read.consumedBy.has(i)).length > 0;
-      const denies = read.mentions.length > 0 && said.length === 0;
+      const said = inTail.mentions.filter((m) => negatorBefore(tail, m.start, inTail.consumedBy) === undefined);
+      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => inTail.consumedBy.has(i)).length > 0;
+      const denies = inTail.mentions.length > 0 && said.length === 0;
       const before = scan(all.slice(from, at), lexicon.phrases).mentions;
       // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
       // free": the second only on a condition (rule a of issue 26: two values, neither a correction).
       if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t) || CONDITIONAL.has(t))) return abstain('ambiguous');
       if (said.length > 0 || numbers) from = at;
-      else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) return abstain('uncertain');
+      else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) {
+        if (!isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
+        // An aside after it ("no alarm, but we have cameras") leaves the answer before it, read as if said alone (aside.ts).
+        const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
+        return read(alone, tokenize(alone), gate, lexicon);
+      }
     }
   }
   // "We used to rent vans, now a small car": a later clause that opens with "now" and answers is what holds now.

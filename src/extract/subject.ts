@@ -1,5 +1,6 @@
 import { aboutThePast } from './assertion.js';
 import { BREAK, tokenize } from './normalize.js';
+import { PEOPLE as KNOWN_PEOPLE } from './knowledge/animals.js';
 
 /**
  * Whose value a clause states (issue 26: a value is the person's answer only when its clause is about the
@@ -68,6 +69,9 @@ const PEOPLE = new Set([
   'landlady', 'roommate', 'flatmate', 'housemate', 'cousin', 'aunt', 'uncle', 'grandma', 'grandpa', 'grandmother', 'grandfather', 'ex',
   'sitter', 'owner', 'owners', 'tenant', 'tenants', 'people', 'guy', 'lady', 'man', 'woman', 'doctor', 'vet', 'trainer',
 ]);
+/** Whether a word names a person other than the speaker (a relative, a neighbour, "he", "someone"). */
+export const isPersonWord = (w: string): boolean => PEOPLE.has(w) || OTHER_PERSONS.has(w) || KNOWN_PEOPLE.has(w) || KNOWN_PEOPLE.has(stem(w));
+const OTHER_PERSONS = new Set(['he', 'she', 'they', 'him', 'them', 'his', 'her', 'their', 'someone', 'somebody', 'anyone', 'everyone', 'wife', 'husband', 'son', 'daughter']);
 /** Those who share the person's home: on a question about anyone in it, they count. */
 const HOUSEHOLD = new Set(['son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'roommate', 'flatmate', 'housemate']);
 /** Relatives: on a question about a person other than "you" (the patient, a child), one of them may be that person. */

@@ -20,4 +20,5 @@ export const PEOPLE: ReadonlySet<string> = new Set([
   'neighbour', 'neighbor', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'kid', 'child', 'son', 'daughter', 'friend',
   'mother', 'mum', 'mom', 'father', 'dad', 'granny', 'grandma', 'grandpa', 'brother', 'sister', 'flatmate', 'roommate', 'lodger',
   'landlord', 'guy', 'man', 'woman', 'lady', 'bloke', 'teenager', 'toddler', 'baby', 'mother in law',
+  'housemate', 'tenant', 'colleague', 'cousin', 'aunt', 'uncle', 'nephew', 'niece', 'grandson', 'granddaughter', 'fiance', 'fiancee', 'spouse',
 ]);

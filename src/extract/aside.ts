@@ -1,0 +1,50 @@
+import { BREAK, tokenize } from './normalize.js';
+import { isPersonWord } from './subject.js';
+
+/**
+ * An aside after a contrast (issue 26: contrast). "No alarm, but we have cameras", "yes, though the booster
+ * is due in march", "full packing, except the wine": what follows the contrast says something beside the
+ * answer, not against it, and the answer before it stands. It is an aside only when it cannot be turned
+ * against the answer: no negation nor a word that ends or undoes something ("expired", "lapsed", "a dummy"),
+ * no condition, wish or other time, no one else's doing ("my partner has one"), and none of the question's
+ * own words (a tail about the asked thing may well change the answer: "I feel fine but my doctor told me to
+ * avoid exercise"). Anything else after a contrast leaves the answer unread, as before.
+ */
+
+const TURNING = new Set([
+  'not', 'no', 'never', 'none', 'nothing', 'nobody', 'without', 'hardly', 'barely', 'except', 'apart', 'besides', 'unless', 'if',
+  'expired', 'expires', 'expiring', 'ended', 'ends', 'ending', 'lapsed', 'lapses', 'cancelled', 'canceled', 'stopped', 'broken',
+  'dummy', 'fake', 'fakes', 'sold', 'gone', 'lost', 'quit', 'left', 'moved', 'changed', 'switched', 'instead', 'actually', 'really',
+  'technically', 'officially', 'sort', 'kind', 'maybe', 'might', 'would', 'could', 'should', 'may', 'probably', 'depends', 'wish',
+  'want', 'wants', 'hope', 'hoping', 'plan', 'planning', 'going', 'gonna', 'will', 'now', 'anymore', 'yet', 'since', 'until', 'from',
+  'starting', 'next', 'soon', 'later', 'before', 'after', 'used', 'was', 'were', 'had', 'did', 'ago', 'last', 'once', 'also', 'too',
+  'plus', 'and', 'or', 'lol', 'haha', 'joke', 'kidding', 'wrong', 'mistake', 'sorry', 'wait', 'mean', 'meant',
+  // A place or a part the answer holds only for ("yes, but only in the garden", "retired, but I still work").
+  'only', 'just', 'mostly', 'mainly', 'partly', 'outside', 'outdoors', 'garden', 'balcony', 'terrace', 'elsewhere', 'still',
+  'temporarily', 'currently', 'except',
+]);
+/** Words too common to be a question's own ("is", "the", "you"). */
+const FUNCTION_WORDS = new Set([
+  'is', 'are', 'was', 'be', 'do', 'does', 'did', 'have', 'has', 'a', 'an', 'the', 'you', 'your', 'i', 'we', 'our', 'my', 'it', 'its',
+  'there', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'any', 'how', 'what', 'when', 'which', 'who', 'would', 'like', 'that', 'this',
+  'or', 'and', 'us', 'can', 'will', 'much', 'many', 'often', 'please', 'up',
+]);
+const stem = (w: string) => w.replace(/ies$/u, 'y').replace(/(?<=[^s])s$/u, '');
+
+/**
+ * Whether the tokens after a contrast are an aside that leaves the answer before it standing. `categories`
+ * are the question's: a tail with a word of one ("realistically twice a week") may give another answer.
+ * `before` is what came before the contrast: with a negation of its own ("the owner doesn't allow dogs") it
+ * is no plain answer to stand.
+ */
+export function isAside(tail: readonly string[], before: readonly string[], prompt: string | undefined, categories: readonly string[]): boolean {
+  const words = tail.filter((t) => t !== BREAK);
+  if (words.length === 0 || words.length > 10 || prompt === undefined) return false;
+  if (before.some((t) => t === 'not' || t === 'never')) return false;
+  // (A tail that names again what came before is about the same thing: "no gap in january, but a gap in june".)
+  const said = new Set(before.filter((t) => t !== BREAK && t.length >= 3 && !FUNCTION_WORDS.has(t)).map(stem));
+  const asked = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem));
+  return !words.some((t) => TURNING.has(t) || asked.has(stem(t)) || said.has(stem(t)) || isPersonWord(t) || /\d/u.test(t) || COUNTS.has(t));
+}
+/** Words that count or give a rate ("twice", "weekly"): another answer to a question of how often. */
+const COUNTS = new Set(['once', 'twice', 'thrice', 'times', 'daily', 'weekly', 'monthly', 'yearly', 'day', 'week', 'month', 'year', 'every', 'each', 'per']);

@@ -1,0 +1,40 @@
+/**
+ * After a contrast (issue 26): an aside leaves the answer before it standing ("no alarm, but we have
+ * cameras"); a tail that may turn the answer (a negation, a place, another person, the question's own words,
+ * a count, what came before named again) leaves it unread, as before; a wish ("I'd love to") is no answer.
+ * Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline, type ExtractionQuestion } from '../../src/extract/index.js';
+
+const category = (text: string, q: Omit<ExtractionQuestion, 'key'>) =>
+  extractOffline({ text, key: 'q', allowModel: false, questions: [{ key: 'q', ...q }] }).values['q']?.value ?? 'abstain';
+const smoke = { prompt: 'Does anyone smoke in the flat?', categories: ['Yes', 'No'] };
+const alarm = { prompt: 'Is a burglar alarm fitted at the property?', categories: ['Yes', 'No'] };
+const size = { prompt: 'What size of van do you need?', categories: ['Small', 'Medium', 'Large'] };
+const swim = { prompt: 'How often will you swim?', categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'] };
+
+describe('an aside after a contrast', () => {
+  it.each([
+    ['no, but thanks for checking the rules', smoke, 'No'],
+    ['no alarm, though there are cameras by the door', alarm, 'No'],
+    ['medium, but a clean one please', size, 'Medium'],
+  ] as const)('"%s" reads %s', (text, q, expected) => {
+    expect(category(text, q)).toBe(expected);
+  });
+
+  it.each([
+    ['yes, but only on the balcony', smoke],
+    ['no, though my lodger does sometimes', smoke],
+    ['yes, but it has been broken for months', alarm],
+    ['no, but we could fit one', alarm],
+    ['once a week, but in summer maybe daily', swim],
+  ] as const)('"%s" commits nothing', (text, q) => {
+    expect(category(text, q)).toBe('abstain');
+  });
+
+  it('a wish is no answer', () => {
+    expect(category("I'd love to come every day but honestly no", swim)).not.toBe('4 or more times a week');
+    expect(category('I would love to swim daily', swim)).toBe('abstain');
+  });
+});
