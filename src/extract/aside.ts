@@ -44,7 +44,11 @@ export function isAside(tail: readonly string[], before: readonly string[], prom
   // (A tail that names again what came before is about the same thing: "no gap in january, but a gap in june".)
   const said = new Set(before.filter((t) => t !== BREAK && t.length >= 3 && !FUNCTION_WORDS.has(t)).map(stem));
   const asked = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem));
+  // (A tail about "it" or "that one" speaks of the answer's own thing: "yes, but it's a provisional one".)
+  if (BACK_REFERENCES.has(words[0]!)) return false;
   return !words.some((t) => TURNING.has(t) || asked.has(stem(t)) || said.has(stem(t)) || isPersonWord(t) || /\d/u.test(t) || COUNTS.has(t));
 }
+/** Words that refer back to what was answered. */
+const BACK_REFERENCES = new Set(['it', 'its', 'that', 'this', 'these', 'those', 'they', 'them', 'which']);
 /** Words that count or give a rate ("twice", "weekly"): another answer to a question of how often. */
 const COUNTS = new Set(['once', 'twice', 'thrice', 'times', 'daily', 'weekly', 'monthly', 'yearly', 'day', 'week', 'month', 'year', 'every', 'each', 'per']);

@@ -136,7 +136,12 @@ const FUNCTION_WORDS = new Set([
 ]);
 /** Words after an amount of money that are its unit or a part of it, never a count of something else. */
 const MONEY_WORDS = new Set(['euro', 'eur', 'dollar', 'buck', 'pound', 'quid', 'franc', 'cent', 'grand', 'thousand', 'k', 'yen', 'usd', 'gbp', 'chf', 'net', 'gros', 'total']);
-const PEOPLE_UNIT = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?|dependants?|dependents?|children|child|kids?)$/iu;
+const PEOPLE_UNIT = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?|children|child|kids?)$/iu;
+const DEPENDANT_UNIT = /^(?:dependants?|dependents?)$/iu;
+const DEPENDANT_KINDS = [
+  'dependant', 'dependent', 'kid', 'child', 'children', 'son', 'daughter', 'baby', 'toddler', 'teenager', 'teen', 'twin', 'infant', 'boy', 'girl',
+  'stepson', 'stepdaughter', 'grandchild', 'grandson', 'granddaughter', 'parent', 'mother', 'father', 'mum', 'mom', 'dad',
+];
 /** Whether `word` names what a count in `unit` counts: the unit itself or a kind of it ("kids" in dependants, "cats" in pets). */
 export const countsAsUnit = (word: string, unit: string): boolean => kindsOf(unit).has(singular(word.toLowerCase()));
 /** Words that name what a count unit counts: the unit itself, and its kinds (cats are pets, kids are people, doubles are bedrooms). */
@@ -144,7 +149,9 @@ function kindsOf(unit: string): Set<string> {
   const u = singular(unit.trim().toLowerCase());
   const kinds = new Set([u]);
   if (/^(?:pet|animal)$/u.test(u)) for (const a of ANIMALS) kinds.add(a);
-  if (PEOPLE_UNIT.test(unit.trim())) for (const w of [...PEOPLE, ...PEOPLE_KINDS]) kinds.add(w);
+  // (Those who depend on the person are children and kin, not people at large: "5 people in my team".)
+  if (DEPENDANT_UNIT.test(unit.trim())) for (const w of DEPENDANT_KINDS) kinds.add(w);
+  else if (PEOPLE_UNIT.test(unit.trim())) for (const w of [...PEOPLE, ...PEOPLE_KINDS]) kinds.add(w);
   if (/bed/u.test(u)) for (const w of ['bed', 'bedroom', 'double', 'single', 'twin', 'bdrm', 'br']) kinds.add(w);
   return kinds;
 }

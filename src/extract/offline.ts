@@ -280,11 +280,13 @@ function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): 
   return read.category;
 }
 
+/** A rate said to hold from a time to come ("from next month I'll be away every week"): not how often now. */
+const FROM_A_LATER_TIME = /\b(?:will|shall|going to|gonna|from next|starting|from january|soon|next (?:month|week|year))\b|'ll\b/iu;
 /** The frequency category a rate the person states falls in (rates.ts), said of themselves (or the asked thing), now. */
 function byRate(text: string, gate: ExtractionQuestion): string | undefined {
   const read = readRate(text, gate.categories);
   if (read === undefined || gate.prompt === undefined) return undefined;
-  if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text)) return undefined;
+  if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text) || FROM_A_LATER_TIME.test(text)) return undefined;
   if (anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
   // (A negation in its clause: "not even once a year".)
   let from = read.start;

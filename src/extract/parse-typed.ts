@@ -240,7 +240,7 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
     return fail(`That reads as ${otherUnit[1]!.toLowerCase()}, not an amount in ${options.unit}. Please reply with just the number.`);
   // "We are 4 people" at a question in bedrooms: a count of other things than the question's own.
   const own = options.unit === undefined ? undefined : countedKind(options.unit.toLowerCase());
-  if (options.unit !== undefined && tokens.some((t, i) => (COUNTED.has(t) && countedKind(t) !== own) || (own !== 'people' && t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
+  if (options.unit !== undefined && tokens.some((t, i) => (COUNTED.has(t) && !fitsUnit(t, own)) || (own !== 'people' && t === 'of' && (tokens[i + 1] === 'us' || tokens[i + 1] === 'them'))))
     return fail(`That reads as a count of people or things, not an amount in ${options.unit}. Please reply with just the number.`);
   if (found.some((f) => f.subunit)) {
     // "50 cents" is 0.50, never 50: said back, for the person to write in the question's unit.
@@ -349,9 +349,14 @@ const sameUnit = (written: string, unit: string) => {
   const root = (u: string) => u.toLowerCase().replace(/^(yrs?|y\/o|yo)$/u, 'year').replace(/^(hrs?)$/u, 'hour').replace(/^mins?$/u, 'minute').replace(/s$/u, '');
   return root(written) === root(unit) || unit.toLowerCase().includes(root(written));
 };
-const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers', 'dependants', 'dependents', 'dependant', 'dependent']);
+const PEOPLE = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'guests', 'guest', 'travellers', 'travelers', 'passengers']);
+/** Units that count those who depend on the person, and the words that count them: children, not people at large ("5 people in my team"). */
+const DEPENDANT_UNIT = /^(?:dependants?|dependents?)$/u;
+const DEPENDANTS = new Set(['kids', 'children', 'kid', 'child', 'dependants', 'dependents', 'dependant', 'dependent']);
 /** What a counted word counts: people, pets, rooms (a unit of the question may be any of them), or itself. */
 const countedKind = (w: string) => (PEOPLE.has(w) ? 'people' : /^(?:bed)?rooms?$/u.test(w) ? 'rooms' : /^(?:pets?|cats?|dogs?)$/u.test(w) ? 'pets' : w);
+/** Whether a counted word counts what a unit of that kind does (kids are dependants; people at large are not). */
+const fitsUnit = (w: string, own: string | undefined) => (own !== undefined && DEPENDANT_UNIT.test(own) ? DEPENDANTS.has(w) : countedKind(w) === own);
 /** Words a number written in words is made of, beside the numbers themselves. */
 const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negative']);
 /** Words that make the number after them negative ("minus 50", "negative forty"). */

@@ -12,6 +12,7 @@ const category = (text: string, q: Omit<ExtractionQuestion, 'key'>) =>
 const smoke = { prompt: 'Does anyone smoke in the flat?', categories: ['Yes', 'No'] };
 const alarm = { prompt: 'Is a burglar alarm fitted at the property?', categories: ['Yes', 'No'] };
 const size = { prompt: 'What size of van do you need?', categories: ['Small', 'Medium', 'Large'] };
+const licence = { prompt: 'Do you hold a full driving licence?', categories: ['Yes', 'No'] };
 const swim = { prompt: 'How often will you swim?', categories: ['Once a week or less', '2-3 times a week', '4 or more times a week'] };
 
 describe('an aside after a contrast', () => {
@@ -36,5 +37,14 @@ describe('an aside after a contrast', () => {
   it('a wish is no answer', () => {
     expect(category("I'd love to come every day but honestly no", swim)).not.toBe('4 or more times a week');
     expect(category('I would love to swim daily', swim)).toBe('abstain');
+  });
+});
+
+describe('a tail about "it" or "that one" speaks of the answer itself', () => {
+  it.each([
+    ["yes, but it's an automatic-only one", licence],
+    ['medium, but that one has no air con', size],
+  ] as const)('"%s" commits nothing', (text, q) => {
+    expect(category(text, q)).toBe('abstain');
   });
 });

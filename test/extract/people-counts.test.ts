@@ -60,3 +60,9 @@ describe('"none" is 0 where 0 is allowed', () => {
     expect(pets('none right now')).toBe(0);
   });
 });
+
+describe('people at large are no dependants', () => {
+  it.each(['there are 4 people in my office', 'I manage 6 people', 'we were 5 adults at dinner'])('"%s" commits nothing', (text) => {
+    expect(dependants(text)).toBe('refused');
+  });
+});

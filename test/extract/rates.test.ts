@@ -41,3 +41,9 @@ describe('a rate the person states', () => {
     expect(ask(text, prompt, [...categories])).toBe('abstain');
   });
 });
+
+describe('a rate from a time to come is not how often now', () => {
+  it.each(["starting in january I'll be abroad every month", 'from next year we will travel twice a year'])('"%s" commits nothing', (text) => {
+    expect(ask(text, 'How often do you pay by card abroad?', [...abroad])).toBe('abstain');
+  });
+});
