@@ -176,11 +176,13 @@ function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
       out.push({ start: i, end: i + 1, range: monthRange(today, month, part) });
       continue;
     }
-    // Weekdays: "next friday" may be this coming one or the one after; a bare one is the next, unless it is today's.
+    // Weekdays: "next thursday" said on a Monday may be this coming one or the one after; a bare one is the next, unless it is today's.
     const wd = WEEKDAYS[t];
     if (wd !== undefined) {
       const ahead = (wd - dow + 7) % 7;
-      if (tokens[i - 1] === 'next') out.push({ start: i - 1, end: i + 1, range: { from: ahead === 0 ? 7 : ahead, to: ahead + 7 } });
+      // ("Next monday" said on a Saturday is the coming one: it is in the next week already.)
+      if (tokens[i - 1] === 'next' && ahead > 6 - dow) out.push({ start: i - 1, end: i + 1, range: { from: ahead, to: ahead } });
+      else if (tokens[i - 1] === 'next') out.push({ start: i - 1, end: i + 1, range: { from: ahead === 0 ? 7 : ahead, to: ahead + 7 } });
       else if (ahead === 0) out.push({ start: i, end: i + 1, range: { from: 0, to: 7 } });
       else out.push({ start: i, end: i + 1, range: { from: ahead, to: ahead } });
       continue;

@@ -41,6 +41,8 @@ describe('a date the person names', () => {
     ['late january', 'When should the cover start?', cover, 'Later'],
     ['not until march', 'When should the cover start?', cover, 'Later'],
     ['wednesday', 'When would you like to start?', week, 'Next week'],
+    // (On a Friday the coming Tuesday is in the next week: "next tuesday" is that one.)
+    ['next tuesday', 'When would you like to start?', week, 'Next week'],
     ['sunday works', 'When would you like to start?', week, 'This week'],
     ['in about five weeks', 'When are you planning to move?', move, 'Within two months'],
     ['early january', 'When are you planning to move?', move, 'Within two months'],
