@@ -6,6 +6,7 @@ import { withoutReported } from './reported.js';
 import { clauseTime, unasserted } from './assertion.js';
 import { readTimingWindow } from './timing-windows.js';
 import { readRate } from './rates.js';
+import { hadIsAnotherThing } from './aside.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
@@ -60,6 +61,9 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
   const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
+  // "We do have a dog" asked whether an alarm is fitted: a bare "have" of another thing answers nothing (aside.ts).
+  if (result.status === 'match' && generic && current.mentions.every((m) => hadIsAnotherThing(current.tokens, m, gate.prompt, gate.categories)))
+    return { values: {}, failure: { reason: 'abstained', message: 'offline matcher abstained: had_another_thing' } };
   const taken =
     result.status === 'match' &&
     (belongsElsewhere(current, others.map((o) => o.reading)) ||
