@@ -48,3 +48,12 @@ describe('a tail about "it" or "that one" speaks of the answer itself', () => {
     expect(category(text, q)).toBe('abstain');
   });
 });
+
+describe('a bare "have" of another thing', () => {
+  it('"we do have a parrot" asked about an alarm commits nothing; "we do have one" is Yes', () => {
+    expect(category('we do have a parrot', alarm)).toBe('abstain');
+    expect(category('no alarm, though we do have a very loud parrot', alarm)).toBe('abstain');
+    expect(category('yes we do have one', alarm)).toBe('Yes');
+    expect(category("we don't have any alarm", alarm)).toBe('No');
+  });
+});
