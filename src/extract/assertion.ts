@@ -22,6 +22,8 @@ const SARCASM: readonly string[] = [
   'and i am the tooth fairy', 'and i am superman', 'like a chimney not', 'in my dreams', 'keep dreaming', 'nice try',
   // Praise nobody means of what is famously slow or dear ("because couriers are famously punctual").
   'famously', 'notoriously', 'because that always works', 'what a surprise',
+  // The same age claimed year after year ("29 again, for the tenth year running").
+  'year running', 'years running', 'years in a row',
 ];
 /**
  * Plans and dates to come: true of another time, except as the answer to a question about a plan ("How often

@@ -97,7 +97,7 @@ function promptStems(prompt: string): Set<string> {
 }
 
 /** Words after "'s" that make it "is", not a possessive: an article, a negation, an adverb, a number. */
-const IS_AFTER = /^(?:a|an|the|not|never|also|still|just|only|very|so|really|always|retired|unemployed|self|\d.*)$/u;
+const IS_AFTER = /^(?:a|an|the|not|never|also|still|just|only|very|so|really|always|retired|unemployed|self|about|around|roughly|nearly|almost|over|under|probably|maybe|in|at|from|on|\d.*|\p{L}+ing)$/u;
 const placeAt = (tokens: readonly string[], i: number) => PLACES.find((p) => p.every((w, k) => tokens[i + k] === w));
 
 export interface SubjectOptions {

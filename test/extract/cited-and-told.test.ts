@@ -58,3 +58,26 @@ describe("a title's period ends no clause", () => {
     expect(r.ok).toBe(false);
   });
 });
+
+describe("'s before an -ing verb, 'about' or a place is 'is' too", () => {
+  const age = (text: string) => {
+    const r = readTypedValue({ type: 'number', integer: true, min: 18, max: 99, unit: 'years' }, text, { prompt: 'How old is the oldest person travelling?' });
+    return r.ok ? r.value : 'refused';
+  };
+  const people = (text: string) => {
+    const r = readTypedValue({ type: 'number', integer: true, min: 1, max: 8, unit: 'travellers' }, text, { prompt: 'How many people are travelling, including you?' });
+    return r.ok ? r.value : 'refused';
+  };
+  it('"the driver\'s about 50" and "my cousin\'s taking her 2 boys on another trip" commit nothing', () => {
+    expect(age("the driver's about 50, I'd guess")).toBe('refused');
+    expect(people("my cousin's taking her 2 boys on another trip")).toBe('refused');
+    expect(age("I'm the oldest, 52")).toBe(52);
+  });
+});
+
+describe('the same age claimed year after year is a joke', () => {
+  it('"39, for the fifth year running" commits nothing', () => {
+    const r = readTypedValue({ type: 'number', integer: true, min: 18, max: 99, unit: 'years' }, '39, for the fifth year running', { prompt: 'How old are you?' });
+    expect(r.ok).toBe(false);
+  });
+});
