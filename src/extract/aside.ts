@@ -24,12 +24,12 @@ const TURNING = new Set([
   'temporarily', 'currently', 'except',
 ]);
 /** Words too common to be a question's own ("is", "the", "you"). */
-const FUNCTION_WORDS = new Set([
+export const FUNCTION_WORDS = new Set([
   'is', 'are', 'was', 'be', 'do', 'does', 'did', 'have', 'has', 'a', 'an', 'the', 'you', 'your', 'i', 'we', 'our', 'my', 'it', 'its',
   'there', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'any', 'how', 'what', 'when', 'which', 'who', 'would', 'like', 'that', 'this',
   'or', 'and', 'us', 'can', 'will', 'much', 'many', 'often', 'please', 'up',
 ]);
-const stem = (w: string) => w.replace(/ies$/u, 'y').replace(/(?<=[^s])s$/u, '');
+export const stem = (w: string) => w.replace(/ies$/u, 'y').replace(/(?<=[^s])s$/u, '');
 
 /**
  * Whether the tokens after a contrast are an aside that leaves the answer before it standing. `categories`
@@ -52,26 +52,3 @@ export function isAside(tail: readonly string[], before: readonly string[], prom
 const BACK_REFERENCES = new Set(['it', 'its', 'that', 'this', 'these', 'those', 'they', 'them', 'which']);
 /** Words that count or give a rate ("twice", "weekly"): another answer to a question of how often. */
 const COUNTS = new Set(['once', 'twice', 'thrice', 'times', 'daily', 'weekly', 'monthly', 'yearly', 'day', 'week', 'month', 'year', 'every', 'each', 'per']);
-
-/** Words after "have" that are no thing of their own ("we have one", "yes we have it"). */
-const NO_THING = new Set(['one', 'ones', 'it', 'them', 'that', 'this', 'those', 'these', 'some', 'any', 'all', 'both', 'too', 'also', 'indeed', 'already', 'still', 'now', 'yes', 'yeah', 'please', 'thanks']);
-/**
- * Whether a bare "have" ("we do have", "got") is said of another thing than the question asks about: the words
- * after it, in its clause, name a thing neither the question nor its categories name ("we do have a dog"
- * asked whether an alarm is fitted).
- */
-export function hadIsAnotherThing(tokens: readonly string[], mention: { start: number; end: number }, prompt: string | undefined, categories: readonly string[]): boolean {
-  // ("We do have a dog": the yes is "we do", its verb comes right after.)
-  const had = tokens.slice(mention.start, mention.end + 1).findIndex((t) => t === 'have' || t === 'has');
-  if (prompt === undefined || had < 0) return false;
-  // (Only a "have" said yes to: "we don't have any animals" denies, and is read as it is.)
-  let from = mention.start;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
-  if (tokens.slice(from, mention.start + had).some((t) => t === 'not' || t === 'no' || t === 'never')) return false;
-  const asked = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem));
-  for (let k = mention.start + had + 1; k < tokens.length && tokens[k] !== BREAK; k++) {
-    const t = tokens[k]!;
-    if (t.length >= 3 && !FUNCTION_WORDS.has(t) && !NO_THING.has(t) && !asked.has(stem(t))) return true;
-  }
-  return false;
-}

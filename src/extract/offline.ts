@@ -3,10 +3,8 @@ import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type Cat
 import { BREAK, tokenize } from './normalize.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
-import { clauseTime, unasserted } from './assertion.js';
-import { readTimingWindow } from './timing-windows.js';
-import { readRate } from './rates.js';
-import { hadIsAnotherThing } from './aside.js';
+import { byRate, byTimingWindow } from './dated-answers.js';
+import { hadIsAnotherThing } from './had-thing.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
@@ -61,7 +59,7 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
   const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
-  // "We do have a dog" asked whether an alarm is fitted: a bare "have" of another thing answers nothing (aside.ts).
+  // "We do have a dog" asked whether an alarm is fitted: a bare "have" of another thing answers nothing (had-thing.ts).
   if (result.status === 'match' && generic && current.mentions.every((m) => hadIsAnotherThing(current.tokens, m, gate.prompt, gate.categories)))
     return { values: {}, failure: { reason: 'abstained', message: 'offline matcher abstained: had_another_thing' } };
   const taken =
@@ -250,51 +248,4 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
   // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
   // question's answer is read as part of that answer ("text me the results" asked about the visit).
   return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
-}
-
-/** Words of a clause that says when the person plans the asked thing ("we'd like to start from the 1st", "ideally in two weeks"). */
-const PLAN_WORDS = new Set([
-  'i', 'we', 'me', 'us', 'it', 'that', 'this', 'would', 'will', 'am', 'is', 'are', 'be', 'like', 'want', 'need', 'plan', 'planning',
-  'to', 'start', 'starting', 'begin', 'leave', 'leaving', 'go', 'going', 'move', 'moving', 'fly', 'flying', 'travel', 'travelling',
-  'can', 'could', 'hope', 'hoping', 'ideally', 'probably', 'maybe', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
-  'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
-  'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
-  'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
-  // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
-  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
-]);
-const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
-/**
- * The timing category a date in the text falls in (timing-windows.ts), when the clause holding it is the
- * person's, said now or of what is planned, and not ironic nor hypothetical.
- */
-function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): string | undefined {
-  const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
-  if (read === undefined || gate.prompt === undefined) return undefined;
-  if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;
-  // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words
-  // before the date, in its clause, must be the person's plan or the question's own words.)
-  let from = read.start;
-  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
-  const asked = new Set(tokenize(gate.prompt));
-  if (read.tokens.slice(from, read.start).some((t) => !PLAN_WORDS.has(t) && !asked.has(t))) return undefined;
-  // (A correction, a contrast or a past: which date holds is left to the words that say it.)
-  if (CHANGED_MIND.test(text)) return undefined;
-  if (clauseTime(read.tokens, read.start, read.end, gate.prompt) === 'past') return undefined;
-  return read.category;
-}
-
-/** A rate said to hold from a time to come ("from next month I'll be away every week"): not how often now. */
-const FROM_A_LATER_TIME = /\b(?:will|shall|going to|gonna|from next|starting|from january|soon|next (?:month|week|year))\b|'ll\b/iu;
-/** The frequency category a rate the person states falls in (rates.ts), said of themselves (or the asked thing), now. */
-function byRate(text: string, gate: ExtractionQuestion): string | undefined {
-  const read = readRate(text, gate.categories);
-  if (read === undefined || gate.prompt === undefined) return undefined;
-  if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text) || FROM_A_LATER_TIME.test(text)) return undefined;
-  if (anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
-  // (A negation in its clause: "not even once a year".)
-  let from = read.start;
-  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
-  if (read.tokens.slice(from, read.start).some((t) => t === 'not' || t === 'never' || t === 'no')) return undefined;
-  return read.category;
 }
