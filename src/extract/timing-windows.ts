@@ -230,8 +230,8 @@ const endsWith = (tokens: readonly string[], at: number, p: readonly string[]) =
 
 /**
  * The category whose window holds the one date the text names (with its bound: "not before january" is
- * January or later), or undefined. `tokens` are the message's, normalized; `at` is where a date must start
- * from (its clause), so that callers can check the clause's subject and time themselves.
+ * January or later), or undefined. It returns the message's tokens and where the date stands in them, so
+ * that callers can check the clause's subject and time themselves (dated-answers.ts).
  */
 export function readTimingWindow(
   text: string,
