@@ -131,3 +131,13 @@ describe('an amount in cents is offered in the question unit, never taken as who
     expect(again.buttons).toBeNull();
   });
 });
+
+describe('a guess is forgotten once the question is answered', () => {
+  it('is gone from the context once the answer is given, so a later return to the question offers nothing stale', async () => {
+    const c = startConversation(flow(GIFT));
+    await c.send({ text: 'around 60 I guess' });
+    await c.send({ button: '60' });
+    const snapshot = c.persist().snapshot as unknown as { context: { guess?: unknown } };
+    expect(snapshot.context.guess ?? null).toBeNull();
+  });
+});

@@ -341,6 +341,8 @@ function questionActions(c: CompileContext): FlowActions {
       invalid: null,
       noted: [],
       attempts: withoutAttempt(context, at),
+      // (What an earlier hedged answer meant is answered now: not offered again should the flow come back here.)
+      ...(context.guess ? { guess: null } : {}),
     });
     enqueue.emit({ type: 'answer.committed', node: at, key, value: answer.value, source: answer.source });
   };
