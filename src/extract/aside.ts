@@ -29,6 +29,20 @@ export const FUNCTION_WORDS = new Set([
   'there', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'any', 'how', 'what', 'when', 'which', 'who', 'would', 'like', 'that', 'this',
   'or', 'and', 'us', 'can', 'will', 'much', 'many', 'often', 'please', 'up',
 ]);
+/**
+ * The words of a question and its categories, stemmed, without the common ones: what an answer's words are
+ * checked against. Kept per question (the same few questions are asked again and again; bounded).
+ */
+export function askedWords(prompt: string, categories: readonly string[]): ReadonlySet<string> {
+  const key = `${prompt}\u0000${categories.join('\u0000')}`;
+  let words = askedCache.get(key);
+  if (!words) {
+    if (askedCache.size >= 500) askedCache.clear();
+    askedCache.set(key, (words = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem))));
+  }
+  return words;
+}
+const askedCache = new Map<string, ReadonlySet<string>>();
 export const stem = (w: string) => w.replace(/ies$/u, 'y').replace(/(?<=[^s])s$/u, '');
 
 /**
@@ -43,7 +57,7 @@ export function isAside(tail: readonly string[], before: readonly string[], prom
   if (before.some((t) => t === 'not' || t === 'never')) return false;
   // (A tail that names again what came before is about the same thing: "no gap in january, but a gap in june".)
   const said = new Set(before.filter((t) => t !== BREAK && t.length >= 3 && !FUNCTION_WORDS.has(t)).map(stem));
-  const asked = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem));
+  const asked = askedWords(prompt, categories);
   // (A tail about "it" or "that one" speaks of the answer's own thing: "yes, but it's a provisional one".)
   if (BACK_REFERENCES.has(words[0]!)) return false;
   return !words.some((t) => TURNING.has(t) || asked.has(stem(t)) || said.has(stem(t)) || isPersonWord(t) || /\d/u.test(t) || COUNTS.has(t));

@@ -1,5 +1,5 @@
-import { FUNCTION_WORDS, stem } from './aside.js';
-import { BREAK, tokenize } from './normalize.js';
+import { FUNCTION_WORDS, askedWords, stem } from './aside.js';
+import { BREAK } from './normalize.js';
 
 /**
  * A bare "have" said of another thing (issue 26: "about this question"). "We do have a dog", asked whether
@@ -23,7 +23,7 @@ export function hadIsAnotherThing(tokens: readonly string[], mention: { start: n
   let from = mention.start;
   while (from > 0 && tokens[from - 1] !== BREAK) from--;
   if (tokens.slice(from, mention.start + had).some((t) => t === 'not' || t === 'no' || t === 'never')) return false;
-  const asked = new Set([prompt, ...categories].flatMap((s) => tokenize(s)).filter((t) => t !== BREAK && !FUNCTION_WORDS.has(t)).map(stem));
+  const asked = askedWords(prompt, categories);
   for (let k = mention.start + had + 1; k < tokens.length && tokens[k] !== BREAK; k++) {
     const t = tokens[k]!;
     if (t.length >= 3 && !FUNCTION_WORDS.has(t) && !NO_THING.has(t) && !asked.has(stem(t))) return true;

@@ -116,7 +116,7 @@ export function readTypedValue(
     return { ok: false, message: TWO_AMOUNTS, found: true };
   // "Booked on KL1001, they switched us to KL1003": two values of the pattern asked, and no correction of the
   // person's own between them: which one holds is a guess (a clause someone else's, a contrast, took one away).
-  if (spec.type === 'string' && spec.pattern !== undefined && options.format === undefined && patternValues(original, spec.pattern) > 1 && original.search(CORRECTING) < 0 && !NOW_MARKED.test(original))
+  if (spec.type === 'string' && spec.pattern !== undefined && options.format === undefined && patternValues(original, spec.pattern).length > 1 && original.search(CORRECTING) < 0 && !NOW_MARKED.test(original))
     return { ok: false, message: 'I read two answers there. Please give the one that holds now.', found: true };
   const checked = typedValueSchema(spec, today).safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, confidence: parsed.confidence };
@@ -346,25 +346,21 @@ function isTheSum(value: number, text: string): boolean {
  */
 /** Words that mark which of two values holds now ("now on LH2019", "this one is QT5561"). */
 const NOW_MARKED = /\b(?:now|currently|this one|this time|the new one|these days|at the moment)\b/iu;
-/** How many different values of `pattern` the text holds (two at most are counted). */
-function patternValues(text: string, pattern: string): number {
+/** The different values of `pattern` the text holds, as whole words (two at most are looked for). */
+function patternValues(text: string, pattern: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'gu'))) {
     if (m[0].length > 0) found.add(m[0]);
     if (found.size > 1) break;
   }
-  return found.size;
+  return [...found];
 }
 
 function withinText(parsed: Extract<TypedParse, { ok: true }>, pattern: string): TypedParse {
   const text = String(parsed.value);
   if (new RegExp(`^(?:${pattern})$`, 'u').test(text)) return parsed;
-  const found = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'gu'))) {
-    if (m[0].length > 0) found.add(m[0]);
-    if (found.size > 1) break;
-  }
-  if (found.size === 1) return { ok: true, value: [...found][0]!, confidence: 0.9 };
-  if (found.size > 1) return { ok: false, message: `I found more than one answer (${[...found].join(' and ')}). Please give just one.` };
+  const found = patternValues(text, pattern);
+  if (found.length === 1) return { ok: true, value: found[0]!, confidence: 0.9 };
+  if (found.length > 1) return { ok: false, message: `I found more than one answer (${found.join(' and ')}). Please give just one.` };
   return parsed;
 }
