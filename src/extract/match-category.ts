@@ -1,4 +1,5 @@
 import { isAside } from './aside.js';
+import { asksOfAnotherPerson, speakerStatesOwn } from './asked-person.js';
 import {
   ANSWER_FILLERS,
   APPROXIMATE_HEDGES,
@@ -23,7 +24,7 @@ import {
 } from './lexicon.js';
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
-import { inRange, rangeOf, statedNumbers, type NumberRange } from './number-ranges.js';
+import { inRange, monthRangeOf, rangeOf, statedNumbers, yearsInMonths, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
 import { thingCounts } from './category-counts.js';
@@ -255,7 +256,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const inTail = scan(tail, lexicon.phrases);
       // "Urgent, but not an emergency": a tail that only denies another answer leaves the one before it.
       const said = inTail.mentions.filter((m) => negatorBefore(tail, m.start, inTail.consumedBy) === undefined);
-      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => inTail.consumedBy.has(i)).length > 0;
+      const numbers = lexicon.ranges.size > 0 && statedNumbers(tail, 0, (i) => inTail.consumedBy.has(i), lexicon.rangesInMonths).length > 0;
       const denies = inTail.mentions.length > 0 && said.length === 0;
       const before = scan(all.slice(from, at), lexicon.phrases).mentions;
       // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
@@ -358,7 +359,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     mentions.sort((a, b) => a.start - b.start);
   }
   if (lexicon.ranges.size > 0) {
-    for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i))) {
+    for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i), lexicon.rangesInMonths)) {
       // "Her brother is 12": a number said of someone else.
       if (saidOfAnother(tokens, n.start, gate.prompt)) return abstain('uncertain');
       const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
@@ -501,6 +502,8 @@ interface GateLexicon {
   words: Map<string, Set<string>>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
+  /** Whether `ranges` are in months (a category names its unit of time: "Under 6 months"), else as stated (years for an age). */
+  rangesInMonths: boolean;
   /** Times a period the categories name ("2-3 times a week", "Twice a day"), by category: read from counts (knowledge/per-week.ts). */
   weekly: Map<string, NumberRange>;
   /** Counts of a thing the categories count are read ("a two-bed flat" for "2-3 bedrooms"): built-in knowledge, not own words. */
@@ -534,6 +537,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     if (tokens.length > 0 && !byText.has(key)) byText.set(key, { tokens, means, generic, label });
   };
   const ranges = new Map<string, NumberRange[]>();
+  const monthRanges = new Map<string, NumberRange[]>();
   // Labels and the flow's own synonyms first: they win over built-in words.
   for (const category of gate.categories) {
     add(category, { category }, true);
@@ -541,9 +545,15 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     for (const phrase of own?.[1] ?? []) add(phrase, { category });
     for (const phrase of [category, ...(own?.[1] ?? [])]) {
       const r = rangeOf(phraseTokens(phrase));
+      const inMonths = monthRangeOf(phraseTokens(phrase));
       if (r) ranges.set(category, [...(ranges.get(category) ?? []), r]);
+      if (inMonths) monthRanges.set(category, [...(monthRanges.get(category) ?? []), inMonths]);
     }
   }
+  // "Under 6 months", "2 to 3 years": where a category names its unit of time, every range is read in months
+  // (a range without a unit in years), and so is the age a message states ("11 months", "2 and a half").
+  const rangesInMonths = monthRanges.size > 0;
+  if (rangesInMonths) for (const [category, list] of ranges) if (!monthRanges.has(category)) monthRanges.set(category, list.map(yearsInMonths));
   if (!ownWordsOnly)
     for (const category of gate.categories) {
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
@@ -606,7 +616,8 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     yes: gate.categories[normalized.indexOf('yes')],
     no: gate.categories[normalized.indexOf('no')],
     words,
-    ranges,
+    ranges: rangesInMonths ? monthRanges : ranges,
+    rangesInMonths,
     weekly,
     period,
     countAsked: period !== undefined && asked === period,
@@ -1011,7 +1022,10 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
     if (isVerbLike(tokens[at] ?? '')) return true;
   }
   // "He has one" asked whether you hold a licence: a third person is someone else on a question put to "you" alone.
-  if (THIRD_PERSON.has(tokens[i] ?? '') && i <= at && isVerbLike(tokens[i + 1] ?? '')) {
+  // (Not on a question about one other person, "Does your child have any allergies?": there "she" is that person,
+  // and "I don't have any" is said of someone else.)
+  if (speakerStatesOwn(tokens, i, prompt)) return true;
+  if (THIRD_PERSON.has(tokens[i] ?? '') && i <= at && isVerbLike(tokens[i + 1] ?? '') && !asksOfAnotherPerson(prompt)) {
     const words = promptWords(prompt);
     if ([...words].some((w) => YOU.has(w)) && ![...words].some((w) => ABOUT_OTHERS.has(w))) return true;
   }

@@ -9,6 +9,7 @@
  * falls in no range, or in two, is not an answer.
  */
 import { BREAK } from './normalize.js';
+import { numberWordsAt } from './knowledge/number-words.js';
 
 export interface NumberRange {
   low: number;
@@ -61,6 +62,33 @@ export function rangeOf(tokens: readonly string[]): NumberRange | undefined {
   return undefined;
 }
 
+/** Time units an age may be given in, as months. */
+const MONTHS_IN: ReadonlyMap<string, number> = new Map([
+  ['years', 12], ['year', 12], ['yrs', 12], ['yr', 12], ['months', 1], ['month', 1], ['mo', 1], ['mos', 1], ['weeks', 12 / 52],
+  ['week', 12 / 52], ['wks', 12 / 52], ['days', 12 / 365], ['day', 12 / 365],
+]);
+
+/**
+ * The range a phrase states in a unit of time, in months: "Under 6 months", "6 to 23 months", "2 to 3 years",
+ * "4 years or older". A whole number of units is a band up to the next one, as people count age: "2 to 3 years"
+ * holds a child of three and a half ([24, 48) months). Undefined when the phrase names no time unit, or two.
+ */
+export function monthRangeOf(tokens: readonly string[]): NumberRange | undefined {
+  const units = new Set(tokens.filter((t) => MONTHS_IN.has(t)).map((t) => MONTHS_IN.get(t)!));
+  if (units.size !== 1) return undefined;
+  const per = [...units][0]!;
+  const r = rangeOf(tokens.filter((t) => !MONTHS_IN.has(t) && t !== 'old' && t !== 'of' && t !== 'age'));
+  if (!r) return undefined;
+  const closedTop = Number.isFinite(r.high) && !r.highOpen && Number.isInteger(r.high);
+  return range(r.low * per, closedTop ? (r.high + 1) * per : r.high * per, r.lowOpen, closedTop || r.highOpen);
+}
+
+/** A range given in years without a unit ("under 18"), in months. */
+export function yearsInMonths(r: NumberRange): NumberRange {
+  const closedTop = Number.isFinite(r.high) && !r.highOpen && Number.isInteger(r.high);
+  return range(r.low * 12, closedTop ? (r.high + 1) * 12 : r.high * 12, r.lowOpen, closedTop || r.highOpen);
+}
+
 export function inRange(value: number, r: NumberRange): boolean {
   const aboveLow = r.lowOpen ? value > r.low : value >= r.low;
   const belowHigh = r.highOpen ? value < r.high : value <= r.high;
@@ -78,7 +106,7 @@ export interface StatedNumber {
 const COPULA = new Set(['is', 'am', 'are', 'turned', 'aged', 'age', 's']);
 /** "turns 18 next month": the person is one year younger now. */
 const TURNING = new Set(['turns', 'turning']);
-const YEAR_UNITS = new Set(['years', 'year', 'yrs', 'yr', 'yo', 'y']);
+const YEAR_UNITS = new Set(['years', 'year', 'yrs', 'yr', 'yo', 'y', 'ans', 'anos', 'anni', 'jahre', 'jaar', 'jaren']);
 const SHORT_UNITS = new Set(['months', 'month', 'mo', 'mos', 'weeks', 'week', 'wks', 'wk', 'days', 'day']);
 /** "for 10 years", "in 2 years": a span of time, not an age. */
 const SPAN_BEFORE = new Set([
@@ -97,49 +125,67 @@ const AFTER_AN_AGE = new Set([
 /** Digits alone or with a year unit glued on ("15yo", "3yrs"). */
 const AGE_TOKEN = /^(\d{1,3})(yo|yrs?|y|years?)?$/;
 
+/** Words before "are" that make the number after it a count of people ("we are two"), not an age. */
+const GROUP = new Set(['we', 'there', 'they']);
+
 /**
- * The numbers a message states as an age: each with an age-like context, and
- * outside the tokens already read as phrases (`skip`).
+ * The numbers a message states as an age: each with an age-like context, and outside the tokens already read as
+ * phrases (`skip`); in years, or in months where `inMonths` ("11 months", "2 and a half", "thirty months", "3 weeks
+ * old"). Digits and numbers in words alike ("she's two").
  */
-export function statedNumbers(tokens: readonly string[], from: number, skip: (i: number) => boolean): StatedNumber[] {
+export function statedNumbers(tokens: readonly string[], from: number, skip: (i: number) => boolean, inMonths = false): StatedNumber[] {
   const found: StatedNumber[] = [];
   for (let i = from; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (skip(i)) continue;
     const m = AGE_TOKEN.exec(token);
-    if (!m) continue;
-    let value = Number(m[1]);
+    // ("a" and "one" alone are an article and a pronoun more often than an age.)
+    const spelled = m || token === 'a' || token === 'an' || token === 'one' ? undefined : numberWordsAt(tokens, i);
+    if (!m && !spelled) continue;
+    // (Inside a number in words already read from an earlier word: the "two" of "forty two".)
+    if (!m && i > from && (numberWordsAt(tokens, i - 1)?.end ?? 0) > i) continue;
+    let value = m ? Number(m[1]) : spelled!.value;
+    const after = m ? i + 1 : spelled!.end;
     // No one is that old: an id, a price, a room.
-    if (value > 125) continue;
+    if (value > 125 && !inMonths) continue;
     const before = tokens[i - 1];
     const before2 = tokens[i - 2];
-    const next = tokens[i + 1];
-    const next2 = tokens[i + 2];
-    let end = i + 1;
+    const next = tokens[after];
+    const next2 = tokens[after + 1];
+    let end = after;
+    let months = value * 12;
     const clauseStart = before === undefined || before === BREAK || i === from;
-    const clauseEnd = next === undefined || next === BREAK;
     let aged = false;
-    if (m[2] !== undefined) aged = true;
+    if (m?.[2] !== undefined) aged = true;
     else if (next !== undefined && YEAR_UNITS.has(next)) {
       aged = before === undefined || !SPAN_BEFORE.has(before);
-      end = next2 === 'old' ? i + 3 : next === 'y' && next2 === 'o' ? i + 3 : i + 2;
-    } else if (next !== undefined && SHORT_UNITS.has(next) && next2 === 'old') {
-      // "3 weeks old": not a year old yet.
-      value = 0;
-      aged = true;
-      end = i + 3;
+      end = next2 === 'old' ? after + 2 : next === 'y' && next2 === 'o' ? after + 2 : after + 1;
     } else if (next !== undefined && SHORT_UNITS.has(next)) {
-      continue;
+      // "3 weeks old", "he's 11 months", "11 mo": an age in months where asked in months; "for 3 weeks" is a span.
+      months = value * (MONTHS_IN.get(next) ?? 1);
+      end = next2 === 'old' ? after + 2 : after + 1;
+      if (next2 === 'old') aged = true;
+      else if (!inMonths || (before !== undefined && SPAN_BEFORE.has(before))) continue;
+      else aged = clauseStart || (before !== undefined && COPULA.has(before));
+      value = 0;
     }
-    if (before !== undefined && COPULA.has(before)) aged = true;
+    // "2 and a half", "two and a half years": half a unit more.
+    if (tokens[end] === 'and' && tokens[end + 1] === 'a' && tokens[end + 2] === 'half') {
+      const per = next !== undefined && SHORT_UNITS.has(next) ? MONTHS_IN.get(next) ?? 1 : 12;
+      months += per / 2;
+      end += 3;
+      if (YEAR_UNITS.has(tokens[end] ?? '')) end++;
+    }
+    if (before !== undefined && COPULA.has(before) && !(before === 'are' && GROUP.has(before2 ?? ''))) aged = true;
     if ((before !== undefined && TURNING.has(before)) || (before2 === 'will' && (before === 'be' || before === 'turn'))) {
       aged = true;
-      if (next !== 'today' && value > 0) value -= 1;
+      if (tokens[end] !== 'today' && value > 0) value -= 1;
+      if (tokens[end] !== 'today') months -= 1;
     }
-    if (clauseStart && clauseEnd) aged = true;
+    if (clauseStart && (tokens[end] === undefined || tokens[end] === BREAK)) aged = true;
     const following = tokens[end];
-    if (aged && (following === undefined || following === BREAK || end > i + 1 || m[2] !== undefined || AFTER_AN_AGE.has(following)))
-      found.push({ value, start: i, end });
+    if (aged && (following === undefined || following === BREAK || end > after || m?.[2] !== undefined || AFTER_AN_AGE.has(following)))
+      found.push({ value: inMonths ? months : value, start: i, end });
   }
   return found;
 }

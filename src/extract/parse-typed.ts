@@ -9,6 +9,7 @@
  */
 import { COMMON_SYNONYMS, META_PHRASES, NEGATORS, NEUTRAL_PHRASES, QUESTION_OPENERS, UNCERTAIN_PHRASES } from './lexicon.js';
 import { BREAK, tokenize } from './normalize.js';
+import { numberWordsAt, SMALL_NUMBERS, TENS } from './knowledge/number-words.js';
 import { parsePersonName } from './person-name.js';
 import { checkPhoneNumber } from './phone-countries.js';
 
@@ -111,16 +112,6 @@ const endsWithQuestion = (text: string) => /\?\s*$/.test(text);
 
 const LETTER = /\p{L}/u;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-// Word tables are Maps: a plain object would answer for "constructor".
-/** Number words: zero..twenty and the tens. Compounds ("twenty five") and "a hundred" are read in readNumberWords. */
-const SMALL_NUMBERS: ReadonlyMap<string, number> = new Map(
-  ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',
-    'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'].map((w, i) => [w, i]),
-);
-const TENS: ReadonlyMap<string, number> = new Map(
-  ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i) => [w, 20 + 10 * i]),
-);
 
 // ---------------------------------------------------------------------------
 // string
@@ -299,11 +290,13 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
       if (/^[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{2})?$/.test(body)) body = body.replace(/\./g, '').replace(',', '.');
       else if (/^\d+,\d{2}$/.test(body)) body = body.replace(',', '.');
     }
+    const unitMatch = /^\s*(\p{L}+)/u.exec(after);
+    const unit = unitMatch?.[1]?.toLowerCase();
+    // "1,2k", "2,5 thousand": a comma before one or two digits and a scale is a decimal comma (a thousands one has three).
+    if (unit !== undefined && SCALES[unit] !== undefined && /^\d+,\d{1,2}$/.test(body)) body = body.replace(',', '.');
     let value = readDigits(body);
     if (typeof value === 'string') return value;
 
-    const unitMatch = /^\s*(\p{L}+)/u.exec(after);
-    const unit = unitMatch?.[1]?.toLowerCase();
     let end = m.index + m[0].length;
     // "5k", "2.5k", "40 thousand", "30 grand": the scale is part of the number.
     const scale = unit === undefined ? undefined : SCALES[unit];
@@ -363,50 +356,6 @@ const NUMBER_GLUE = new Set(['a', 'and', 'hundred', 'thousand', 'minus', 'negati
 const SIGN_WORDS = new Set(['minus', 'negative']);
 /** Units below the main one ("50 cents"): the digits alone would be a hundred times too much. */
 const SUBUNIT_WORDS = new Set(['cent', 'cents', 'ct', 'cts', 'pence', 'penny', 'pennies', 'centime', 'centimes', 'eurocent', 'eurocents']);
-
-/**
- * One number written in words from `at`: "twelve", "forty two", "a hundred",
- * "two hundred and fifty", "three thousand four hundred"; the value and the
- * index after it, or undefined.
- */
-function numberWordsAt(tokens: readonly string[], at: number): { value: number; end: number } | undefined {
-  const unit = (t: string | undefined) => {
-    const v = t === undefined ? undefined : SMALL_NUMBERS.get(t);
-    return v !== undefined && v >= 1 && v <= 9 ? v : undefined;
-  };
-  // A group below a thousand: [unit|a hundred [and]] [tens [unit] | zero..twenty].
-  const group = (i: number): { value: number; end: number } | undefined => {
-    let value = 0;
-    let j = i;
-    const head = tokens[j] === 'a' ? 1 : unit(tokens[j]);
-    if (head !== undefined && tokens[j + 1] === 'hundred') {
-      value = head * 100;
-      j += 2;
-      if (tokens[j] === 'and' && (TENS.has(tokens[j + 1] ?? '') || unit(tokens[j + 1]) !== undefined || SMALL_NUMBERS.has(tokens[j + 1] ?? ''))) j++;
-    }
-    const t = tokens[j];
-    if (t !== undefined && TENS.has(t)) {
-      value += TENS.get(t)!;
-      j++;
-      const u = unit(tokens[j]);
-      if (u !== undefined) {
-        value += u;
-        j++;
-      }
-    } else if (t !== undefined && SMALL_NUMBERS.has(t) && !(t === 'zero' && j > i)) {
-      value += SMALL_NUMBERS.get(t)!;
-      j++;
-    }
-    return j === i ? undefined : { value, end: j };
-  };
-  const first = tokens[at] === 'a' && tokens[at + 1] === 'thousand' ? { value: 1, end: at + 1 } : group(at);
-  if (!first) return undefined;
-  if (tokens[first.end] !== 'thousand') return first;
-  let end = first.end + 1;
-  if (tokens[end] === 'and') end++;
-  const rest = group(end);
-  return rest ? { value: first.value * 1000 + rest.value, end: rest.end } : { value: first.value * 1000, end: first.end + 1 };
-}
 
 /** Numbers written in words ("twelve", "forty two", "two hundred and fifty"), or a message. */
 function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
