@@ -61,6 +61,8 @@ export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
 const SARCASM_TOKENS = phrases(SARCASM);
 const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
+/** Words after "if" that make no condition of it ("few, if any", "rarely if ever", "if so", "if not more"). */
+const IF_NO_CONDITION = new Set(['any', 'ever', 'so', 'not', 'anything', 'at']);
 const PLAN_TOKENS = phrases(PLANS);
 /** A question about what the person plans or would like ("When would you like to...?", "How often do you plan to...?"). */
 const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
@@ -116,6 +118,8 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
   }
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
   if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
+  // Any other "if" conditions the answer too ("daily, if doom-scrolling counts as work"), but "few, if any" and "if ever".
+  if (words.some((w, i) => w === 'if' && i + 1 < words.length && !IF_NO_CONDITION.has(words[i + 1]!))) return 'hypothetical';
   return undefined;
 }
 

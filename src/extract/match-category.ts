@@ -30,6 +30,7 @@ import { categoryByPart } from './category-parts.js';
 import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
+import { DISCOVERY_VERBS, OPINION_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
@@ -262,6 +263,20 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
       // free": the second only on a condition (rule a of issue 26: two values, neither a correction).
       if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t) || CONDITIONAL.has(t))) return abstain('ambiguous');
+      // "My wife takes it to work daily, but I never do" asked how often the car is used: someone else's value before,
+      // the person's own after. Asked of "you" alone the person's is the answer; asked of a thing or of anyone, either
+      // may be: two values, neither a correction.
+      // ("Daily, but I never do": the same, the one before left unnamed.)
+      // (Unless it moves the answer to now: "never, but I drive to work daily now".)
+      const mine = (tail[0] === 'i' || (tail[0] === BREAK && tail[1] === 'i')) && !tail.some((t) => t === 'now' || t === 'currently' || t === 'nowadays');
+      if ((said.length > 0 || numbers) && !toYouAlone(gate.prompt) && before.length > 0 && (mine || before.some((m) => saidOfAnother(all, from + m.start, gate.prompt))))
+        return abstain('ambiguous');
+      // "Yes, but my son never does" asked whether you do: asked of "you" alone, a tail said all of someone else is an
+      // aside; the answer before it stands, read as if said alone.
+      if (said.length > 0 && !numbers && toYouAlone(gate.prompt) && said.every((m) => saidOfAnother(tail, m.start, gate.prompt))) {
+        const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
+        return read(alone, tokenize(alone), gate, lexicon);
+      }
       if (said.length > 0 || numbers) from = at;
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) {
         if (!isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
@@ -287,6 +302,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
+  // "It's not true that he stayed": a negation of a whole clause, easy to read backwards.
+  if (SENTENTIAL_NEGATIONS.some((p) => indexOf(tokens, p) >= 0)) return abstain('ambiguous');
   // "Not anymore" asked a yes/no question about now ("Do you still...?", "Are your symptoms getting worse?"): no, now.
   const stopped = lexicon.yes !== undefined && lexicon.no !== undefined && gate.prompt !== undefined && !aboutThePast(gate.prompt)
     ? STOPPED.map((p) => ({ p, at: indexOf(tokens, p) })).find((x) => x.at >= 0)
@@ -321,7 +338,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const clauseOf = clauses(tokens);
   // "Last time I took basic", "my dad smoked daily", "I'll be retired next year": true then, not now (assertion.ts).
   const mentions = found.mentions.filter(
-    (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined,
+    (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined && !foundThen(tokens, m.start, gate.prompt),
   );
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
@@ -741,6 +758,32 @@ const REPORTED = [
   'i read', 'i heard', 'i saw on', 'according to', 'they said', 'they say', 'he said', 'she said', 'it says', 'it said',
   'they told me', 'i was told', 'we were told', 'was told', 'someone said', 'apparently', 'rumour has it', 'supposedly',
 ].map(phraseTokens);
+/** Verbs a clause may open with, its subject said in the clause before ("Sarah, my flatmate, is a student"). */
+const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 's']);
+/** Negations of a whole clause ("it's not true that he stayed", "it isn't the case that..."). */
+const SENTENTIAL_NEGATIONS = ['not true that', 'not the case that', 'untrue that', 'not right that', 'not correct that', 'false that'].map(phraseTokens);
+/**
+ * Whether a question is put to "you" alone: "you" its subject ("Do you use the van?", "your own situation"), not
+ * a thing or a person of yours ("Has your landlord refused?"), nor anyone else.
+ */
+function toYouAlone(prompt: string | undefined): boolean {
+  if (prompt === undefined) return false;
+  // (The question itself, not a note after it: "(If you own your home, answer No.)".)
+  const words = phraseTokens(prompt.split(/[?(]/u)[0]!);
+  return words.some((w, i) => w === 'you' || w === 'yourself' || (w === 'your' && words[i + 1] === 'own')) && !words.some((w) => ABOUT_OTHERS.has(w));
+}
+/**
+ * "It happened more than a week ago but I only found the damage today": a time in a clause about finding out is when
+ * it was found, not when the thing asked happened (unless the question asks when it was noticed).
+ */
+function foundThen(tokens: readonly string[], at: number, prompt: string | undefined): boolean {
+  if ([...promptWords(prompt)].some((w) => DISCOVERY_VERBS.has(w))) return false;
+  let start = at;
+  while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  let end = at;
+  while (end < tokens.length && tokens[end] !== BREAK) end++;
+  return tokens.slice(start, end).some((t) => DISCOVERY_VERBS.has(t));
+}
 /** A stop that holds now. */
 const STOPPED = ['not anymore', 'not any more', 'no longer', 'not any longer', 'anymore not'].map(phraseTokens);
 /** The person alone, answering a question about anyone else. */
@@ -998,7 +1041,7 @@ const STATING = new Set([
   'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'does', 'do', 'did', 'said', 'says', 'say', 'got', 'gets',
   'get', 'wants', 'want', 'prefers', 'prefer', 'smokes', 'smoke', 'works', 'work', 'texted', 'paid', 'took', 'made', 'went',
   'came', 'drove', 'bought', 'gave', 'told', 'thought', 'knew', 'saw', 'left', 'sold', 'spent', 'needs', 'need', 'likes',
-  'like', 'lives', 'live', 'earn', 'make', 'take', 'pay', 'use', 'drive', 'own', 'keep', 'run', 'runs',
+  'like', 'lives', 'live', 'earn', 'make', 'take', 'pay', 'use', 'drive', 'own', 'keep', 'run', 'runs', ...OPINION_VERBS,
 ]);
 const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', 'current', 'other', 'second', 'latest', 'recent', 'best', 'older', 'younger', 'little', 'big']);
 
@@ -1013,6 +1056,17 @@ const DESCRIBING = new Set(['last', 'previous', 'first', 'next', 'new', 'old', '
 export function saidOfAnother(tokens: string[], at: number, prompt: string | undefined): boolean {
   let start = at;
   while (start > 0 && tokens[start - 1] !== BREAK) start--;
+  // "Sarah, my flatmate, is a student": a clause that opens with its verb has the subject of the clause before it.
+  // ("My flatmate, Sarah, is": past a name or an apposition, up to two clauses back.)
+  if (start > 0 && CLAUSE_VERBS.has(tokens[start]!)) {
+    let before = start - 1;
+    for (let clausesBack = 0; clausesBack < 2 && before > 0; clausesBack++) {
+      before--;
+      while (before > 0 && tokens[before - 1] !== BREAK) before--;
+      const subject = tokens.slice(before, start).filter((t) => t !== BREAK);
+      if (subject.length > 0 && saidOfAnother([...subject, ...tokens.slice(start)], at - start + subject.length, prompt)) return true;
+    }
+  }
   let i = start;
   while (i < at && (tokens[i] === 'both' || tokens[i] === 'and' || tokens[i] === 'also' || tokens[i] === 'well' || tokens[i] === 'oh' || tokens[i] === 'so')) i++;
   // "A friend of mine is retired", "someone in the building smokes", "everyone in my family is employed": someone
@@ -1061,7 +1115,8 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   }
   // "..., but my wife doesn't": the answer's own words are the verb said of them.
   // "my friend's order arrived broken": so are the answer's own words when they open with the verb.
-  if (!verb && between.length <= 3 && tokens[at] !== undefined && isVerbLike(tokens[at]!)) verb = true;
+  // ("..., but my son never does": past an adverb that is the answer's word.)
+  if (!verb && between.length <= 3 && tokens[at] !== undefined && (isVerbLike(tokens[at]!) || (ADVERBS.has(tokens[at]!) && isVerbLike(tokens[at + 1] ?? '')))) verb = true;
   if (!verb) return false;
   const words = promptWords(prompt);
   // "the visit type is": a word of the question's thing ("type", "status") keeps it the question's own.

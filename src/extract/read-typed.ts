@@ -6,6 +6,7 @@ import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
 import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
+import { OPINION_VERBS } from './knowledge/verbs.js';
 import { ANIMALS } from './knowledge/animals.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
@@ -141,10 +142,16 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
   let qualified = false;
   let keptAmount = false;
   let conditional = false;
+  let disputed = false;
   const kept = clauses.filter((clause, k) => {
     const tokens = tokenize(clause.replace(TITLE_PERIOD, '$1'));
     if (tokens.length === 0) return false;
-    if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) return (why = 'another'), false;
+    if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) {
+      // Rule (a): "1000, but my partner says 1200": someone else's view of the amount, after it, disputes the person's
+      // (one before it is what the person corrects: "the report says 3, but only 2 were involved").
+      disputed ||= amount && keptAmount && /\d/u.test(clause) && tokens.some((t) => VIEWS.has(t));
+      return (why = 'another'), false;
+    }
     if (unit !== undefined && DEPENDANT_UNITS.test(unit) && notOwnDependants(tokens)) return (why = 'another'), false;
     // "my wife, who's driving, is 44": a clause that opens with its verb has the subject of the clause before it
     // (past a relative clause between them).
@@ -169,7 +176,7 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
     keptAmount ||= /\d/u.test(clause);
     return true;
   });
-  if (qualified || (conditional && amount && kept.some((c) => /\d/u.test(c)))) return { text, qualified: true };
+  if (qualified || ((conditional || disputed) && amount && kept.some((c) => /\d/u.test(c)))) return { text, qualified: true };
   // "50? you must be joking": a value asked back, then more said, is questioned, not given.
   if (timed && ECHOED.test(text)) return { text: '', why: 'unasserted' };
   if (kept.length === clauses.filter((c) => c.trim().length > 0).length) return { text };
@@ -183,6 +190,8 @@ function saysNone(text: string, unit: string): boolean {
   return m !== null && (m[1] === undefined || countsAsUnit(m[1], unit));
 }
 
+/** Verbs that give someone's view of a value ("my partner says 1200", "he reckons 5,000"). */
+const VIEWS = new Set([...OPINION_VERBS, 'says', 'said', 'say']);
 /** The period of a title, which ends no clause ("Dr. Patel"). */
 const TITLE_PERIOD = /\b(dr|mr|mrs|ms|mx|prof|st|jr|sr)\./giu;
 /** Units that count the people who depend on the person ("How many children do you support?"). */

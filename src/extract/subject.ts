@@ -1,6 +1,7 @@
 import { aboutThePast } from './assertion.js';
 import { BREAK, tokenize } from './normalize.js';
 import { PEOPLE as KNOWN_PEOPLE } from './knowledge/animals.js';
+import { OPINION_VERBS } from './knowledge/verbs.js';
 
 /**
  * Whose value a clause states (issue 26: a value is the person's answer only when its clause is about the
@@ -46,6 +47,7 @@ const VERBS = new Set([
   'lives', 'lived', 'work', 'works', 'worked', 'smoke', 'smokes', 'smoked', 'drive', 'drives', 'drove', 'prefer', 'prefers', 'preferred',
   'travel', 'travels', 'travelled', 'traveled', 'leave', 'leaves', 'left', 'visit', 'visits', 'visited', 'sell', 'sells', 'sold',
   'keep', 'keeps', 'kept', 'list', 'lists', 'listed', 'show', 'shows', 'showed', 'state', 'states', 'stated', 'claim', 'claims', 'claimed',
+  ...OPINION_VERBS,
   // How a thing seems: said of it, not chosen ("the basic plan looks fine").
   'look', 'looks', 'looked', 'seem', 'seems', 'seemed', 'sound', 'sounds', 'sounded',
 ]);

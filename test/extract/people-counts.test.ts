@@ -66,3 +66,28 @@ describe('people at large are no dependants', () => {
     expect(dependants(text)).toBe('refused');
   });
 });
+
+/**
+ * A list of the people who will do something, counted (issue 26, from the childcare and broadband dev splits):
+ * the person once however often named ("me, myself and I" was 3), "N of us" a total like "N people", "her mum"
+ * one person, and the words for people in the major languages. Sentences written for these tests.
+ */
+describe('the people a list names', () => {
+  const adults = (text: string) => {
+    const r = readTypedValue({ type: 'number', integer: true, min: 1, max: 6, unit: 'adults' }, text, { prompt: 'How many adults will collect your child?' });
+    return r.ok ? r.value : 'refused';
+  };
+  it.each([
+    ['myself, me and I', 1],
+    ['two of us, me and his dad', 2],
+    ['me + my parents', 3],
+    ['yo y mi hermana', 2],
+    ['me and the hubby', 2],
+    ['me, my sister-in-law', 2],
+    ['me, my sister and the dog', 'refused'],
+    ['me, my brother in law', 2],
+    ['three of us, me and my wife', 'refused'],
+  ])('"%s" reads %s', (text, value) => {
+    expect(adults(text)).toBe(value);
+  });
+});

@@ -6,23 +6,27 @@
  * a guess or anything else unknown leaves it uncounted. Tokens are normalized
  * (normalize.ts).
  */
+import { SMALL_NUMBERS } from './number-words.js';
 
-/** Small numbers in words, in English and the major European languages (ambiguous words such as "elf", "un" left out). */
-const NUMBERS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  uno: 1, una: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10,
-  eins: 1, zwei: 2, drei: 3, vier: 4, funf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10,
-  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10,
-  due: 2, tre: 3, quattro: 4, sei: 6, sette: 7, otto: 8, nove: 9, dieci: 10,
-  duas: 2, quatro: 4, sete: 7, oito: 8, dez: 10, twee: 2, drie: 3,
-  couple: 2, pair: 2, both: 2, twins: 2,
-};
+/**
+ * Small numbers in words (number-words.ts), with the words for one and two that are too ambiguous elsewhere but
+ * count people here ("uno", "due"), and the words for two people at once.
+ */
+const NUMBERS: ReadonlyMap<string, number> = new Map([
+  ...SMALL_NUMBERS,
+  ...Object.entries({ uno: 1, una: 1, eins: 1, due: 2, sei: 6, sept: 7, otto: 8, dez: 10, couple: 2, pair: 2, both: 2, twins: 2 }),
+]);
+/** The one answering, in the major languages: counted once however often named ("me, myself and I"). */
+const SPEAKER = new Set(['me', 'i', 'myself', 'moi', 'io', 'yo', 'ich', 'eu', 'ik', 'jag', 'ja']);
 /** One person each. */
 const ONE_PERSON = new Set([
-  'me', 'i', 'myself', 'wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'fiancee', 'spouse', 'son', 'daughter',
+  'wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'fiancee', 'spouse', 'son', 'daughter',
   'kid', 'child', 'baby', 'toddler', 'teenager', 'mother', 'mum', 'mom', 'father', 'dad', 'brother', 'sister', 'friend', 'flatmate',
   'roommate', 'grandmother', 'grandma', 'grandfather', 'grandpa', 'aunt', 'uncle', 'cousin', 'nephew', 'niece', 'stepson',
-  'stepdaughter', 'lodger', 'adult', 'person', 'boy', 'girl', 'newborn',
+  'stepdaughter', 'lodger', 'adult', 'person', 'boy', 'girl', 'newborn', 'missus', 'mrs', 'hubby', 'wifey', 'him', 'her', 'housemate',
+  'madre', 'padre', 'mama', 'papa', 'mae', 'pai', 'moglie', 'marito', 'esposa', 'esposo', 'marido', 'mujer', 'frau', 'mann', 'femme',
+  'mari', 'mutter', 'vater', 'mere', 'pere', 'hermano', 'hermana', 'fratello', 'sorella', 'bruder', 'schwester', 'figlio', 'figlia',
+  'hijo', 'hija', 'sohn', 'tochter', 'fils', 'fille',
 ]);
 /** Words for several people, counted by the number before them ("two kids"); "parents" and "twins" are two without one. */
 const PEOPLE = new Set([
@@ -37,6 +41,7 @@ const TOTALS = new Set(['people', 'persons', 'personas', 'personnes', 'personen'
 const GLUE = new Set([
   'and', 'plus', 'with', 'my', 'our', 'the', 'just', 'only', 'it', 'is', 'will', 'be', 'would', 'that', 'of', 'us', 'we', 'are', 'there',
   'in', 'total', 'all', 'together', 'y', 'und', 'et', 'e', 'mi', 'mis', 'meine', 'mein', 'ma', 'mon', 'mes', 'mio', 'mia', 'a', 'an',
+  '+', 'his', 'their', 'your', 'mine', 'minha', 'meu', 'mijn', 'en', 'och', 'min',
 ]);
 
 /** The number of people the tokens list, or undefined when any part is not understood or nobody is counted. */
@@ -44,13 +49,36 @@ export function countPeople(tokens: readonly string[]): number | undefined {
   let total = 0;
   let stated: number | undefined;
   let pending: number | undefined;
+  let speaker = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t === '|') continue;
-    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS[t];
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS.get(t);
     if (n !== undefined) {
       if (pending !== undefined) return undefined;
       pending = n;
+      continue;
+    }
+    // "Three of us, me, my wife and her mum": a total like "3 people".
+    if (t === 'of' && tokens[i + 1] === 'us' && pending !== undefined) {
+      if (stated !== undefined) return undefined;
+      stated = pending;
+      pending = undefined;
+      i++;
+      continue;
+    }
+    if (SPEAKER.has(t)) {
+      if (pending !== undefined && pending !== 1) return undefined;
+      total += speaker ? 0 : 1;
+      speaker = true;
+      pending = undefined;
+      continue;
+    }
+    // "her mum": "her" owns the one named next; "me and her": she is one.
+    if (t === 'her' && (ONE_PERSON.has(tokens[i + 1] ?? '') || PEOPLE.has(tokens[i + 1] ?? '') || NUMBERS.has(tokens[i + 1] ?? ''))) continue;
+    // "my mother-in-law": one person.
+    if (t === 'in' && tokens[i + 1] === 'law' && ONE_PERSON.has(tokens[i - 1] ?? '')) {
+      i++;
       continue;
     }
     if (TOTALS.has(t) && pending !== undefined) {
@@ -98,7 +126,7 @@ export function countAnimals(tokens: readonly string[], isAnimal: (word: string)
   let animals = 0;
   for (const t of tokens) {
     if (t === '|' || t === '+' || t === 'single' || t === 'total' || t === 'animals' || t === 'pets') continue;
-    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS[t];
+    const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS.get(t);
     if (n !== undefined) {
       if (pending !== undefined) return undefined;
       pending = n;

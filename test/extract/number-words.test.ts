@@ -1,0 +1,53 @@
+/**
+ * Numbers in words and in short forms as people type them (issue 26, from misses on the childcare, travel and
+ * moving dev splits): "twelve hundred and fifty" and "three grand" were refused with "please write the number in
+ * digits", "1,2k" as an unclear decimal, and "drei" or "cinco" were not numbers at all. Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { numberWordsAt } from '../../src/extract/knowledge/number-words.js';
+import { tokenize } from '../../src/extract/normalize.js';
+import { readTypedValue } from '../../src/extract/read-typed.js';
+
+const words = (text: string) => numberWordsAt(tokenize(text), 0)?.value;
+const euros = (text: string) => {
+  const r = readTypedValue({ type: 'number', min: 0, max: 100000, unit: 'EUR' }, text, { prompt: 'How much did it cost, in euros?' });
+  return r.ok ? r.value : 'refused';
+};
+const nights = (text: string) => {
+  const r = readTypedValue({ type: 'number', integer: true, min: 1, max: 14, unit: 'nights' }, text, { prompt: 'How many nights will you stay?' });
+  return r.ok ? r.value : 'refused';
+};
+
+describe('numbers in words', () => {
+  it.each([
+    ['fifteen hundred', 1500],
+    ['nineteen hundred and ninety', 1990],
+    ['four grand', 4000],
+    ['two thousand three hundred', 2300],
+    ['a grand', 1000],
+    ['vier', 4],
+    ['cinq', 5],
+    ['siete', 7],
+  ])('"%s" is %s', (text, value) => {
+    expect(words(text)).toBe(value);
+  });
+
+  it('leaves out words that are English too, or an article', () => {
+    expect(words('due')).toBeUndefined();
+    expect(words('sept')).toBeUndefined();
+    expect(words('un')).toBeUndefined();
+  });
+
+  it('reads them where an amount or a count is asked', () => {
+    expect(euros('fifteen hundred and twenty')).toBe(1520);
+    expect(euros('about four grand all in')).toBe(4000);
+    expect(nights('sechs Nächte')).toBe(6);
+    expect(nights('tres noches')).toBe(3);
+  });
+
+  it('a comma before one or two digits and a scale is a decimal comma', () => {
+    expect(euros('2,4k')).toBe(2400);
+    expect(euros('3,75 thousand')).toBe(3750);
+    expect(euros('2,400')).toBe(2400);
+  });
+});
