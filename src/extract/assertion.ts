@@ -133,7 +133,7 @@ const PAST_WORDS = new Set([
   'tore', 'slept', 'built', 'lent', 'fed', 'fought', 'sought', 'beat', 'dealt',
 ]);
 /** Changes whose result holds now ("I turned 40 yesterday", "we moved it up to today", "became a student"). */
-const CHANGED = new Set(['turned', 'became', 'switched', 'changed', 'moved', 'renewed', 'upgraded', 'joined', 'started', 'stopped', 'finished', 'graduated', 'retired', 'quit']);
+const CHANGED = new Set(['turned', 'became', 'switched', 'changed', 'moved', 'pushed', 'postponed', 'rescheduled', 'delayed', 'renewed', 'upgraded', 'joined', 'started', 'stopped', 'finished', 'graduated', 'retired', 'quit']);
 /** Times that are past on their own ("last time, basic"); a date alone ("surgery last month") needs a past verb. */
 const PAST_PHRASES = [
   'last time', 'back then', 'in the past', 'as a kid', 'as a child', 'as a teenager', 'growing up', 'in my youth',

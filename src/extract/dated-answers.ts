@@ -1,4 +1,5 @@
 import { clauseTime, unasserted } from './assertion.js';
+import { afterTakeBack } from './conclusion.js';
 import { BREAK, tokenize } from './normalize.js';
 import { readRate } from './rates.js';
 import { anotherSubject } from './subject.js';
@@ -21,6 +22,8 @@ const PLAN_WORDS = new Set([
   'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
   'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
   'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
+  // A plan the person has changed: "we pushed it to june", "moved it forward to the 3rd".
+  'pushed', 'moved', 'postponed', 'rescheduled', 'changed', 'brought', 'forward', 'delayed', 'put',
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
   'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
 ]);
@@ -30,6 +33,9 @@ const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or ra
  * person's, said now or of what is planned, and not ironic nor hypothetical.
  */
 export function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): string | undefined {
+  // "Next week, sorry no, mid-january": what follows the last take-back, read alone.
+  const tail = afterTakeBack(tokenize(text));
+  if (tail !== undefined) return byTimingWindow(tail.join(' '), gate, today);
   const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
   if (read === undefined || gate.prompt === undefined) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;
@@ -49,6 +55,8 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
 const FROM_A_LATER_TIME = /\b(?:will|shall|going to|gonna|from next|starting|from (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|soon|next (?:month|week|year))\b|'ll\b/iu;
 /** The frequency category a rate the person states falls in (rates.ts), said of themselves (or the asked thing), now. */
 export function byRate(text: string, gate: ExtractionQuestion): string | undefined {
+  const tail = afterTakeBack(tokenize(text));
+  if (tail !== undefined) return byRate(tail.join(' '), gate);
   const read = readRate(text, gate.categories);
   if (read === undefined || gate.prompt === undefined) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text) || FROM_A_LATER_TIME.test(text)) return undefined;

@@ -1,4 +1,5 @@
 import { isAside } from './aside.js';
+import { conclusionOf } from './conclusion.js';
 import { asksOfAnotherPerson, speakerStatesOwn } from './asked-person.js';
 import {
   ANSWER_FILLERS,
@@ -195,6 +196,16 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   if (all.length === 0) return abstain('empty');
+  // "Every day, I mean weekdays, so 5": the answer a self-correction settles on (conclusion.ts), when the whole
+  // message asserts something (no joke, no condition).
+  const concluded = conclusionOf(all);
+  if (concluded !== undefined) {
+    const settled = read(concluded.join(' '), concluded, gate, lexicon);
+    const offset = all.length - concluded.length;
+    if (settled.result.status === 'match' && unasserted(text, all, gate.prompt) === undefined)
+      // (Settled on after a take-back, a bare "so no" answers the question asked, not one the way there spoke of.)
+      return done(settled.result, settled.mentions.map((m) => ({ ...m, start: m.start + offset, end: m.end + offset, generic: false })));
+  }
 
   const asked = /\?\s*$/.test(text);
   const whole = all.filter((t) => t !== BREAK).join(' ');
@@ -576,6 +587,12 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
       // a count in digits or in words ("within 2 weeks" for "Within two weeks").
       for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
+      // "the 500" for "500 Mbit/s": a category named by a number and its unit, the only one with that number.
+      const own = phraseTokens(category);
+      if (own.length >= 2 && /^\d+$/u.test(own[0]!) && own.slice(1).every((w) => /^\p{L}+$/u.test(w)) && gate.categories.filter((c) => phraseTokens(c)[0] === own[0]).length === 1)
+        add(`the ${own[0]}`, { category });
+      // "1 gig", "500 meg": a speed's unit as people say it.
+      for (const alias of own.length >= 2 && /^\d+$/u.test(own[0]!) ? (SPEED_UNITS.get(own[1]!) ?? []) : []) add(`${own[0]} ${alias}`, { category });
       for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
     }
   // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
@@ -758,6 +775,11 @@ const REPORTED = [
   'i read', 'i heard', 'i saw on', 'according to', 'they said', 'they say', 'he said', 'she said', 'it says', 'it said',
   'they told me', 'i was told', 'we were told', 'was told', 'someone said', 'apparently', 'rumour has it', 'supposedly',
 ].map(phraseTokens);
+/** Units of speed and what people call them ("1 Gbit/s": "1 gig", "1 gigabit"). */
+const SPEED_UNITS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['mbit', ['mbps', 'meg', 'megs', 'megabit', 'megabits', 'mb']],
+  ['gbit', ['gbps', 'gig', 'gigs', 'gigabit', 'gigabits', 'gb']],
+]);
 /** Verbs a clause may open with, its subject said in the clause before ("Sarah, my flatmate, is a student"). */
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 's']);
 /** Negations of a whole clause ("it's not true that he stayed", "it isn't the case that..."). */

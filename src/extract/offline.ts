@@ -89,6 +89,9 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     if (structure.kind === 'reread') {
       const again = readCategory(structure.text, gate).result;
       if (again.status === 'match') return { values: { [gate.key]: { value: again.value, confidence: Math.min(again.confidence, 0.9), source: 'match' } } };
+      // ("Next week, sorry no, mid-january": what replaces it may be a date or a rate, read as they are read alone.)
+      const replaced = (input.today !== undefined ? byTimingWindow(structure.text, gate, input.today) : undefined) ?? byRate(structure.text, gate);
+      if (replaced !== undefined) return { values: { [gate.key]: { value: replaced, confidence: 0.85, source: 'match' } } };
       if (structure.keepOtherwise) return { values: { [gate.key]: { value: result.value, confidence: result.confidence, source: 'match' } } };
       shaped = 'taken_back';
     } else shaped = structure.why;

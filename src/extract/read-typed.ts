@@ -7,6 +7,7 @@ import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
 import { OPINION_VERBS } from './knowledge/verbs.js';
+import { conclusionOf } from './conclusion.js';
 import { ANIMALS } from './knowledge/animals.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
 import { typedValueSchema, type TypedSpec } from './typed-value.js';
@@ -34,6 +35,12 @@ export function readTypedValue(
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text, undefined, options.prompt) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
+  // "2, no wait, 3 with the van, so 3": the answer a self-correction settles on (conclusion.ts).
+  const concluded = conclusionOf(tokenize(text));
+  if (concluded !== undefined) {
+    const settled = readTypedValue(spec, concluded.join(' '), options, today);
+    if (settled.ok) return settled;
+  }
   if (options.prompt !== undefined && spec.type !== 'boolean') {
     const own = ownClauses(text, options.prompt, spec.type === 'number' || spec.type === 'string', spec.type === 'number', spec.type === 'number' ? spec.unit : undefined);
     if (own.text.length === 0)

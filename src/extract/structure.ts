@@ -1,3 +1,4 @@
+import { TAKE_BACK } from './conclusion.js';
 import { BREAK, tokenize } from './normalize.js';
 
 /**
@@ -15,8 +16,6 @@ export type Structure = { kind: 'keep' } | { kind: 'abstain'; why: string } | { 
 const NEGATORS = new Set(['not', 'no', 'never', 'nt', 'won', 'isn', 'doesn', 'don', 'wasn', 'aren']);
 const BE = new Set(['be', 'is', 'are', 's', 'been', 'was', 'were']);
 const EXCLUSIVE = new Set(['only', 'just', 'alone', 'solely', 'exclusively']);
-/** Words that take back what came before. */
-const TAKE_BACK: readonly string[][] = [['sorry'], ['wait'], ['oops'], ['correction'], ['i', 'mean'], ['i', 'meant'], ['scratch', 'that'], ['let', 'me', 'correct']];
 /** A clause of nothing but a "no" and an interjection ("ugh no", "oh no", "nah"): said after an answer, it takes it back. */
 const INTERJECTIONS = new Set(['ugh', 'oh', 'hmm', 'hm', 'um', 'uh', 'erm', 'argh', 'wait', 'sorry', 'damn', 'oops', 'well']);
 const NO = new Set(['no', 'nope', 'nah']);

@@ -47,6 +47,9 @@ describe('a date the person names', () => {
     ['in about five weeks', 'When are you planning to move?', move, 'Within two months'],
     ['early january', 'When are you planning to move?', move, 'Within two months'],
     ['en enero', 'When should the cover start?', cover, 'Later'],
+    // The person's own take-back: what follows it is the answer (conclusion.ts).
+    ['the 10th, no wait, the 30th', 'When should the cover start?', cover, 'Within a month'],
+    ['early december - scratch that, we pushed it to february', 'When should the cover start?', cover, 'Later'],
   ] as const)('"%s" reads %s', (text, prompt, categories, expected) => {
     expect(ask(text, prompt, [...categories])).toBe(expected);
   });
@@ -57,7 +60,7 @@ describe('a date the person names', () => {
     ['not on the 22nd', 'When should the cover start?', cover],
     ['the 2nd or the 20th', 'When should the cover start?', cover],
     ['we moved in back in march', 'When are you planning to move?', move],
-    ['the 10th, no wait, the 30th', 'When should the cover start?', cover],
+    ['the 10th, or was it the 30th', 'When should the cover start?', cover],
     // Friday, today: this one or the next?
     ['friday', 'When would you like to start?', week],
   ] as const)('"%s" commits nothing', (text, prompt, categories) => {
