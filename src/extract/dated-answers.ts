@@ -1,6 +1,7 @@
 import { clauseTime, unasserted } from './assertion.js';
 import { afterTakeBack } from './conclusion.js';
 import { BREAK, tokenize } from './normalize.js';
+import { DISCOVERY_VERBS } from './knowledge/verbs.js';
 import { readRate } from './rates.js';
 import { anotherSubject } from './subject.js';
 import { readTimingWindow } from './timing-windows.js';
@@ -27,6 +28,8 @@ const PLAN_WORDS = new Set([
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
   'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
 ]);
+/** A correction or a contrast: which date holds is left to the words that say it. */
+const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
 /**
  * The timing category a date in the text falls in (timing-windows.ts), when the clause holding it is the
@@ -39,6 +42,19 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
   if (read === undefined || gate.prompt === undefined) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;
+  // A question about when something happened ("Today / In the last 7 days / More than a week ago"): the date is
+  // the person's account of it, unless said of someone else, found out then ("I only noticed it today"), denied
+  // or turned by a contrast.
+  if (read.past) {
+    if (TURNED.test(text) || anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
+    let start = read.start;
+    while (start > 0 && read.tokens[start - 1] !== BREAK) start--;
+    let end = read.end;
+    while (end < read.tokens.length && read.tokens[end] !== BREAK) end++;
+    const clause = read.tokens.slice(start, end);
+    if (clause.some((t) => DISCOVERY_VERBS.has(t) || t === 'not' || t === 'never')) return undefined;
+    return read.category;
+  }
   // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words
   // before the date, in its clause, must be the person's plan or the question's own words.)
   let from = read.start;

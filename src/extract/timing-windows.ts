@@ -1,4 +1,5 @@
 import { BREAK, tokenize } from './normalize.js';
+import { SMALL_NUMBERS } from './knowledge/number-words.js';
 
 /**
  * Timing categories are windows of time (issue 26: general knowledge beyond a flow author's synonyms).
@@ -37,7 +38,7 @@ const count = (w: string | undefined) => (w === undefined ? undefined : /^\d{1,2
 const NO_WINDOW = /^(?:no rush|not sure|unsure|flexible|any ?time|whenever|i do not know|do not know|undecided|not urgent|no hurry|depends|other)$/u;
 
 /** The window a timing category's name gives, before tiers (undefined: none). */
-function nameWindow(name: string, today: Date): DayRange | 'later' | undefined {
+function nameWindow(name: string, today: Date): DayRange | 'later' | 'earlier' | undefined {
   const n = tokenize(name).filter((t) => t !== BREAK).join(' ');
   const dow = weekday(today);
   const y = today.getUTCFullYear();
@@ -60,25 +61,51 @@ function nameWindow(name: string, today: Date): DayRange | 'later' | undefined {
     return { from: 0, to: daysTo(today, y, m + k, today.getUTCDate()) };
   }
   if (/^within a fortnight$/u.test(n)) return { from: 0, to: 14 };
+  // The past, for a question about when something happened: "Yesterday", "In the last 7 days", "More than a week ago".
+  if (n === 'yesterday') return { from: -1, to: -1 };
+  if (n === 'last week') return { from: -dow - 7, to: -dow - 1 };
+  if (n === 'earlier this week') return { from: -dow, to: -1 };
+  const past = /^(?:in|within|over|during) the (?:last|past) (?:(a|an|one|two|three|four|five|six|seven|ten|twelve|couple of|few|\d{1,2}) )?(day|days|week|weeks|fortnight|month|months|year)$/u.exec(n);
+  if (past) {
+    const k = past[1] === undefined ? 1 : past[1] === 'few' ? 3 : count(past[1].replace(' of', ''))!;
+    return { from: -k * UNIT_DAYS[past[2]!.replace(/s$/u, '')]!, to: 0 };
+  }
+  if (/^(?:more than|over|longer than|earlier than) (?:a|an|one|two|three|four|\d{1,2}) (?:day|days|week|weeks|fortnight|month|months|year|years) ago$|^(?:earlier|before that|longer ago)$/u.test(n)) return 'earlier';
   return undefined;
 }
+const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, fortnight: 14, month: 30, year: 365 };
 
 /**
  * The categories' windows, as tiers (a window that starts where an earlier one does starts after it), or
  * undefined when some category is neither a window nor a name that gives none, or fewer than two give one.
  */
 export function categoryWindows(categories: readonly string[], today: Date): Map<string, DayRange> | undefined {
-  const raw = new Map<string, DayRange | 'later'>();
+  const raw = new Map<string, DayRange | 'later' | 'earlier'>();
   for (const c of categories) {
     const w = nameWindow(c, today);
     if (w !== undefined) raw.set(c, w);
     else if (!NO_WINDOW.test(tokenize(c).filter((t) => t !== BREAK).join(' '))) return undefined;
   }
-  const ranges = [...raw].filter((e): e is [string, DayRange] => e[1] !== 'later').sort((a, b) => a[1].to - b[1].to || a[1].from - b[1].from);
-  if (ranges.length + (raw.size - ranges.length) < 2 || ranges.length === 0) return undefined;
+  const ranges = [...raw].filter((e): e is [string, DayRange] => typeof e[1] === 'object');
+  if (raw.size < 2 || ranges.length === 0) return undefined;
   const out = new Map<string, DayRange>();
+  // The past ("Today", "In the last 7 days", "More than a week ago"): tiers counted back from today. A question
+  // with windows on both sides of today is read from no date.
+  const past = ranges.some(([, r]) => r.from < 0) || [...raw.values()].includes('earlier');
+  if (past) {
+    if (ranges.some(([, r]) => r.to > 0) || [...raw.values()].includes('later')) return undefined;
+    let reached = 1;
+    for (const [c, r] of ranges.sort((a, b) => b[1].from - a[1].from || b[1].to - a[1].to)) {
+      const to = r.to >= reached ? reached - 1 : r.to;
+      if (to < r.from) return undefined;
+      out.set(c, { from: r.from, to });
+      reached = Math.min(reached, r.from);
+    }
+    for (const [c, w] of raw) if (w === 'earlier') out.set(c, { from: -Infinity, to: reached - 1 });
+    return out;
+  }
   let reached = -1;
-  for (const [c, r] of ranges) {
+  for (const [c, r] of ranges.sort((a, b) => a[1].to - b[1].to || a[1].from - b[1].from)) {
     const from = r.from <= reached ? reached + 1 : r.from;
     if (from > r.to) return undefined;
     out.set(c, { from, to: r.to });
@@ -119,34 +146,100 @@ interface Mention {
   range: DayRange;
 }
 
-/** The next (y, m) on or after this month whose day `d` is today or later; the next year's month if it has passed. */
-function monthDay(today: Date, month: number, d: number): number {
+/**
+ * The next (y, m) on or after this month whose day `d` is today or later; the next year's month if it has passed.
+ * Looking back (`past`), the last one on or before today.
+ */
+function monthDay(today: Date, month: number, d: number, past = false): number {
   const y = today.getUTCFullYear();
   const days = daysTo(today, y, month, d);
+  if (past) return days <= 0 ? days : daysTo(today, y - 1, month, d);
   return days >= 0 ? days : daysTo(today, y + 1, month, d);
 }
-function monthRange(today: Date, month: number, part?: string): DayRange {
+function monthRange(today: Date, month: number, part?: string, past = false): DayRange {
   const y0 = today.getUTCFullYear();
-  const y = month < today.getUTCMonth() ? y0 + 1 : y0;
+  const y = past ? (month > today.getUTCMonth() ? y0 - 1 : y0) : month < today.getUTCMonth() ? y0 + 1 : y0;
   const last = endOfMonth(y, month);
   const [a, b] = part === 'early' || part === 'beginning' || part === 'start' ? [1, 10] : part === 'mid' || part === 'middle' ? [11, 20] : part === 'end' || part === 'late' ? [21, last] : [1, last];
+  if (past) return { from: daysTo(today, y, month, a), to: Math.min(0, daysTo(today, y, month, b)) };
   return { from: Math.max(0, daysTo(today, y, month, a)), to: daysTo(today, y, month, b) };
 }
 
-/** The dates the tokens name (at most a few words each). */
-function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
+/** Yesterday, and the words for it in the major languages ("ieri", "gestern", "hier", "ayer"). */
+const YESTERDAY = new Set(['yesterday', 'ieri', 'gestern', 'hier', 'ayer', 'gisteren', 'ontem', 'wczoraj', 'igar']);
+/** Units of a time ago, in days ("3 weeks ago", "il y a trois semaines", "hace dos dias", "vor zwei Wochen"). */
+const AGO_UNITS: Readonly<Record<string, number>> = {
+  day: 1, days: 1, week: 7, weeks: 7, fortnight: 14, fortnights: 14, month: 30, months: 30,
+  jours: 1, jour: 1, semaines: 7, semaine: 7, mois: 30, dias: 1, dia: 1, semanas: 7, semana: 7, meses: 30, mes: 30,
+  tage: 1, tagen: 1, tag: 1, wochen: 7, woche: 7, monaten: 30, monat: 30, giorni: 1, giorno: 1, settimane: 7, settimana: 7, mesi: 30,
+  dagen: 1, dag: 1, weken: 7, maanden: 30,
+};
+/** Words that open a time ago in other languages: "il y a", "hace", "vor", "fa" closes it ("tre settimane fa"). */
+const AGO_BEFORE = new Set(['hace', 'vor', 'ha']);
+/** "One" after such an opener ("hace un mes", "vor einem Monat", "il y a une semaine"). */
+const ONE = new Set(['un', 'una', 'uno', 'une', 'ein', 'eine', 'einem', 'einer']);
+
+/**
+ * A time the words at `i` name looking back, for a question about when something happened: "yesterday", "last
+ * night", "3 days ago", "a fortnight ago", "last week", "last month". Undefined where they name none.
+ */
+function pastMentionAt(tokens: readonly string[], i: number, today: Date): Mention | undefined {
+  const t = tokens[i]!;
+  const dow = weekday(today);
+  if (YESTERDAY.has(t)) return { start: i, end: i + 1, range: { from: -1, to: -1 } };
+  if (t === 'last' && tokens[i + 1] === 'night') return { start: i, end: i + 2, range: { from: -1, to: 0 } };
+  if ((t === 'this' && (tokens[i + 1] === 'morning' || tokens[i + 1] === 'afternoon')) || (t === 'earlier' && tokens[i + 1] === 'today')) return { start: i, end: i + 2, range: { from: 0, to: 0 } };
+  if (t === 'last' && tokens[i + 1] === 'week') return { start: i, end: i + 2, range: { from: -dow - 7, to: -dow - 1 } };
+  if (t === 'last' && tokens[i + 1] === 'month') {
+    const y = today.getUTCFullYear();
+    const m = today.getUTCMonth();
+    return { start: i, end: i + 2, range: { from: daysTo(today, y, m - 1, 1), to: daysTo(today, y, m - 1, endOfMonth(y, m - 1 < 0 ? 11 : m - 1)) } };
+  }
+  // "3 weeks ago", "a couple of days ago", "a few weeks ago", "il y a trois semaines", "tre settimane fa".
+  let k = i;
+  const opener = AGO_BEFORE.has(t) ? 1 : t === 'il' && tokens[i + 1] === 'y' && tokens[i + 2] === 'a' ? 3 : 0;
+  k += opener;
+  let lo: number | undefined;
+  let hi: number | undefined;
+  if (tokens[k] === 'a' && tokens[k + 1] === 'couple' && tokens[k + 2] === 'of') [lo, hi, k] = [2, 2, k + 3];
+  else if (tokens[k] === 'a' && tokens[k + 1] === 'few') [lo, hi, k] = [2, 4, k + 2];
+  else if (tokens[k] === 'a' || tokens[k] === 'an' || (opener > 0 && ONE.has(tokens[k] ?? ''))) [lo, hi, k] = [1, 1, k + 1];
+  else {
+    const n = count(tokens[k]) ?? SMALL_NUMBERS.get(tokens[k] ?? '');
+    if (n !== undefined) [lo, hi, k] = [n, n, k + 1];
+  }
+  const unit = AGO_UNITS[tokens[k] ?? ''];
+  if (lo === undefined || hi === undefined || unit === undefined) return undefined;
+  const closed = opener > 0 || tokens[k + 1] === 'ago' || tokens[k + 1] === 'fa';
+  if (!closed) return undefined;
+  const end = opener > 0 ? k + 1 : k + 2;
+  // (A month is not exact: "2 months ago" is any day of about that month.)
+  const slack = unit >= 30 ? 15 : unit >= 7 ? 3 : 0;
+  return { start: i, end, range: { from: -hi * unit - slack, to: Math.min(0, -lo * unit + slack) } };
+}
+
+/** The dates the tokens name (at most a few words each); looking back from today where `past`. */
+function mentionsIn(tokens: readonly string[], today: Date, past = false): Mention[] {
   const out: Mention[] = [];
   const dow = weekday(today);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const next = tokens[i + 1];
+    if (past) {
+      const back = pastMentionAt(tokens, i, today);
+      if (back) {
+        out.push(back);
+        i = back.end - 1;
+        continue;
+      }
+    }
     // "the 1st of december", "1 dec", "12th december"
     const d = dayNumber(t);
     if (d !== undefined) {
       const k = next === 'of' ? i + 2 : i + 1;
       const month = MONTHS[tokens[k] ?? ''];
       if (month !== undefined) {
-        const day = monthDay(today, month, d);
+        const day = monthDay(today, month, d, past);
         out.push({ start: i, end: k + 1, range: { from: day, to: day } });
         i = k;
         continue;
@@ -156,7 +249,7 @@ function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
         const y = today.getUTCFullYear();
         const m = today.getUTCMonth();
         const thisMonth = daysTo(today, y, m, d);
-        const day = thisMonth >= 0 && d <= endOfMonth(y, m) ? thisMonth : daysTo(today, y, m + 1, d);
+        const day = past ? (thisMonth <= 0 ? thisMonth : daysTo(today, y, m - 1, d)) : thisMonth >= 0 && d <= endOfMonth(y, m) ? thisMonth : daysTo(today, y, m + 1, d);
         out.push({ start: i, end: i + 1, range: { from: day, to: day } });
         continue;
       }
@@ -166,18 +259,26 @@ function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
       // "december 1st", "jan 3"
       const after = dayNumber(next);
       if (after !== undefined) {
-        const day = monthDay(today, month, after);
+        const day = monthDay(today, month, after, past);
         out.push({ start: i, end: i + 2, range: { from: day, to: day } });
         i++;
         continue;
       }
       // "january", "early january", "mid january", "the end of january"
       const part = ['early', 'beginning', 'start', 'mid', 'middle', 'late', 'end'].find((p) => tokens.slice(Math.max(0, i - 3), i).includes(p));
-      out.push({ start: i, end: i + 1, range: monthRange(today, month, part) });
+      out.push({ start: i, end: i + 1, range: monthRange(today, month, part, past) });
       continue;
     }
     // Weekdays: "next thursday" said on a Monday may be this coming one or the one after; a bare one is the next, unless it is today's.
     const wd = WEEKDAYS[t];
+    // Looking back: "on tuesday" is the last one ("last tuesday" may be the one before it); today's is today or a week ago.
+    if (wd !== undefined && past) {
+      const back = (dow - wd + 7) % 7;
+      const from = tokens[i - 1] === 'last' ? i - 1 : i;
+      if (back === 0) out.push({ start: from, end: i + 1, range: { from: -7, to: tokens[i - 1] === 'last' ? -7 : 0 } });
+      else out.push({ start: from, end: i + 1, range: { from: tokens[i - 1] === 'last' ? -back - 7 : -back, to: -back } });
+      continue;
+    }
     if (wd !== undefined) {
       const ahead = (wd - dow + 7) % 7;
       // ("Next monday" said on a Saturday is the coming one: it is in the next week already.)
@@ -208,7 +309,7 @@ function mentionsIn(tokens: readonly string[], today: Date): Mention[] {
     }
     // Holidays and the turn of the year: "christmas", "the new year", "new years".
     if (t === 'christmas' || t === 'xmas') {
-      const day = monthDay(today, 11, 24);
+      const day = monthDay(today, 11, 24, past);
       out.push({ start: i, end: i + 1, range: { from: day, to: day + 2 } });
       continue;
     }
@@ -237,11 +338,12 @@ export function readTimingWindow(
   text: string,
   categories: readonly string[],
   today: Date,
-): { category: string; start: number; end: number; tokens: string[] } | undefined {
+): { category: string; start: number; end: number; tokens: string[]; past: boolean } | undefined {
   const windows = categoryWindows(categories, today);
   if (!windows) return undefined;
   const tokens = tokenize(text);
-  const mentions = mentionsIn(tokens, today);
+  const past = [...windows.values()].some((w) => w.from < 0);
+  const mentions = mentionsIn(tokens, today, past);
   if (mentions.length !== 1) return undefined;
   const [m] = mentions as [Mention];
   let { from, to } = m.range;
@@ -256,7 +358,8 @@ export function readTimingWindow(
   while (s > 0 && tokens[s - 1] !== BREAK) s--;
   const clause = tokens.slice(s, m.start - (fromBound?.length ?? 0));
   if (!fromBound && clause.some((w) => w === 'not' || w === 'no' || w === 'never')) return undefined;
-  if (from < 0) return undefined;
+  if (from < 0 && !past) return undefined;
+  if (past && fromBound) return undefined;
   const holding = [...windows].filter(([, w]) => w.from <= from && to <= w.to);
-  return holding.length === 1 ? { category: holding[0]![0], start: m.start, end: m.end, tokens } : undefined;
+  return holding.length === 1 ? { category: holding[0]![0], start: m.start, end: m.end, tokens, past } : undefined;
 }

@@ -72,3 +72,45 @@ describe('a date the person names', () => {
     expect(out.values['q']).toBeUndefined();
   });
 });
+
+/**
+ * Timing categories of the past ("Today / In the last 7 days / More than a week ago"), for a question about when
+ * something happened (issue 26, from misses on the motor-claim dev split: "on tuesday", "a fortnight ago" and
+ * "il y a trois semaines" were asked again). The same windows, counted back from today (Friday 2026-11-27); a date
+ * looks back. Sentences written for these tests.
+ */
+describe('windows of the past', () => {
+  const when = ['Today', 'In the last 7 days', 'More than a week ago'];
+  const happened = (text: string) => ask(text, 'When did the leak start?', when);
+
+  it('derives the windows back from today, as tiers', () => {
+    expect(categoryWindows(when, today)).toEqual(
+      new Map([
+        ['Today', { from: 0, to: 0 }],
+        ['In the last 7 days', { from: -7, to: -1 }],
+        ['More than a week ago', { from: -Infinity, to: -8 }],
+      ]),
+    );
+    // Windows on both sides of today are read from no date.
+    expect(categoryWindows(['Yesterday', 'Tomorrow'], today)).toBeUndefined();
+  });
+
+  it.each([
+    ['on wednesday', 'In the last 7 days'],
+    ['yesterday evening', 'In the last 7 days'],
+    ['about three weeks ago', 'More than a week ago'],
+    ['a couple of days ago', 'In the last 7 days'],
+    ['back in september', 'More than a week ago'],
+    ['this morning', 'Today'],
+    ['hace un mes', 'More than a week ago'],
+    ['gestern', 'In the last 7 days'],
+  ])('"%s" reads %s', (text, expected) => {
+    expect(happened(text)).toBe(expected);
+  });
+
+  it("reads nothing from a denied date, a time of finding out, or a day that may be last week's", () => {
+    expect(happened('not yesterday')).toBe('abstain');
+    expect(happened('I only spotted it on wednesday')).toBe('abstain');
+    expect(happened('last saturday')).toBe('abstain');
+  });
+});
