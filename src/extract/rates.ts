@@ -22,6 +22,8 @@ export interface RateBand {
 const PER_YEAR: Readonly<Record<string, number>> = {
   day: 365, daily: 365, night: 365, week: 52, weekly: 52, weekend: 52, fortnight: 26, month: 12, monthly: 12, quarter: 4,
   year: 1, yearly: 1, annually: 1, summer: 1, winter: 1, holiday: 1,
+  // Every working day: five a week.
+  weekday: 260, workday: 260, working: 260,
 };
 const COUNT: Readonly<Record<string, [number, number]>> = {
   once: [1, 1], twice: [2, 2], thrice: [3, 3], one: [1, 1], two: [2, 2], three: [3, 3], four: [4, 4], five: [5, 5], six: [6, 6],
@@ -35,7 +37,8 @@ function nameBand(name: string): RateBand | 'none' | undefined {
   const n = tokenize(name).filter((t) => t !== BREAK).join(' ');
   if (/^(?:never|not at all|no)$/u.test(n)) return { min: 0, max: 0 };
   if (/^(?:rarely|hardly ever|seldom|almost never|very rarely)$/u.test(n)) return { min: 0.01, max: 3 };
-  if (/^(?:daily|every day|each day|once a day)$/u.test(n)) return { min: 300, max: 400 };
+  // (Every working day is daily: "5 days a week", "every weekday".)
+  if (/^(?:daily|every day|each day|once a day)$/u.test(n)) return { min: 250, max: 400 };
   if (/^(?:weekly|every week|once a week)$/u.test(n)) return { min: 40, max: 80 };
   if (/^(?:monthly|every month|once a month)$/u.test(n)) return { min: 10, max: 20 };
   if (/^(?:yearly|every year|once a year|annually)$/u.test(n)) return { min: 1, max: 1 };
@@ -54,7 +57,18 @@ export function categoryBands(categories: readonly string[]): Map<string, RateBa
     if (b === undefined) return undefined;
     if (b !== 'none') out.set(c, b);
   }
-  return out.size >= 2 ? out : undefined;
+  if (out.size < 2) return undefined;
+  // "Twice a week" is weekly where the next band up is daily: each band of a period reaches half again above its top, but well
+  // short of the middle of the gap to the next (on a scale of ratios), where which one is meant is a guess.
+  const sorted = [...out].sort((a, b) => a[1].min - b[1].min);
+  sorted.forEach(([c, b], k) => {
+    const next = sorted[k + 1]?.[1].min;
+    // ("Rarely" keeps its top: a vague word is no period to reach beyond.)
+    if (next === undefined || !Number.isFinite(b.max) || b.min < 1) return;
+    const reach = Math.min(b.max * 1.5, Math.sqrt(b.max * next) / 1.25);
+    if (reach > b.max) out.set(c, { min: b.min, max: reach });
+  });
+  return out;
 }
 
 /** A rate the tokens state, in times per year, with where it is; undefined when there is none or more than one. */

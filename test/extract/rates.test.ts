@@ -47,3 +47,25 @@ describe('a rate from a time to come is not how often now', () => {
     expect(ask(text, 'How often do you pay by card abroad?', [...abroad])).toBe('abstain');
   });
 });
+
+/**
+ * Between the bands of two periods a rate is read into the lower one up to half again above its top, well short
+ * of the middle of the gap; every working day is daily (issue 26, from the broadband and motor-claim dev splits:
+ * "2 days a week" and "every weekday" were asked again). Sentences written for these tests.
+ */
+describe('a rate between two bands', () => {
+  const office = ['Never', 'Rarely', 'Weekly', 'Daily'];
+  const commute = (text: string) => ask(text, 'How often do you cycle to work?', office);
+  it.each([
+    ['two days a week', 'Weekly'],
+    ['a couple of days a week', 'Weekly'],
+    ['every weekday', 'Daily'],
+    ['5 days a week', 'Daily'],
+  ])('"%s" reads %s', (text, expected) => {
+    expect(commute(text)).toBe(expected);
+  });
+  it('reads nothing near the middle of the gap', () => {
+    expect(commute('three days a week')).toBe('abstain');
+    expect(commute('four days a week')).toBe('abstain');
+  });
+});
