@@ -10,6 +10,7 @@
 import { COMMON_SYNONYMS, META_PHRASES, NEGATORS, NEUTRAL_PHRASES, QUESTION_OPENERS, UNCERTAIN_PHRASES } from './lexicon.js';
 import { BREAK, tokenize } from './normalize.js';
 import { numberWordsAt, SMALL_NUMBERS, TENS } from './knowledge/number-words.js';
+import { currencyOf } from './number-measure.js';
 import { parsePersonName } from './person-name.js';
 import { checkPhoneNumber } from './phone-countries.js';
 
@@ -131,10 +132,11 @@ const SCALE_WORDS = new Set([
   'dozen', 'dozens', 'grand', 'lakh', 'lakhs', 'crore', 'crores', 'half', 'halves', 'quarter', 'quarters',
 ]);
 /** Scale words read after digits: always the same factor ("m" is left out: metres, minutes). */
-const SCALES: Readonly<Record<string, number>> = {
+// (A Map: a plain object would answer for "constructor".)
+const SCALES: ReadonlyMap<string, number> = new Map(Object.entries({
   k: 1000, thousand: 1000, thousands: 1000, grand: 1000, tausend: 1000, mil: 1000, mille: 1000,
   million: 1e6, millions: 1e6, mio: 1e6, bn: 1e9, billion: 1e9, hundred: 100,
-};
+}));
 /** A currency sign or word right before or after a number. */
 const CURRENCY_BEFORE = /(?:[€$£]|\b(?:eur|euro|euros|usd|gbp))\s*$/iu;
 const CURRENCY_AFTER = /^\s*(?:[€$£]|(?:eur|euro|euros|eu|usd|dollars?|bucks|pounds?)\b)/iu;
@@ -195,7 +197,7 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
       i += a.length;
     } else tokens.push(said[i++]!);
   }
-  const digits = readDigitNumbers(s);
+  const digits = readDigitNumbers(s, options.unit !== undefined && currencyOf(options.unit) !== undefined);
   if (typeof digits === 'string') return fail(digits);
   const spelled = readNumberWords(tokens);
   if (typeof spelled === 'string') return fail(spelled);
@@ -257,8 +259,9 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
 }
 
 /** Numbers written with digits, or a message saying why one of them cannot be read. */
-function readDigitNumbers(s: string): FoundNumber[] | string {
+function readDigitNumbers(s: string, money = false): FoundNumber[] | string {
   const found: FoundNumber[] = [];
+  let codes = 0;
   const UNREADABLE = 'I could not read a number in your answer. Please reply with just the number, for example 40.';
   // The regex is linear: the repeated class cannot overlap what follows it.
   for (const m of s.matchAll(/[.,]?\d(?:[\d.,]*\d)?/g)) {
@@ -266,7 +269,12 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     let body = m[0];
     const before = s[start - 1] ?? '';
     // "A4", "CO2", "1e5": digits glued to letters are a code, not an amount.
-    if (LETTER.test(before)) return UNREADABLE;
+    // (Left out, where another number is the answer: "ref BB7741, budget 55"; not "1e5", digits on both sides.)
+    if (LETTER.test(before)) {
+      if (/\d\p{L}*$/u.test(s.slice(0, start))) return UNREADABLE;
+      codes++;
+      continue;
+    }
     let sign = 1;
     if (before === '-' || before === '\u2212' || before === '+') {
       const beforeSign = s[start - 2] ?? '';
@@ -289,17 +297,17 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     if (CURRENCY_BEFORE.test(s.slice(0, start)) || CURRENCY_AFTER.test(after)) {
       if (/^[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{2})?$/.test(body)) body = body.replace(/\./g, '').replace(',', '.');
       else if (/^\d+,\d{2}$/.test(body)) body = body.replace(',', '.');
-    }
+    } else if (money && /^\d+,\d{2}$/.test(body)) body = body.replace(',', '.'); // "39,99" asked in euros: cents
     const unitMatch = /^\s*(\p{L}+)/u.exec(after);
     const unit = unitMatch?.[1]?.toLowerCase();
     // "1,2k", "2,5 thousand": a comma before one or two digits and a scale is a decimal comma (a thousands one has three).
-    if (unit !== undefined && SCALES[unit] !== undefined && /^\d+,\d{1,2}$/.test(body)) body = body.replace(',', '.');
+    if (unit !== undefined && SCALES.has(unit) && /^\d+,\d{1,2}$/.test(body)) body = body.replace(',', '.');
     let value = readDigits(body);
     if (typeof value === 'string') return value;
 
     let end = m.index + m[0].length;
     // "5k", "2.5k", "40 thousand", "30 grand": the scale is part of the number.
-    const scale = unit === undefined ? undefined : SCALES[unit];
+    const scale = unit === undefined ? undefined : SCALES.get(unit);
     if (scale !== undefined) {
       value = Math.round(value * scale * 100) / 100;
       end += unitMatch![0].length;
@@ -308,7 +316,7 @@ function readDigitNumbers(s: string): FoundNumber[] | string {
     if (/^\s*\+(?!\s*\d)/.test(after)) return 'Please give one number rather than a limit such as "40+".';
     found.push({ value: sign * value, span: [start, end], ...(unit !== undefined && SUBUNIT_WORDS.has(unit) && { subunit: true }) });
   }
-  return found;
+  return found.length === 0 && codes > 0 ? UNREADABLE : found;
 }
 
 /** One run of digits with "." and ","; the number, or why it is ambiguous. */
@@ -367,7 +375,7 @@ function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
     // "a" alone, or "one" as a pronoun ("no one", "the blue one"), is no number.
     if (!read || (t === 'a' && read.end === i + 1)) {
       // (After digits, a scale was read with them: "40 thousand".)
-      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm' && !(SCALES[t] !== undefined && /^\d+$/.test(tokens[i - 1] ?? ''))) return IN_DIGITS;
+      if (SCALE_WORDS.has(t) && t !== 'k' && t !== 'm' && !(SCALES.has(t) && /^\d+$/.test(tokens[i - 1] ?? ''))) return IN_DIGITS;
       i++;
       continue;
     }

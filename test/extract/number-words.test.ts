@@ -51,3 +51,30 @@ describe('numbers in words', () => {
     expect(euros('2,400')).toBe(2400);
   });
 });
+
+/**
+ * At a question in a currency, a comma before two digits is the cents ("24,50"), and a code of letters and digits
+ * beside the amount is left out ("ref AB1234, about 60") (issue 26, from the broadband dev split: both were refused).
+ */
+describe('amounts beside codes, and cents after a comma', () => {
+  const monthly = (text: string) => {
+    const r = readTypedValue({ type: 'number', min: 10, max: 200, unit: 'EUR' }, text, { prompt: 'What is the most you want to pay per month, in euros?' });
+    return r.ok ? r.value : 'refused';
+  };
+  it('reads them', () => {
+    expect(monthly('24,50')).toBe(24.5);
+    expect(monthly('my account is XK2231, about 60')).toBe(60);
+  });
+  it('still refuses a code alone, and a comma that is no decimal where no currency is asked', () => {
+    expect(monthly('XK2231')).toBe('refused');
+    expect(nights('2,5')).toBe('refused');
+  });
+});
+
+describe('a word after a number that is a property of every object', () => {
+  it('is no scale ("7 constructor" was read as NaN once a code no longer stopped the reading)', async () => {
+    const { parseTypedAnswer } = await import('../../src/extract/parse-typed.js');
+    expect(parseTypedAnswer('number', '7 constructor')).toMatchObject({ ok: true, value: 7 });
+    expect(parseTypedAnswer('number', '7 toString')).toMatchObject({ ok: true, value: 7 });
+  });
+});
