@@ -282,15 +282,27 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const mine = (tail[0] === 'i' || (tail[0] === BREAK && tail[1] === 'i')) && !tail.some((t) => t === 'now' || t === 'currently' || t === 'nowadays');
       if ((said.length > 0 || numbers) && !toYouAlone(gate.prompt) && before.length > 0 && (mine || before.some((m) => saidOfAnother(all, from + m.start, gate.prompt))))
         return abstain('ambiguous');
-      // "Yes, but my son never does" asked whether you do: asked of "you" alone, a tail said all of someone else is an
-      // aside; the answer before it stands, read as if said alone.
-      if (said.length > 0 && !numbers && toYouAlone(gate.prompt) && said.every((m) => saidOfAnother(tail, m.start, gate.prompt))) {
+      // "Yes, but my son never does" asked whether you do, "he's 3, but his sister is 4" asked your child's age: asked of
+      // "you" alone or of one other person, a tail said all of someone else is an aside; the answer before it stands,
+      // read as if said alone.
+      const tailNumbers = numbers ? statedNumbers(tail, 0, (i) => inTail.consumedBy.has(i), lexicon.rangesInMonths) : [];
+      const headNumbers = lexicon.ranges.size > 0 ? statedNumbers(all.slice(from, at), 0, () => false, lexicon.rangesInMonths) : [];
+      const ofAnother = [...said.map((m) => m.start), ...tailNumbers.map((n) => n.start)];
+      if (
+        ofAnother.length > 0 &&
+        before.length + headNumbers.length > 0 &&
+        (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) &&
+        ofAnother.every((at) => saidOfAnother(tail, at, gate.prompt))
+      ) {
         const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
         return read(alone, tokenize(alone), gate, lexicon);
       }
       if (said.length > 0 || numbers) from = at;
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) {
-        if (!isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
+        // ("No, but his brother is allergic to nuts": a tail that speaks of someone else, asked of you or of one other person.)
+        const firstClauseEnd = tail.indexOf(BREAK, 1) < 0 ? tail.length : tail.indexOf(BREAK, 1);
+        const ofSomeoneElse = (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) && before.length > 0 && saidOfAnother(tail, firstClauseEnd, gate.prompt);
+        if (!ofSomeoneElse && !isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
         // An aside after it ("no alarm, but we have cameras") leaves the answer before it, read as if said alone (aside.ts).
         const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
         return read(alone, tokenize(alone), gate, lexicon);
