@@ -9,7 +9,8 @@
  *
  * A file's length is its time in test/setup/timings.json (written by
  * `npm run test:timings`), else vitest's own record of its last run, else 0:
- * a new file runs among the short ones until the next measure.
+ * a new file runs among the short ones until the next measure. A suite whose
+ * size the environment raises (`raisedFiles`) runs before all of them.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -18,6 +19,23 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const TIMINGS = new URL('./timings.json', import.meta.url);
 /** Seconds from which a file is long: it runs first, wherever its project is. */
 export const LONG_FILE_S = 5;
+
+/**
+ * The suites whose size an environment variable raises above `npm test`'s
+ * samples (`npm run test:ci`, which .ci/run runs: the chaos suites at 1,000
+ * runs, the properties at 1,000 documents and 200 conversations, every
+ * model-based path). Raised, they are the run's longest files (the document
+ * agent's chaos suite about 150 s, most of it waiting on hangs' deadlines),
+ * whatever timings.json measured at the sampled sizes.
+ */
+export function raisedFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const above = (name: string, sampled: number) => env[name] !== undefined && Number(env[name]) > sampled;
+  return [
+    ...(above('GATEFLOW_CHAOS_RUNS', 40) ? ['test/extract/chaos.test.ts', 'test/task-agent/chaos.test.ts', 'test/document-agent/chaos.test.ts'] : []),
+    ...(above('PROP_DOC_RUNS', 100) || above('PROP_TURN_RUNS', 20) ? ['test/flow/properties.test.ts'] : []),
+    ...(env.GATEFLOW_EVERY_PATH === '1' ? ['test/flow/model-based.test.ts'] : []),
+  ];
+}
 
 /** Seconds per test file (relative to the project's root), as last measured. */
 export function readTimings(): Record<string, number> {
@@ -38,8 +56,11 @@ export default class LongestFirst extends BaseSequencer {
     };
     const known = new Map(files.map((spec) => [spec, seconds(spec)]));
     const long = (spec: TestSpecification) => known.get(spec)! >= LONG_FILE_S;
+    const raised = new Set(raisedFiles());
+    const first = (spec: TestSpecification) => raised.has(relative(root, spec.moduleId));
     return [...files].sort(
       (a, b) =>
+        Number(first(b)) - Number(first(a)) ||
         Number(long(b)) - Number(long(a)) ||
         (long(a) ? 0 : a.project.name.localeCompare(b.project.name)) ||
         known.get(b)! - known.get(a)! ||

@@ -8,7 +8,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { readTimings } from './longest-first.js';
+import { raisedFiles, readTimings } from './longest-first.js';
 
 export default class TimingsReporter implements Reporter {
   private root = process.cwd();
@@ -19,8 +19,10 @@ export default class TimingsReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const timings = readTimings();
+    // A suite run at raised sizes (`npm run test:ci`) keeps the time of its sampled size, the one `npm test` runs.
+    const raised = new Set(raisedFiles());
     for (const module of modules) {
-      if (module.state() !== 'passed') continue;
+      if (module.state() !== 'passed' || raised.has(relative(this.root, module.moduleId))) continue;
       // Its imports are left out: they take longer when a run's first files load them, whatever the file.
       timings[relative(this.root, module.moduleId)] = Math.round(module.diagnostic().duration / 100) / 10;
     }

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import LongestFirst, { raisedFiles, readTimings } from './longest-first.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCRIPTS = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** The run's order of `files` (paths from the root), as vitest asks the sequencer for it. */
+async function order(files: string[]): Promise<string[]> {
+  const ctx = { config: { root: ROOT }, cache: { getFileTestResults: () => undefined } } as unknown as Vitest;
+  const specs = files.map((file) => ({ moduleId: `${ROOT}${file}`, project: { name: 'rest' } }) as unknown as TestSpecification);
+  return (await new LongestFirst(ctx).sort(specs)).map((spec) => spec.moduleId.slice(ROOT.length));
+}
+
+/** `NAME=value` settings at the start of a package.json script. */
+const settings = (script: string): Record<string, string> => Object.fromEntries([...script.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('the order of the test files', () => {
+  const SAMPLED = ['test/document-agent/chaos.test.ts', 'test/flow/properties.test.ts'];
+
+  it('at npm test sizes, a sampled suite runs after the files measured longer', async () => {
+    const timings = readTimings();
+    expect(timings['test/browser/widget.test.ts']).toBeGreaterThan(timings['test/document-agent/chaos.test.ts']!);
+    expect(await order([...SAMPLED, 'test/browser/widget.test.ts'])).toEqual(['test/browser/widget.test.ts', ...SAMPLED]);
+  });
+
+  it('at the raised sizes of npm run test:ci, the raised suites run first: they are then the longest of the run', async () => {
+    for (const [name, value] of Object.entries(settings(SCRIPTS['test:ci']!))) vi.stubEnv(name, value);
+    const [first, second, last] = await order([...SAMPLED, 'test/browser/widget.test.ts']);
+    expect(new Set([first, second])).toEqual(new Set(SAMPLED));
+    expect(last).toBe('test/browser/widget.test.ts');
+  });
+
+  it('test:ci raises exactly what test:chaos, test:properties and test:paths raise, and every file they run', () => {
+    const ci = settings(SCRIPTS['test:ci']!);
+    expect(ci).toEqual({ ...settings(SCRIPTS['test:chaos']!), ...settings(SCRIPTS['test:properties']!), ...settings(SCRIPTS['test:paths']!) });
+    const files = (script: string) => script.match(/test\/\S+\.test\.ts/g) ?? [];
+    expect(new Set(raisedFiles(ci))).toEqual(new Set(['test:chaos', 'test:properties', 'test:paths'].flatMap((name) => files(SCRIPTS[name]!))));
+    expect(raisedFiles({})).toEqual([]);
+  });
+});
