@@ -2,16 +2,23 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import LongestFirst, { raisedFiles, readTimings } from './longest-first.js';
+import LongestFirst, { raisedFiles, raisedKey, readTimings } from './longest-first.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPTS = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
-/** The run's order of `files` (paths from the root), as vitest asks the sequencer for it. */
-async function order(files: string[]): Promise<string[]> {
+/** The run's order of `files` (paths from the root), as vitest asks the sequencer for it; by `timings` when given, else timings.json's. */
+async function order(files: string[], timings?: Record<string, number>): Promise<string[]> {
   const ctx = { config: { root: ROOT }, cache: { getFileTestResults: () => undefined } } as unknown as Vitest;
   const specs = files.map((file) => ({ moduleId: `${ROOT}${file}`, project: { name: 'rest' } }) as unknown as TestSpecification);
-  return (await new LongestFirst(ctx).sort(specs)).map((spec) => spec.moduleId.slice(ROOT.length));
+  const sequencer = timings
+    ? new (class extends LongestFirst {
+        protected override timings() {
+          return timings;
+        }
+      })(ctx)
+    : new LongestFirst(ctx);
+  return (await sequencer.sort(specs)).map((spec) => spec.moduleId.slice(ROOT.length));
 }
 
 /** `NAME=value` settings at the start of a package.json script. */
@@ -30,11 +37,15 @@ describe('the order of the test files', () => {
     expect(await order([...SAMPLED, 'test/browser/widget.test.ts'])).toEqual(['test/browser/widget.test.ts', ...SAMPLED]);
   });
 
-  it('at the raised sizes of npm run test:ci, the raised suites run first: they are then the longest of the run', async () => {
+  it('at the raised sizes of npm run test:ci, a raised suite is ordered by its time at that size', async () => {
     for (const [name, value] of Object.entries(settings(SCRIPTS['test:ci']!))) vi.stubEnv(name, value);
-    const [first, second, last] = await order([...SAMPLED, 'test/browser/widget.test.ts']);
-    expect(new Set([first, second])).toEqual(new Set(SAMPLED));
-    expect(last).toBe('test/browser/widget.test.ts');
+    const files = [...SAMPLED, 'test/browser/widget.test.ts'];
+    const timings = { 'test/browser/widget.test.ts': 60, [raisedKey(SAMPLED[0]!)]: 90, [raisedKey(SAMPLED[1]!)]: 30 };
+    expect(await order(files, timings)).toEqual([SAMPLED[0], 'test/browser/widget.test.ts', SAMPLED[1]]);
+    // Not measured at that size: first, as the longest it may be.
+    expect(await order(files, { 'test/browser/widget.test.ts': 60 })).toEqual([...SAMPLED.toSorted(), 'test/browser/widget.test.ts']);
+    // timings.json has every raised suite's time at that size.
+    for (const file of raisedFiles()) expect(readTimings()[raisedKey(file)], file).toBeGreaterThan(0);
   });
 
   it('test:ci raises exactly what test:chaos, test:properties and test:paths raise, and every file they run', () => {
