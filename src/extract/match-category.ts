@@ -1,4 +1,5 @@
 import { isAside } from './aside.js';
+import { allWellAt } from './all-well.js';
 import { conclusionOf } from './conclusion.js';
 import { asksOfAnotherPerson, speakerStatesOwn } from './asked-person.js';
 import {
@@ -417,6 +418,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     const ofSomeoneElse = tokens.slice(0, Math.max(at, 0)).some((t) => PEOPLE.has(t) || FAMILY.has(t) || THIRD_PERSON.has(t));
     if (at >= 0 && !ofSomeoneElse && !tokens.some((t) => asked.has(t) && CHANGE_WORDS.has(t)) && !saidOfAnother(tokens, at, gate.prompt))
       mentions.push({ category: lexicon.no, start: at, end: at + 1, typo: false, phrase: undefined, number: false });
+  }
+  // "Everyone's fine" asked whether anyone was hurt: all are well, its No (all-well.ts).
+  if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
+    const well = allWellAt(tokens, gate.prompt);
+    if (well !== undefined && clauseTime(tokens, well.start, well.end, gate.prompt) === undefined)
+      mentions.push({ category: lexicon.no, start: well.start, end: well.end, typo: false, phrase: undefined, number: false });
   }
   // "It has not" asked whether it has flooded: the clause denies the question's verb.
   if (mentions.length === 0 && lexicon.no !== undefined && lexicon.yes !== undefined) {
