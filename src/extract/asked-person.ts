@@ -15,6 +15,7 @@ const PERSON_ASKED = new Set([
 /** Of those, the ones the one answering cannot be (the driver or the oldest traveller may well be "me"). */
 const NEVER_THE_SPEAKER = new Set(['child', 'son', 'daughter', 'baby', 'kid', 'toddler', 'boy', 'girl', 'partner', 'spouse', 'husband', 'wife', 'pupil']);
 const OWNERS = new Set(['your', 'the', 'this']);
+const AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must']);
 /** Words between the owner and the noun that still describe the one person ("the oldest person", "your youngest child"). */
 const DESCRIBING = /^(?:\p{L}+est|main|other|second|first|little|new)$/u;
 
@@ -29,7 +30,9 @@ function personAsked(prompt: string | undefined): string | undefined {
     const tokens = tokenize(prompt);
     found = null;
     for (let i = 0; i < tokens.length && found === null; i++) {
-      if (!OWNERS.has(tokens[i]!)) continue;
+      // (The question's subject, after its auxiliary: "does your child", "how old is the oldest person"; not its
+      // object, "how many adults will collect your child".)
+      if (!OWNERS.has(tokens[i]!) || !(i === 0 || AUXILIARIES.has(tokens[i - 1]!))) continue;
       const noun = DESCRIBING.test(tokens[i + 1] ?? '') ? tokens[i + 2] : tokens[i + 1];
       if (noun !== undefined && noun !== BREAK && PERSON_ASKED.has(noun)) found = noun;
     }

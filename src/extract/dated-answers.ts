@@ -28,6 +28,11 @@ const PLAN_WORDS = new Set([
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
   'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
 ]);
+/** Words of a clause that tells when the asked thing happened ("it happened on tuesday", "we got hit a fortnight ago"). */
+const EVENT_WORDS = new Set([
+  'happened', 'happen', 'occurred', 'was', 'were', 'did', 'got', 'last', 'ago', 'just', 'only', 'hit', 'crashed', 'stolen', 'broken',
+  'damaged', 'started', 'began', 'since', 'think', 'pretty', 'sure', 'must', 'have', 'been', 'had', 'accident', 'incident', 'all',
+]);
 /** A correction or a contrast: which date holds is left to the words that say it. */
 const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
@@ -46,13 +51,17 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   // the person's account of it, unless said of someone else, found out then ("I only noticed it today"), denied
   // or turned by a contrast.
   if (read.past) {
-    if (TURNED.test(text) || anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
+    if (TURNED.test(text)) return undefined;
     let start = read.start;
     while (start > 0 && read.tokens[start - 1] !== BREAK) start--;
     let end = read.end;
     while (end < read.tokens.length && read.tokens[end] !== BREAK) end++;
     const clause = read.tokens.slice(start, end);
     if (clause.some((t) => DISCOVERY_VERBS.has(t) || t === 'not' || t === 'never')) return undefined;
+    // (Another thing's date, "my policy renewed on the 20th", "the confirmation says the 3rd": the words before
+    // the date must tell of the asked event, or be the question's own.)
+    const asked = new Set(tokenize(gate.prompt));
+    if (read.tokens.slice(start, read.start).some((t) => !PLAN_WORDS.has(t) && !EVENT_WORDS.has(t) && !asked.has(t))) return undefined;
     return read.category;
   }
   // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words

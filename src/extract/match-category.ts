@@ -289,7 +289,10 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const tailNumbers = numbers ? statedNumbers(tail, 0, (i) => inTail.consumedBy.has(i), lexicon.rangesInMonths) : [];
       const headNumbers = lexicon.ranges.size > 0 ? statedNumbers(all.slice(from, at), 0, () => false, lexicon.rangesInMonths) : [];
       const ofAnother = [...said.map((m) => m.start), ...tailNumbers.map((n) => n.start)];
+      // (Someone else's view of the answer is no aside but a dispute: "asap, but my partner says after new year".)
+      const disputed = tail.some((t) => VIEWS.has(t));
       if (
+        !disputed &&
         ofAnother.length > 0 &&
         before.length + headNumbers.length > 0 &&
         (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) &&
@@ -302,7 +305,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) {
         // ("No, but his brother is allergic to nuts": a tail that speaks of someone else, asked of you or of one other person.)
         const firstClauseEnd = tail.indexOf(BREAK, 1) < 0 ? tail.length : tail.indexOf(BREAK, 1);
-        const ofSomeoneElse = (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) && before.length > 0 && saidOfAnother(tail, firstClauseEnd, gate.prompt);
+        const ofSomeoneElse =
+          (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) && before.length > 0 && !tail.some((t) => VIEWS.has(t)) && saidOfAnother(tail, firstClauseEnd, gate.prompt);
         if (!ofSomeoneElse && !isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
         // An aside after it ("no alarm, but we have cameras") leaves the answer before it, read as if said alone (aside.ts).
         const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
@@ -801,6 +805,8 @@ const SPEED_UNITS: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 /** Verbs a clause may open with, its subject said in the clause before ("Sarah, my flatmate, is a student"). */
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 's']);
+/** Verbs that give someone's view of the answer ("my partner says", "he thinks", "she'd rather"). */
+const VIEWS = new Set([...OPINION_VERBS, 'says', 'said', 'say', 'rather', 'prefers', 'prefer']);
 /** Negations of a whole clause ("it's not true that he stayed", "it isn't the case that..."). */
 const SENTENTIAL_NEGATIONS = ['not true that', 'not the case that', 'untrue that', 'not right that', 'not correct that', 'false that'].map(phraseTokens);
 /**

@@ -125,6 +125,8 @@ const AFTER_AN_AGE = new Set([
 /** Digits alone or with a year unit glued on ("15yo", "3yrs"). */
 const AGE_TOKEN = /^(\d{1,3})(yo|yrs?|y|years?)?$/;
 
+/** Words that liken the subject to someone ("the size of a 3 year old", "like a 5 year old"). */
+const LIKENING = new Set(['of', 'like', 'than', 'as']);
 /** Words before "are" that make the number after it a count of people ("we are two"), not an age. */
 const GROUP = new Set(['we', 'there', 'they']);
 
@@ -144,6 +146,8 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
     if (!m && !spelled) continue;
     // (Inside a number in words already read from an earlier word: the "two" of "forty two".)
     if (!m && i > from && (numberWordsAt(tokens, i - 1)?.end ?? 0) > i) continue;
+    // "The size of a 3 year old", "acts like a 5 year old": someone the subject is likened to, not their age.
+    if ((tokens[i - 1] === 'a' || tokens[i - 1] === 'an') && LIKENING.has(tokens[i - 2] ?? '')) continue;
     let value = m ? Number(m[1]) : spelled!.value;
     const after = m ? i + 1 : spelled!.end;
     // No one is that old: an id, a price, a room.

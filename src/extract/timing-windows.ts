@@ -238,6 +238,11 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
     if (d !== undefined) {
       const k = next === 'of' ? i + 2 : i + 1;
       const month = MONTHS[tokens[k] ?? ''];
+      // (Looking back, a day of this year still to come, "the 3rd of december" on the 27th of november, is no past.)
+      if (month !== undefined && past && daysTo(today, today.getUTCFullYear(), month, d) > 0) {
+        i = k;
+        continue;
+      }
       if (month !== undefined) {
         const day = monthDay(today, month, d, past);
         out.push({ start: i, end: k + 1, range: { from: day, to: day } });
@@ -258,6 +263,10 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
     if (month !== undefined && t !== 'may' && t !== 'mar' && t !== 'mai') {
       // "december 1st", "jan 3"
       const after = dayNumber(next);
+      if (after !== undefined && past && daysTo(today, today.getUTCFullYear(), month, after) > 0) {
+        i++;
+        continue;
+      }
       if (after !== undefined) {
         const day = monthDay(today, month, after, past);
         out.push({ start: i, end: i + 2, range: { from: day, to: day } });

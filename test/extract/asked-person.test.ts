@@ -42,3 +42,12 @@ describe('whom the question asks about', () => {
     expect(yesNo('Do you hold a full driving licence?', 'he does')).toBe('unread');
   });
 });
+
+describe('the person a question asks about is its subject', () => {
+  it('not a person it names as its object', () => {
+    expect(asksOfAnotherPerson('How many adults, including you, will pick up your son?')).toBe(false);
+    expect(asksOfAnotherPerson('Has your son ever been excluded?')).toBe(true);
+    const r = readTypedValue({ type: 'number', integer: true, min: 1, max: 6, unit: 'adults' }, "he's 4", { prompt: 'How many adults, including you, will pick up your son?' });
+    expect(r.ok).toBe(false);
+  });
+});

@@ -63,11 +63,13 @@ describe("the widget's browser bundle", () => {
   // took it from 26.7 to 29.5 KB; the grounded rules a-c of issue 26 and the knowledge of opposites,
   // animals and counted people to 33.3 KB; whose value it is, the message's structure, and knowledge
   // of roles, bank accounts, timing in six languages and parts of category names to 40.6 KB; values
-  // told rather than given, counts of people, timing windows and rates to 42.4 KB); it loads only
+  // told rather than given, counts of people, timing windows and rates to 42.4 KB; age bands, number
+  // words in six languages, self-corrections, whose value it is, windows of the past and all-well to
+  // 44.4 KB); it loads only
   // when a form first shows, so the first load's budget above is the one a page feels.
-  it('is under 143 KB gzip with React (150.6 KB with classic zod)', () => {
+  it('is under 145 KB gzip with React (150.6 KB with classic zod)', () => {
     const gzip = chunks.reduce((n, c) => n + gzipSync(c.code).length, 0);
     console.log(`widget app bundle: ${chunks.length} chunk(s), ${(gzip / 1000).toFixed(1)} KB gzip`);
-    expect(gzip).toBeLessThan(143_000);
+    expect(gzip).toBeLessThan(145_000);
   });
 });
