@@ -41,6 +41,20 @@ function personAsked(prompt: string | undefined): string | undefined {
   return found ?? undefined;
 }
 
+/** The words by which one answering names the person asked about, by the noun the question uses. */
+const CHILD = ['child', 'son', 'daughter', 'kid', 'baby', 'toddler', 'boy', 'girl', 'little', 'youngest', 'eldest', 'oldest'];
+const PARTNER = ['partner', 'spouse', 'husband', 'wife', 'boyfriend', 'girlfriend', 'fiance', 'fiancee'];
+const NAMED_AS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ...['child', 'son', 'daughter', 'baby', 'kid', 'toddler', 'boy', 'girl', 'pupil', 'student'].map((n): [string, ReadonlySet<string>] => [n, new Set(CHILD)]),
+  ...['partner', 'spouse', 'husband', 'wife'].map((n): [string, ReadonlySet<string>] => [n, new Set(PARTNER)]),
+]);
+
+/** Whether "my <noun>" may name the one person `prompt` asks about ("my son is two" asked how old the child is). */
+export function namesPersonAsked(noun: string, prompt: string | undefined): boolean {
+  const asked = personAsked(prompt);
+  return asked !== undefined && (NAMED_AS.get(asked)?.has(noun) ?? false);
+}
+
 /** Whether `prompt` asks about one person other than the one answering, whom "he" or "she" may name. */
 export const asksOfAnotherPerson = (prompt: string | undefined): boolean => personAsked(prompt) !== undefined;
 

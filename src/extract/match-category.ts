@@ -1,7 +1,7 @@
 import { isAside } from './aside.js';
 import { allWellAt } from './all-well.js';
 import { conclusionOf } from './conclusion.js';
-import { asksOfAnotherPerson, speakerStatesOwn } from './asked-person.js';
+import { asksOfAnotherPerson, namesPersonAsked, speakerStatesOwn } from './asked-person.js';
 import {
   ANSWER_FILLERS,
   APPROXIMATE_HEDGES,
@@ -1169,6 +1169,8 @@ export function saidOfAnother(tokens: string[], at: number, prompt: string | und
   // "the visit type is": a word of the question's thing ("type", "status") keeps it the question's own.
   if (words.has(head) || (words.has(noun) && (STILL_ME.has(head) || OF_A_THING.has(head)))) return false;
   const family = owner === 'my' || owner === 'our';
+  // "My son is two and a half" asked how old the child is: the person asked about, named as the person's own.
+  if (family && namesPersonAsked(noun, prompt)) return false;
   if (family && HOUSEHOLD.has(noun) && [...words].some((w) => ABOUT_OTHERS.has(w))) return false;
   // A question not put to "you" (nor to anyone) may be about a family member the person names as "my ...",
   // unless the person also speaks of themselves in another clause: then who the question is about is not

@@ -2,6 +2,7 @@ import { aboutThePast } from './assertion.js';
 import { BREAK, tokenize } from './normalize.js';
 import { PEOPLE as KNOWN_PEOPLE } from './knowledge/animals.js';
 import { OPINION_VERBS } from './knowledge/verbs.js';
+import { namesPersonAsked } from './asked-person.js';
 
 /**
  * Whose value a clause states (issue 26: a value is the person's answer only when its clause is about the
@@ -120,7 +121,7 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
   const household = ABOUT_OTHERS.test(prompt);
   const aboutAPerson = ABOUT_A_PERSON.test(prompt) && !/\byou(?:r|rself)?\b/iu.test(prompt);
   // (On a question about the patient or a child, a relative may be the one asked about; a doctor, a vet or a neighbour never is.)
-  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && RELATIVES.has(head));
+  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && RELATIVES.has(head)) || namesPersonAsked(head, prompt);
   // "my gym buddy who is 40", "a friend, aged 33": the value after a relative word is the one named before it.
   for (let k = start + 1; k < at; k++) {
     const before = tokens[k - 1]!;

@@ -51,3 +51,15 @@ describe('the person a question asks about is its subject', () => {
     expect(r.ok).toBe(false);
   });
 });
+
+describe("the person asked about, named as the person's own", () => {
+  it('"my son" may be the child asked about, "my wife" may not (found by hand in the demo page)', () => {
+    const age = (text: string) => {
+      const r = matchCategory(text, { prompt: 'How old is the child you would like to enrol?', categories: ['Under 2 years', '2 to 3 years', '4 years or older'] });
+      return r.status === 'match' ? r.value : 'unread';
+    };
+    expect(age('my daughter is three')).toBe('2 to 3 years');
+    expect(age('my husband is 40')).toBe('unread');
+    expect(yesNo(asthma, 'my son has no asthma')).toBe('No');
+  });
+});
