@@ -1,5 +1,6 @@
 import { clauseTime, unasserted } from './assertion.js';
 import { afterTakeBack } from './conclusion.js';
+import { hedgedByLikelihood } from './guess.js';
 import { BREAK, tokenize } from './normalize.js';
 import { DISCOVERY_VERBS } from './knowledge/verbs.js';
 import { readRate } from './rates.js';
@@ -19,7 +20,7 @@ import type { ExtractionQuestion } from './types.js';
 const PLAN_WORDS = new Set([
   'i', 'we', 'me', 'us', 'it', 'that', 'this', 'would', 'will', 'am', 'is', 'are', 'be', 'like', 'want', 'need', 'plan', 'planning',
   'to', 'start', 'starting', 'begin', 'leave', 'leaving', 'go', 'going', 'move', 'moving', 'fly', 'flying', 'travel', 'travelling',
-  'can', 'could', 'hope', 'hoping', 'ideally', 'probably', 'maybe', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
+  'can', 'could', 'hope', 'hoping', 'ideally', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
   'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
   'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
   'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
@@ -41,6 +42,8 @@ const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or ra
  * person's, said now or of what is planned, and not ironic nor hypothetical.
  */
 export function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): string | undefined {
+  // "In the new year probably": not said surely; offered back, never committed (guess.ts).
+  if (hedgedByLikelihood(text)) return undefined;
   // "Next week, sorry no, mid-january": what follows the last take-back, read alone.
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byTimingWindow(tail.join(' '), gate, today);
@@ -80,6 +83,7 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
 const FROM_A_LATER_TIME = /\b(?:will|shall|going to|gonna|from next|starting|from (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|soon|next (?:month|week|year))\b|'ll\b/iu;
 /** The frequency category a rate the person states falls in (rates.ts), said of themselves (or the asked thing), now. */
 export function byRate(text: string, gate: ExtractionQuestion): string | undefined {
+  if (hedgedByLikelihood(text)) return undefined;
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byRate(tail.join(' '), gate);
   const read = readRate(text, gate.categories);

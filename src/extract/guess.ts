@@ -37,3 +37,11 @@ export function withoutLikelihoodHedges(text: string): string | undefined {
   const rest = text.replace(HEDGE, ' ').replace(/\s{2,}/g, ' ').trim();
   return rest !== text.trim() && /[\p{L}\p{N}]/u.test(rest) ? rest : undefined;
 }
+
+/** Whether the text holds a hedge of likelihood ("probably", "I think"): what it says is not said surely. */
+export function hedgedByLikelihood(text: string): boolean {
+  HEDGE.lastIndex = 0;
+  const found = HEDGE.test(text);
+  HEDGE.lastIndex = 0;
+  return found;
+}

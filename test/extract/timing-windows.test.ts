@@ -114,3 +114,17 @@ describe('windows of the past', () => {
     expect(happened('last saturday')).toBe('abstain');
   });
 });
+
+/**
+ * A date or a rate hedged with a word of likelihood is not said surely: it is offered back ("Did you mean ...?",
+ * guess.ts), never committed (found by hand in the demo page: "hmm, in the new year probably" was committed as
+ * Within three months). Sentences written for these tests.
+ */
+describe('a hedged date or rate', () => {
+  it('commits nothing', () => {
+    expect(ask('probably the 22nd', 'When should the cover start?', cover)).toBe('abstain');
+    expect(ask('maybe in three weeks', 'When are you planning to move?', move)).toBe('abstain');
+    expect(ask('I think once or twice a year', 'How often is the house empty overnight?', ['Rarely', 'Monthly', 'Weekly'])).toBe('abstain');
+    expect(ask('ideally the 22nd', 'When should the cover start?', cover)).toBe('Within a month');
+  });
+});
