@@ -77,8 +77,15 @@ export function escapeMarkdown(text: string): string {
 export function formatValue(question: QuestionNode | undefined, value: AnswerValue): string {
   if (typeof value === 'string' && question?.answer.type === 'category') return categoryLabel(question.answer, value);
   if (typeof value === 'boolean' && question?.answer.type === 'boolean') return value ? booleanLabels(question.answer).trueLabel : booleanLabels(question.answer).falseLabel;
-  if (typeof value === 'number' && question?.answer.type === 'number' && question.answer.unit) return `${value} ${question.answer.unit}`;
+  if (typeof value === 'number' && question?.answer.type === 'number' && question.answer.unit) return `${value} ${value === 1 ? singularUnit(question.answer.unit) : question.answer.unit}`;
   return String(value);
+}
+
+/** A unit for one ("1 adult", "1 day", "1 person"): an English plural in lower case loses its ending; "EUR", "km" stay. */
+function singularUnit(unit: string): string {
+  const irregular: Readonly<Record<string, string>> = { people: 'person', children: 'child' };
+  if (Object.hasOwn(irregular, unit)) return irregular[unit]!;
+  return /^[a-z]{2,}[^s]s$/u.test(unit) ? unit.slice(0, -1) : unit;
 }
 
 /** The next question (case 3.4); when editing, what was answered before. */
