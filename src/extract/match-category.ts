@@ -197,6 +197,11 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   if (all.length === 0) return abstain('empty');
+  // "Oh no, I always look like a hamster": "oh no" is dismay, no denial; what follows it is read alone.
+  if (all[0] === 'oh' && all[1] === 'no' && (all.length === 2 || all[2] === BREAK)) {
+    const rest = all.slice(3);
+    return rest.length === 0 ? abstain('uncertain') : read(rest.join(' '), rest, gate, lexicon);
+  }
   // "Every day, I mean weekdays, so 5": the answer a self-correction settles on (conclusion.ts), when the whole
   // message asserts something (no joke, no condition).
   const concluded = conclusionOf(all);
@@ -330,6 +335,10 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // "Nothing is missing", "absolutely not": negations that combine or trail
   // are easy to read backwards, and a wrong answer is worse than a new question.
   if (hasDoubleNegative(tokens)) return abstain('ambiguous');
+  // "It doesn't cover dental" asked "Is the patient NOT covered?": a denial said to a question worded in the negative
+  // agrees or disagrees as one reads it; only a bare yes or no, opening a clause, is taken as said.
+  if (lexicon.yes !== undefined && lexicon.no !== undefined && negativelyWorded(gate.prompt) && tokens.some((t, i) => NEGATOR_SET.has(t) && !(BARE_NOES.has(t) && (i === 0 || tokens[i - 1] === BREAK || tokens[i - 1] === 'so'))))
+    return abstain('ambiguous');
   // "It's not true that he stayed": a negation of a whole clause, easy to read backwards.
   if (SENTENTIAL_NEGATIONS.some((p) => indexOf(tokens, p) >= 0)) return abstain('ambiguous');
   // "Not anymore" asked a yes/no question about now ("Do you still...?", "Are your symptoms getting worse?"): no, now.
@@ -807,6 +816,8 @@ const SPEED_UNITS: ReadonlyMap<string, readonly string[]> = new Map([
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 's']);
 /** Verbs that give someone's view of the answer ("my partner says", "he thinks", "she'd rather"). */
 const VIEWS = new Set([...OPINION_VERBS, 'says', 'said', 'say', 'rather', 'prefers', 'prefer']);
+/** A question worded in the negative ("Is the patient NOT covered?", "Have you never...?"), its note after it aside. */
+const negativelyWorded = (prompt: string | undefined) => prompt !== undefined && /\b(?:not|never)\b|n't\b/iu.test(prompt.split(/[?(]/u)[0]!);
 /** Negations of a whole clause ("it's not true that he stayed", "it isn't the case that..."). */
 const SENTENTIAL_NEGATIONS = ['not true that', 'not the case that', 'untrue that', 'not right that', 'not correct that', 'false that'].map(phraseTokens);
 /**
@@ -849,6 +860,8 @@ const PROMPT_STOP = new Set([
 function deniedPromptWord(tokens: string[], prompt: string | undefined): { start: number; end: number } | undefined {
   const words = promptWords(prompt);
   if ([...words].some((w) => ABOUT_OTHERS.has(w))) return undefined;
+  // ("Is the patient NOT covered?": a question that denies its own word is agreed with by a denial; read nothing.)
+  if (negativelyWorded(prompt)) return undefined;
   const stems = new Set([...words].filter((w) => w.length >= 4 && !PROMPT_STOP.has(w)).map(stem));
   let found: { start: number; end: number } | undefined;
   for (let i = 0; i < tokens.length; i++) {

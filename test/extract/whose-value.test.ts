@@ -89,3 +89,22 @@ describe('found on the holdout sets at first sight', () => {
     expect(when('it started on the 24th of november')).toBe('In the last 7 days');
   });
 });
+
+/**
+ * From the dental-registration dev split (issue 26): a denial said to a question worded in the negative is read
+ * either way, so only a bare yes or no is taken; "oh no" is dismay, not a denial. Sentences written for these tests.
+ */
+describe('negatively worded questions, and dismay', () => {
+  const notInsured = (text: string) => category('Is the car NOT insured by anyone? (Yes means it has no insurance)', ['Yes', 'No'], text);
+  it('reads a bare yes or no as said, and nothing from a denial', () => {
+    expect(notInsured('yes')).toBe('Yes');
+    expect(notInsured('nope')).toBe('No');
+    expect(notInsured("I have cover but it doesn't include theft")).toBe('unread');
+    expect(notInsured("no, it's not insured")).toBe('unread');
+  });
+  it('"oh no" is dismay; what follows it is read alone', () => {
+    const fever = (text: string) => category('Does the patient have a fever right now?', ['Yes', 'No'], text);
+    expect(fever('oh no, my face always looks puffy')).toBe('unread');
+    expect(fever('oh no, not at all')).toBe('No');
+  });
+});
