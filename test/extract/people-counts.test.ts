@@ -87,6 +87,10 @@ describe('the people a list names', () => {
     ['me, my sister and the dog', 'refused'],
     ['me, my brother in law', 2],
     ['three of us, me and my wife', 'refused'],
+    ['not just me, my mum too', 2],
+    ['me and my sister as well', 2],
+    ['not my sister', 'refused'],
+    ['not 2', 'refused'],
   ])('"%s" reads %s', (text, value) => {
     expect(adults(text)).toBe(value);
   });

@@ -42,6 +42,8 @@ const GLUE = new Set([
   'and', 'plus', 'with', 'my', 'our', 'the', 'just', 'only', 'it', 'is', 'will', 'be', 'would', 'that', 'of', 'us', 'we', 'are', 'there',
   'in', 'total', 'all', 'together', 'y', 'und', 'et', 'e', 'mi', 'mis', 'meine', 'mein', 'ma', 'mon', 'mes', 'mio', 'mia', 'a', 'an',
   '+', 'his', 'their', 'your', 'mine', 'minha', 'meu', 'mijn', 'en', 'och', 'min',
+  // "me and my wife as well", "my husband too".
+  'too', 'also', 'as', 'well',
 ]);
 
 /** The number of people the tokens list, or undefined when any part is not understood or nobody is counted. */
@@ -50,7 +52,9 @@ export function countPeople(tokens: readonly string[]): number | undefined {
   let stated: number | undefined;
   let pending: number | undefined;
   let speaker = false;
-  for (let i = 0; i < tokens.length; i++) {
+  // "Not just me, my husband too": more than the person alone (any other "not" leaves the list uncounted).
+  const from = tokens[0] === 'not' && (tokens[1] === 'just' || tokens[1] === 'only') ? 2 : 0;
+  for (let i = from; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t === '|') continue;
     const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS.get(t);
