@@ -32,7 +32,7 @@ import { categoryByPart } from './category-parts.js';
 import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
-import { DISCOVERY_VERBS, OPINION_VERBS } from './knowledge/verbs.js';
+import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
@@ -295,27 +295,22 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const headNumbers = lexicon.ranges.size > 0 ? statedNumbers(all.slice(from, at), 0, () => false, lexicon.rangesInMonths) : [];
       const ofAnother = [...said.map((m) => m.start), ...tailNumbers.map((n) => n.start)];
       // (Someone else's view of the answer is no aside but a dispute: "asap, but my partner says after new year".)
-      const disputed = tail.some((t) => VIEWS.has(t));
-      if (
-        !disputed &&
-        ofAnother.length > 0 &&
-        before.length + headNumbers.length > 0 &&
-        (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) &&
-        ofAnother.every((at) => saidOfAnother(tail, at, gate.prompt))
-      ) {
+      const anotherMayAside = !tail.some((t) => VIEWS.has(t)) && (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt));
+      // The answer before the contrast, read as if said alone.
+      const readAlone = () => {
         const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
         return read(alone, tokenize(alone), gate, lexicon);
-      }
+      };
+      if (anotherMayAside && ofAnother.length > 0 && before.length + headNumbers.length > 0 && ofAnother.every((at) => saidOfAnother(tail, at, gate.prompt)))
+        return readAlone();
       if (said.length > 0 || numbers) from = at;
       else if (!denies && tail.some((t) => t !== BREAK && !CONTRAST_FILLERS.has(t))) {
         // ("No, but his brother is allergic to nuts": a tail that speaks of someone else, asked of you or of one other person.)
         const firstClauseEnd = tail.indexOf(BREAK, 1) < 0 ? tail.length : tail.indexOf(BREAK, 1);
-        const ofSomeoneElse =
-          (toYouAlone(gate.prompt) || asksOfAnotherPerson(gate.prompt)) && before.length > 0 && !tail.some((t) => VIEWS.has(t)) && saidOfAnother(tail, firstClauseEnd, gate.prompt);
+        const ofSomeoneElse = anotherMayAside && before.length > 0 && saidOfAnother(tail, firstClauseEnd, gate.prompt);
         if (!ofSomeoneElse && !isAside(tail, all.slice(from, at), gate.prompt, gate.categories)) return abstain('uncertain');
-        // An aside after it ("no alarm, but we have cameras") leaves the answer before it, read as if said alone (aside.ts).
-        const alone = text.slice(0, contrast).replace(/[\s,;:.!–—-]*\b(?:but|though|although|however)\s*$/iu, '');
-        return read(alone, tokenize(alone), gate, lexicon);
+        // An aside after it ("no alarm, but we have cameras") leaves the answer before it (aside.ts).
+        return readAlone();
       }
     }
   }
@@ -815,7 +810,7 @@ const SPEED_UNITS: ReadonlyMap<string, readonly string[]> = new Map([
 /** Verbs a clause may open with, its subject said in the clause before ("Sarah, my flatmate, is a student"). */
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 's']);
 /** Verbs that give someone's view of the answer ("my partner says", "he thinks", "she'd rather"). */
-const VIEWS = new Set([...OPINION_VERBS, 'says', 'said', 'say', 'rather', 'prefers', 'prefer']);
+const VIEWS = new Set([...VIEW_VERBS, 'rather', 'prefers', 'prefer']);
 /** A question worded in the negative ("Is the patient NOT covered?", "Have you never...?"), its note after it aside. */
 const negativelyWorded = (prompt: string | undefined) => prompt !== undefined && /\b(?:not|never)\b|n't\b/iu.test(prompt.split(/[?(]/u)[0]!);
 /** Negations of a whole clause ("it's not true that he stayed", "it isn't the case that..."). */
@@ -826,10 +821,17 @@ const SENTENTIAL_NEGATIONS = ['not true that', 'not the case that', 'untrue that
  */
 function toYouAlone(prompt: string | undefined): boolean {
   if (prompt === undefined) return false;
-  // (The question itself, not a note after it: "(If you own your home, answer No.)".)
-  const words = phraseTokens(prompt.split(/[?(]/u)[0]!);
-  return words.some((w, i) => w === 'you' || w === 'yourself' || (w === 'your' && words[i + 1] === 'own')) && !words.some((w) => ABOUT_OTHERS.has(w));
+  let alone = toYouAloneCache.get(prompt);
+  if (alone === undefined) {
+    if (toYouAloneCache.size > 1000) toYouAloneCache.clear();
+    // (The question itself, not a note after it: "(If you own your home, answer No.)".)
+    const words = phraseTokens(prompt.split(/[?(]/u)[0]!);
+    alone = words.some((w, i) => w === 'you' || w === 'yourself' || (w === 'your' && words[i + 1] === 'own')) && !words.some((w) => ABOUT_OTHERS.has(w));
+    toYouAloneCache.set(prompt, alone);
+  }
+  return alone;
 }
+const toYouAloneCache = new Map<string, boolean>();
 /**
  * "It happened more than a week ago but I only found the damage today": a time in a clause about finding out is when
  * it was found, not when the thing asked happened (unless the question asks when it was noticed).

@@ -6,7 +6,7 @@ import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
 import { periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
-import { OPINION_VERBS } from './knowledge/verbs.js';
+import { VIEW_VERBS } from './knowledge/verbs.js';
 import { conclusionOf } from './conclusion.js';
 import { ANIMALS } from './knowledge/animals.js';
 import { parseTypedAnswer, type TypedAnswerType, type TypedParse, type TypedParseOptions } from './parse-typed.js';
@@ -156,7 +156,7 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
     if (saidOfAnother(tokens, tokens.length, prompt) || anotherSubject(tokens, firstValue(tokens), prompt, { unit })) {
       // Rule (a): "1000, but my partner says 1200": someone else's view of the amount, after it, disputes the person's
       // (one before it is what the person corrects: "the report says 3, but only 2 were involved").
-      disputed ||= amount && keptAmount && /\d/u.test(clause) && tokens.some((t) => VIEWS.has(t));
+      disputed ||= amount && keptAmount && /\d/u.test(clause) && tokens.some((t) => VIEW_VERBS.has(t));
       return (why = 'another'), false;
     }
     if (unit !== undefined && DEPENDANT_UNITS.test(unit) && notOwnDependants(tokens)) return (why = 'another'), false;
@@ -197,8 +197,6 @@ function saysNone(text: string, unit: string): boolean {
   return m !== null && (m[1] === undefined || countsAsUnit(m[1], unit));
 }
 
-/** Verbs that give someone's view of a value ("my partner says 1200", "he reckons 5,000"). */
-const VIEWS = new Set([...OPINION_VERBS, 'says', 'said', 'say']);
 /** The period of a title, which ends no clause ("Dr. Patel"). */
 const TITLE_PERIOD = /\b(dr|mr|mrs|ms|mx|prof|st|jr|sr)\./giu;
 /** Units that count the people who depend on the person ("How many children do you support?"). */

@@ -7,37 +7,20 @@
  *
  * PROFILE_WARMUP (default 200) and PROFILE_CONVERSATIONS (default 600) size it.
  */
-import { readFileSync } from 'node:fs';
-import { parseFlowText } from '../../src/flow/parse.js';
 import { createFlowRuntime } from '../../src/flow/runtime.js';
 import { createPostgresStore } from '../../src/store/postgres.js';
-import type { Turn } from '../../src/workflow/turn.js';
 import { createTestSchema } from '../helpers/postgres.js';
+import { profileFlow, profileIntakes } from './profile-intake.js';
 
-const flow = parseFlowText(readFileSync(new URL('../../machines/flows/patient-intake.json', import.meta.url), 'utf8'), 'patient-intake.json');
-/** The bench's intake (test/bench/turns.ts): five gates, buttons and free text, then confirm. */
-const INTAKE: Turn[] = [{ button: 'Yes' }, { text: 'no, always covered' }, { button: 'Follow-up' }, { text: 'an adult' }, { button: 'Email' }, { button: 'confirm' }];
 const WARMUP = Number(process.env.PROFILE_WARMUP ?? 200);
 const CONVERSATIONS = Number(process.env.PROFILE_CONVERSATIONS ?? 600);
 
 const schema = await createTestSchema('gf_prof');
 const store = await createPostgresStore({ connectionString: schema.url });
-const runtime = createFlowRuntime({ flows: [flow], store });
-const conversation = async () => {
-  const { sessionId } = await runtime.start(flow.id);
-  for (const turn of INTAKE) await runtime.turn(sessionId, turn);
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const runtime = createFlowRuntime({ flows: [profileFlow], store });
 try {
-  for (let i = 0; i < WARMUP; i++) await conversation();
-  const c0 = cpuMs();
-  const t0 = performance.now();
-  for (let i = 0; i < CONVERSATIONS; i++) await conversation();
-  const per = (performance.now() - t0) / CONVERSATIONS / (INTAKE.length + 1);
-  console.log(`CPU ${((cpuMs() - c0) / CONVERSATIONS).toFixed(3)} ms per conversation, ${per.toFixed(3)} ms per step (${CONVERSATIONS} after ${WARMUP} unmeasured; PostgreSQL store, offline matcher)`);
+  const { cpuPerConversation, msPerStep } = await profileIntakes(runtime, WARMUP, CONVERSATIONS);
+  console.log(`CPU ${cpuPerConversation.toFixed(3)} ms per conversation, ${msPerStep.toFixed(3)} ms per step (${CONVERSATIONS} after ${WARMUP} unmeasured; PostgreSQL store, offline matcher)`);
 } finally {
   await runtime.close();
   await store.close();

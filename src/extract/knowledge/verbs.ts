@@ -10,6 +10,9 @@ export const OPINION_VERBS: readonly string[] = [
   'recommends', 'recommended', 'insist', 'insists', 'insisted', 'expect', 'expects', 'expected', 'want', 'wants', 'wanted',
 ];
 
+/** Verbs that give someone's view of a value: opinion, and saying ("my partner says 1200", "he reckons 5,000"). */
+export const VIEW_VERBS: ReadonlySet<string> = new Set([...OPINION_VERBS, 'says', 'said', 'say']);
+
 /** Verbs of finding out: a time said with them is when something was found, not when it happened ("I only found the damage today"). */
 export const DISCOVERY_VERBS: ReadonlySet<string> = new Set([
   'found', 'find', 'noticed', 'notice', 'noticing', 'discovered', 'discover', 'spotted', 'spot', 'saw', 'seeing', 'realised',
