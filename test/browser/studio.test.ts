@@ -79,7 +79,11 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, ti
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 3 of 3');
 
       // Another reason typed in the viewer (Enter sends), its confirmation by the reply's button there, and a manager who declines: it ends otherwise.
+      // (The fork's live state loaded and its reply box ready first: under load the step count can show before
+      // the reply panel settles, and a box that mounts again loses what was typed into it.)
+      await expect.poll(() => page.locator('.gv-status .gv-state').innerText(), { timeout: WAIT }).toBe('reason.asking');
       const answer = page.getByLabel(/Or type an answer/);
+      await expect.poll(() => answer.isEditable(), { timeout: WAIT }).toBe(true);
       await answer.fill('it arrived late');
       await answer.press('Enter');
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 4 of 4');
