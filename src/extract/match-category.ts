@@ -34,6 +34,7 @@ import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
+import { BROAD_ROLES, isPersonCategory } from './knowledge/roles.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -193,7 +194,7 @@ let lastRead: { text: string; tokens: string[] | null; readings: WeakMap<GateLex
 
 function read(text: string, all: string[], gate: MatchableQuestion, lexicon: GateLexicon): CategoryReading {
   const done = (result: MatchResult, mentions: MentionAt[] = []): CategoryReading => ({ result, tokens: all, mentions });
-  const abstain = (reason: AbstainReason) => done({ status: 'abstain', reason });
+  const abstain = (reason: AbstainReason) => { ((globalThis as any).__why ??= []).push(reason + '@' + (new Error().stack?.split('\n')[2]?.match(/:(\d+):/)?.[1])); return done({ status: 'abstain', reason }); };
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   if (all.length === 0) return abstain('empty');
@@ -620,7 +621,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
         add(`the ${own[0]}`, { category });
       // "1 gig", "500 meg": a speed's unit as people say it.
       for (const alias of own.length >= 2 && /^\d+$/u.test(own[0]!) ? (SPEED_UNITS.get(own[1]!) ?? []) : []) add(`${own[0]} ${alias}`, { category });
-      for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+      if (!BROAD_ROLES.has(normalize(category))) for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
     }
   // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
   if (!ownWordsOnly)
@@ -633,6 +634,11 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
           for (const phrase of COMMON_SYNONYMS[part] ?? []) add(phrase, { category });
         }
     }
+  // "Someone else", "Family member": the words no closer category of this question has taken ("my son" where
+  // there is no "My child").
+  if (!ownWordsOnly)
+    for (const category of gate.categories)
+      if (BROAD_ROLES.has(normalize(category))) for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
   if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => normalize(c) === 'never'))
@@ -793,6 +799,8 @@ function describesAnotherThing(
   if (consumedBy.has(m.end) || NOT_A_HEAD.has(after) || /\d/.test(after) || /(?:ing|ly)$/.test(after)) return false;
   // "My mother's cat": the category word owns the thing (a possessive), it does not describe it.
   if (after === 's') return false;
+  // "My brother drove" asked who drove: a person named as the answer, and what they did.
+  if (isPersonCategory(normalize(m.category)) && PEOPLE.has(tokens[m.end - 1]!)) return false;
   if (lexicon.words.get(m.category)?.has(after)) return false;
   return !promptWords(prompt).has(after);
 }

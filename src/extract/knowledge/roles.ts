@@ -40,8 +40,62 @@ const TENANT = [
   'mieter', 'mieterin', 'zur miete', 'huurder', 'affittuario', 'in affitto', 'de alquiler', 'alquilado',
 ];
 
+/**
+ * Who an appointment, a booking or a claim is for, or who did something, as categories name them ("Myself" /
+ * "My child" / "My partner" / "Someone else", "Me" / "Someone else"). The person themselves: */
+const SELF = [
+  'me', 'myself', 'for me', 'for myself', 'just me', 'only me', 'me only', 'me myself', 'it is me', 'it is for me', 'that is me',
+  'i did', 'i was', 'i was driving', 'i drove', 'i am the patient', 'yours truly', 'moi', 'moi meme', 'pour moi', 'yo', 'yo mismo',
+  'yo misma', 'para mi', 'ich', 'ich selbst', 'fur mich', 'io', 'per me', 'eu', 'para mim', 'ikzelf', 'voor mij',
+];
+/** Words for a son or a daughter, of any age, said with "my" or "our". */
+const CHILD_WORDS = [
+  'child', 'children', 'son', 'sons', 'daughter', 'daughters', 'kid', 'kids', 'boy', 'girl', 'little boy', 'little girl',
+  'little one', 'little ones', 'baby', 'toddler', 'teenager', 'teen', 'eldest', 'youngest', 'oldest', 'stepson', 'stepdaughter',
+];
+/** A son or a daughter. */
+const CHILD = [
+  ...CHILD_WORDS.flatMap((w) => [`my ${w}`, `our ${w}`]), 'child', 'son', 'daughter',
+  'mi hijo', 'mi hija', 'hijo', 'hija', 'mon fils', 'ma fille', 'mein sohn', 'meine tochter', 'sohn', 'tochter', 'mio figlio',
+  'mia figlia', 'figlio', 'figlia', 'meu filho', 'minha filha', 'filho', 'filha', 'mijn zoon', 'mijn dochter',
+];
+/** Words for a spouse or partner, said with "my" or "the". */
+const PARTNER_WORDS = ['partner', 'wife', 'husband', 'spouse', 'boyfriend', 'girlfriend', 'bf', 'gf', 'fiance', 'fiancee', 'hubby', 'other half', 'missus', 'mrs'];
+/** A spouse or partner. */
+const PARTNER = [
+  ...PARTNER_WORDS.flatMap((w) => [`my ${w}`, `the ${w}`]), 'partner', 'wife', 'husband', 'spouse', 'boyfriend', 'girlfriend',
+  'fiance', 'fiancee', 'hubby', 'other half',
+  'ma femme', 'mon mari', 'mon copain', 'ma copine', 'mi esposa', 'mi esposo', 'mi marido', 'mi mujer', 'mi novio', 'mi novia',
+  'meine frau', 'mein mann', 'meine freundin', 'mia moglie', 'mio marito', 'il mio ragazzo', 'la mia ragazza', 'minha esposa',
+  'minha mulher', 'meu marido', 'mijn vrouw', 'mijn man',
+];
+/** Anyone else the person may name. */
+const SOMEONE_ELSE = [
+  ...CHILD, ...PARTNER, ...FAMILY, ...FRIEND, ...NEIGHBOUR.filter((w) => w !== 'next door'),
+  'colleague', 'my colleague', 'a colleague', 'coworker', 'co worker', 'workmate', 'my boss', 'my manager', 'flatmate',
+  'my flatmate', 'roommate', 'my roommate', 'housemate', 'my housemate', 'lodger', 'our lodger', 'my client', 'a client',
+  'my carer', 'my nanny', 'our nanny', 'au pair', 'our au pair', 'my employee', 'someone else', 'somebody else', 'another person',
+  'another driver', 'someone i know', 'somebody i know', 'a family member', 'family member', 'a relative', 'a friend',
+];
+
 /** Role words by the category names they answer (keys normalized). */
 export const ROLES: Readonly<Record<string, readonly string[]>> = {
+  me: SELF,
+  myself: SELF,
+  'for myself': SELF,
+  'for me': SELF,
+  'my child': CHILD,
+  child: CHILD,
+  'my children': CHILD,
+  'my kid': CHILD,
+  'my partner': PARTNER,
+  partner: PARTNER,
+  spouse: PARTNER,
+  'my spouse': PARTNER,
+  'someone else': SOMEONE_ELSE,
+  'somebody else': SOMEONE_ELSE,
+  'another person': SOMEONE_ELSE,
+  'other person': SOMEONE_ELSE,
   family: FAMILY,
   'family member': FAMILY,
   relative: FAMILY,
@@ -56,3 +110,24 @@ export const ROLES: Readonly<Record<string, readonly string[]>> = {
   rent: TENANT,
   renting: TENANT,
 };
+
+/**
+ * Categories whose words other categories of the same question may name more closely ("my son" is "My child"
+ * where there is one, and "Someone else" only where there is not): their words come after every other's.
+ */
+export const BROAD_ROLES: ReadonlySet<string> = new Set(['someone else', 'somebody else', 'another person', 'other person', 'family', 'family member', 'relative']);
+
+/**
+ * Category names (normalized) that name the person an answer is about, from the speaker's side ("Myself",
+ * "My child", "Someone else"): the answer to "who is it for?", "who drove?". Not the speaker's own role
+ * ("Family member", "Friend or neighbour" asked "are you the owner?"): there "my cousin has the keys" is
+ * someone else's doing, not the role.
+ */
+const PERSON_CATEGORIES: ReadonlySet<string> = new Set([
+  'me', 'myself', 'for myself', 'for me', 'my child', 'my children', 'my kid', 'my partner', 'my spouse', 'someone else',
+  'somebody else', 'another person', 'other person',
+]);
+/** Whether a category names the person an answer is about: there a person word is the answer itself, even as the subject of what the message says ("my brother drove"). */
+export function isPersonCategory(normalizedName: string): boolean {
+  return PERSON_CATEGORIES.has(normalizedName);
+}

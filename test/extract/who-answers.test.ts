@@ -1,0 +1,50 @@
+/**
+ * Questions that ask who: whom an appointment is for, who drove (issue 26: general knowledge beyond a flow
+ * author's synonyms; from the motor-claim and dental-registration dev splits, where "my son", "not me, my
+ * brother" and "my wife" were asked again). Categories such as "Myself" / "My child" / "My partner" /
+ * "Someone else" or "Me" / "Someone else" name the person the answer is about: a person word is the answer,
+ * the closest category wins ("my son" is "My child" where there is one, else "Someone else"), and a person
+ * who does something in the message is still the answer ("my brother drove"). Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractOffline, type ExtractionQuestion } from '../../src/extract/index.js';
+
+const read = (text: string, q: Omit<ExtractionQuestion, 'key'>) =>
+  extractOffline({ text, key: 'q', allowModel: false, questions: [{ key: 'q', ...q }] }).values['q']?.value ?? 'abstain';
+const forWhom = { prompt: 'Who is the eye test for?', categories: ['Myself', 'My child', 'My partner', 'Someone else'] };
+const drove = { prompt: 'Who was at the wheel?', categories: ['Me', 'Someone else', 'Nobody'] };
+// The same people, the broad category first: the closer one still wins.
+const broadFirst = { prompt: 'Who is the booking for?', categories: ['Someone else', 'My partner', 'Me'] };
+const role = { prompt: 'Are you the horse owner, or riding for someone else?', categories: ['Owner', 'Family member', 'Friend or neighbour'] };
+
+describe('a person word answers a question of who', () => {
+  it.each([
+    ['for our little girl', 'My child', forWhom],
+    ["it's the hubby who needs it", 'My partner', forWhom],
+    ['mi esposa', 'My partner', forWhom],
+    ['my grandad', 'Someone else', forWhom],
+    ['only me this time', 'Myself', forWhom],
+    ['my flatmate had the car', 'Someone else', drove],
+    ['my fiancée was driving', 'Someone else', drove],
+    ['my girlfriend', 'My partner', broadFirst],
+    ['a colleague of mine', 'Someone else', broadFirst],
+  ] as const)('"%s" is read as %s', (text, expected, q) => {
+    expect(read(text, q)).toBe(expected);
+  });
+
+  it('"not X, Y" answers Y', () => {
+    expect(read('not for my husband, for my daughter', forWhom)).toBe('My child');
+    expect(read('not me, my cousin', drove)).toBe('Someone else');
+  });
+
+  it('two people named, or the person and another, read nothing', () => {
+    expect(read('my daughter and me', forWhom)).toBe('abstain');
+    expect(read('my uncle booked it for me', forWhom)).toBe('abstain');
+    expect(read('my mum was driving, I was next to her', drove)).toBe('abstain');
+  });
+
+  it("the speaker's own role is no question of who: someone else's doing is not the role", () => {
+    expect(read('my sister feeds her on sundays', role)).toBe('abstain');
+    expect(read('my sister', role)).toBe('Family member');
+  });
+});
