@@ -34,7 +34,8 @@ import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
-import { BROAD_ROLES, isPersonCategory } from './knowledge/roles.js';
+import { BROAD_ROLES } from './knowledge/roles.js';
+import { bareName, personIsAnswer } from './who-asked.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -382,6 +383,13 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   for (let k = mentions.length - 1; k >= 0; k--) if (affirmsAnotherThing(tokens, mentions[k]!, lexicon, gate.prompt, consumedBy)) mentions.splice(k, 1);
   // "Nobody else will drive" asked whether you hold a licence: "nobody" answers a question about anyone, not one put to you.
   for (let k = mentions.length - 1; k >= 0; k--) if (nobodyAskedOfYou(tokens, mentions[k]!, gate.prompt)) mentions.splice(k, 1);
+  // "I won't be there myself" asked who will let the plumber in: a person denied in their own clause is not the answer.
+  for (let k = mentions.length - 1; k >= 0; k--) {
+    const m = mentions[k]!;
+    if (personIsAnswer(m.category, gate.prompt) && tokens.some((t, i) => clauseOf[i] === clauseOf[m.start] && (i < m.start || i >= m.end) && NEGATOR_SET.has(t))) mentions.splice(k, 1);
+  }
+  // "My imaginary friend", "a pretend neighbour": an answer named as unreal is a joke, not an answer.
+  if (mentions.some((m) => [1, 2].some((k) => FAKE.has(tokens[m.start - k] ?? '') || (m.end - m.start > k && FAKE.has(tokens[m.end - 1 - k] ?? ''))))) return abstain('uncertain');
   // "My landlord is retired", "the ad said immediately": said of someone or something else, not by the person of themselves.
   if (mentions.some((m) => saidOfAnother(tokens, m.start, gate.prompt))) return abstain('uncertain');
   // "I read on the website it's available immediately", "I was told later is fine": what someone else says, reported.
@@ -621,27 +629,29 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
         add(`the ${own[0]}`, { category });
       // "1 gig", "500 meg": a speed's unit as people say it.
       for (const alias of own.length >= 2 && /^\d+$/u.test(own[0]!) ? (SPEED_UNITS.get(own[1]!) ?? []) : []) add(`${own[0]} ${alias}`, { category });
-      if (!BROAD_ROLES.has(normalize(category))) for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+      if (!BROAD_ROLES.has(bareName(category))) for (const phrase of knownWordsFor(category)) add(phrase, { category });
     }
   // "Friend or neighbour": either word alone names the category (not "once a week or less": a bound, no alternative).
   if (!ownWordsOnly)
     for (const category of gate.categories) {
       const parts = normalize(category).split(' or ');
-      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
+      // (A leading article is part of no bound: "A neighbour or friend".)
+      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.replace(/^(?:a|an|the) /u, '').split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
         for (const part of parts) {
           add(part, { category });
           // Each part's everyday words too ("mate" for a friend, "next door" for a neighbour).
-          for (const phrase of COMMON_SYNONYMS[part] ?? []) add(phrase, { category });
+          for (const phrase of knownWordsFor(part)) add(phrase, { category });
         }
     }
   // "Someone else", "Family member": the words no closer category of this question has taken ("my son" where
   // there is no "My child").
   if (!ownWordsOnly)
     for (const category of gate.categories)
-      if (BROAD_ROLES.has(normalize(category))) for (const phrase of COMMON_SYNONYMS[normalize(category)] ?? []) add(phrase, { category });
+      if (BROAD_ROLES.has(bareName(category))) for (const phrase of knownWordsFor(category)) add(phrase, { category });
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
-  if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => normalize(c) === 'never'))
+  // (Not where a category says none has happened yet: "jamais" beside "First time" is no "Rarely".)
+  if (!ownWordsOnly && rarely !== undefined && !gate.categories.some((c) => /\b(?:never|none|first time|not at all)\b/u.test(normalize(c))))
     for (const phrase of NEVER_ADVERBS) add(phrase, { category: rarely });
   for (const phrase of NEUTRAL_PHRASES) add(phrase, 'neutral');
   for (const phrase of UNCERTAIN_PHRASES) add(phrase, 'hedge');
@@ -691,6 +701,9 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     counting: !ownWordsOnly,
   };
 }
+
+/** The built-in words for a category (lexicon.ts), looked up by its name with or without its article. */
+const knownWordsFor = (category: string): readonly string[] => COMMON_SYNONYMS[normalize(category)] ?? COMMON_SYNONYMS[bareName(category)] ?? [];
 
 const COUNT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 /** A category's name without a leading article, and with its counts written the other way (digits, words). */
@@ -800,7 +813,7 @@ function describesAnotherThing(
   // "My mother's cat": the category word owns the thing (a possessive), it does not describe it.
   if (after === 's') return false;
   // "My brother drove" asked who drove: a person named as the answer, and what they did.
-  if (isPersonCategory(normalize(m.category)) && PEOPLE.has(tokens[m.end - 1]!)) return false;
+  if (personIsAnswer(m.category, prompt) && PEOPLE.has(tokens[m.end - 1]!)) return false;
   if (lexicon.words.get(m.category)?.has(after)) return false;
   return !promptWords(prompt).has(after);
 }
@@ -1267,7 +1280,7 @@ function startsAt(tokens: string[], at: number, phrase: string[]): boolean {
 }
 
 /** Words that make a thing not what it names ("a dummy alarm", "a fake camera"). */
-const FAKE = new Set(['fake', 'dummy', 'toy', 'pretend', 'imitation', 'replica', 'decoy', 'mock', 'fakes', 'dummies']);
+const FAKE = new Set(['fake', 'dummy', 'toy', 'pretend', 'imitation', 'replica', 'decoy', 'mock', 'fakes', 'dummies', 'imaginary', 'invisible', 'fictional', 'fictitious', 'nonexistent']);
 function fakeOfAsked(tokens: string[], prompt: string | undefined): boolean {
   const asked = promptWords(prompt);
   return tokens.some((t, i) => FAKE.has(t) && [1, 2].some((k) => asked.has(tokens[i + k] ?? '')));

@@ -1,7 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
-import { BREAK, normalize, tokenize } from './normalize.js';
-import { isPersonCategory } from './knowledge/roles.js';
+import { BREAK, tokenize } from './normalize.js';
+import { personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byTimingWindow } from './dated-answers.js';
@@ -78,7 +78,7 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
       (m) =>
         // ("My son needs a check-up" asked whom the appointment is for: the person is the answer, not someone else.)
         citedSubject(current.tokens, m.start, m.end) ||
-        (!isPersonCategory(normalize(m.category)) && (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
+        (!personIsAnswer(m.category, gate.prompt) && (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
     );
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
   let shaped: string | undefined;

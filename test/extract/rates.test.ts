@@ -69,3 +69,10 @@ describe('a rate between two bands', () => {
     expect(commute('four days a week')).toBe('abstain');
   });
 });
+
+describe('"never" where the lowest band is "Rarely"', () => {
+  it('is Rarely where no category says none has happened, and unread beside one that does ("First time")', () => {
+    expect(ask('never, we are hardly ever away', 'How often is the house empty overnight?', away)).toBe('Rarely');
+    expect(ask('nunca', 'How often has the boiler broken down?', ['First time', 'Rarely', 'Every month or more'])).toBe('abstain');
+  });
+});

@@ -15,6 +15,8 @@ const forWhom = { prompt: 'Who is the eye test for?', categories: ['Myself', 'My
 const drove = { prompt: 'Who was at the wheel?', categories: ['Me', 'Someone else', 'Nobody'] };
 // The same people, the broad category first: the closer one still wins.
 const broadFirst = { prompt: 'Who is the booking for?', categories: ['Someone else', 'My partner', 'Me'] };
+// A question of who whose categories name roles, with their articles.
+const letIn = { prompt: 'Who will open the door for the engineer?', categories: ['Me', 'A family member', 'A neighbour or friend', 'A landlord or agent'] };
 const role = { prompt: 'Are you the horse owner, or riding for someone else?', categories: ['Owner', 'Family member', 'Friend or neighbour'] };
 
 describe('a person word answers a question of who', () => {
@@ -41,6 +43,19 @@ describe('a person word answers a question of who', () => {
     expect(read('my daughter and me', forWhom)).toBe('abstain');
     expect(read('my uncle booked it for me', forWhom)).toBe('abstain');
     expect(read('my mum was driving, I was next to her', drove)).toBe('abstain');
+  });
+
+  it('asked who, a role word is the answer, with or without its article, and even as the subject', () => {
+    expect(read('my aunt will be in', letIn)).toBe('A family member');
+    expect(read('the caretaker has keys', letIn)).toBe('A landlord or agent');
+    expect(read('a mate from work', letIn)).toBe('A neighbour or friend');
+    expect(read('the neighbour', letIn)).toBe('A neighbour or friend');
+  });
+
+  it('a person denied in their own clause, or named as unreal, is not the answer', () => {
+    expect(read("I can't be there myself", letIn)).toBe('abstain');
+    expect(read('not me, my uncle', letIn)).toBe('A family member');
+    expect(read('my invisible friend', letIn)).toBe('abstain');
   });
 
   it("the speaker's own role is no question of who: someone else's doing is not the role", () => {

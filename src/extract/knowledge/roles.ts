@@ -78,6 +78,15 @@ const SOMEONE_ELSE = [
   'another driver', 'someone i know', 'somebody i know', 'a family member', 'family member', 'a relative', 'a friend',
 ];
 
+/** Whoever lets or manages a rented home for its owner. */
+const LANDLORD = [
+  'landlord', 'landlady', 'my landlord', 'my landlady', 'the landlord', 'the landlady', 'letting agent', 'letting agency',
+  'the letting agent', 'estate agent', 'the agent', 'the agency', 'property manager', 'the property manager', 'managing agent',
+  'management company', 'the management company', 'building manager', 'caretaker', 'the caretaker', 'concierge', 'janitor',
+  'superintendent', 'the super', 'vermieter', 'vermieterin', 'hausverwaltung', 'hausmeister', 'casero', 'casera', 'arrendador',
+  'bailleur', 'proprietaire du logement', 'gardien', 'padrone di casa', 'verhuurder',
+];
+
 /** Role words by the category names they answer (keys normalized). */
 export const ROLES: Readonly<Record<string, readonly string[]>> = {
   me: SELF,
@@ -106,6 +115,9 @@ export const ROLES: Readonly<Record<string, readonly string[]>> = {
   own: OWNER,
   homeowner: OWNER,
   tenant: TENANT,
+  landlord: LANDLORD,
+  agent: LANDLORD,
+  'letting agent': LANDLORD,
   renter: TENANT,
   rent: TENANT,
   renting: TENANT,
@@ -119,15 +131,11 @@ export const BROAD_ROLES: ReadonlySet<string> = new Set(['someone else', 'somebo
 
 /**
  * Category names (normalized) that name the person an answer is about, from the speaker's side ("Myself",
- * "My child", "Someone else"): the answer to "who is it for?", "who drove?". Not the speaker's own role
- * ("Family member", "Friend or neighbour" asked "are you the owner?"): there "my cousin has the keys" is
- * someone else's doing, not the role.
+ * "My child", "Someone else"): the answer to "who is it for?", "who drove?". Asked of the speaker's own role
+ * instead ("Family member" or "Friend or neighbour", asked "are you the owner?"), a role word is not the person
+ * but what the speaker is to the thing, and "my cousin has the keys" is someone else's doing.
  */
-const PERSON_CATEGORIES: ReadonlySet<string> = new Set([
+export const PERSON_CATEGORIES: ReadonlySet<string> = new Set([
   'me', 'myself', 'for myself', 'for me', 'my child', 'my children', 'my kid', 'my partner', 'my spouse', 'someone else',
   'somebody else', 'another person', 'other person',
 ]);
-/** Whether a category names the person an answer is about: there a person word is the answer itself, even as the subject of what the message says ("my brother drove"). */
-export function isPersonCategory(normalizedName: string): boolean {
-  return PERSON_CATEGORIES.has(normalizedName);
-}
