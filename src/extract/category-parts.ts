@@ -24,6 +24,8 @@ const NOT_DISTINCTIVE = new Set([
   'less', 'fewer', 'once', 'twice', 'within', 'than', 'over', 'under', 'least', 'most', 'and', 'or', 'not', 'no', 'yes', 'other',
   'others', 'else', 'any', 'all', 'none', 'new', 'old', 'first', 'last', 'next', 'this', 'per', 'a', 'an', 'the', 'of', 'to', 'in',
   'on', 'at', 'by', 'for', 'with', 'my', 'your', 'up',
+  // ("Today" beside "Later today" and "Right away" may be either: a time word is read as a time, timing-windows.ts.)
+  'today', 'tomorrow', 'tonight', 'now', 'later', 'earlier', 'soon', 'ago', 'weekend', 'morning', 'evening', 'afternoon',
 ]);
 
 /** Endings of English adjectives ("fragile", "flexible", "urgent", "fixed", "careful", "digital"). */

@@ -24,6 +24,8 @@ const PLAN_WORDS = new Set([
   'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
   'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
   'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
+  // Someone coming to the person ("can you come tonight", "send someone asap if possible").
+  'come', 'coming', 'round', 'over', 'out', 'send', 'someone', 'somebody', 'you', 'if', 'possible', 'need', 'needs', 'here',
   // A plan the person has changed: "we pushed it to june", "moved it forward to the 3rd".
   'pushed', 'moved', 'postponed', 'rescheduled', 'changed', 'brought', 'forward', 'delayed', 'put',
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").

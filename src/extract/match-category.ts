@@ -195,7 +195,7 @@ let lastRead: { text: string; tokens: string[] | null; readings: WeakMap<GateLex
 
 function read(text: string, all: string[], gate: MatchableQuestion, lexicon: GateLexicon): CategoryReading {
   const done = (result: MatchResult, mentions: MentionAt[] = []): CategoryReading => ({ result, tokens: all, mentions });
-  const abstain = (reason: AbstainReason) => { ((globalThis as any).__why ??= []).push(reason + '@' + (new Error().stack?.split('\n')[2]?.match(/:(\d+):/)?.[1])); return done({ status: 'abstain', reason }); };
+  const abstain = (reason: AbstainReason) => done({ status: 'abstain', reason });
   if (text.trim().length === 0) return abstain('empty');
   if (text.length > MAX_MATCH_TEXT_LENGTH) return abstain('too_long');
   if (all.length === 0) return abstain('empty');

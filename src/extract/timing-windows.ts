@@ -35,15 +35,27 @@ const SMALL: Readonly<Record<string, number>> = {
 const count = (w: string | undefined) => (w === undefined ? undefined : /^\d{1,2}$/u.test(w) ? Number(w) : SMALL[w]);
 
 /** Categories that name no window: never inferred from a date (their words read them, if any do). */
-const NO_WINDOW = /^(?:no rush|not sure|unsure|flexible|any ?time|whenever|i do not know|do not know|undecided|not urgent|no hurry|depends|other)$/u;
+const NO_WINDOW = /^(?:no rush|not sure|unsure|flexible|any ?time|whenever|i do not know|do not know|undecided|not urgent|no hurry|depends|other)$|^(?:never|not yet|no|none)\b/u;
+
+/**
+ * A part of today, where a question tells them apart ("Right away" / "Later today", "In the last hour" /
+ * "Earlier today"): `now` is the hour around now, `rest` the rest of the day (after it for a question about
+ * what is to come, before it for one about what happened).
+ */
+type DayPart = 'now' | 'rest';
+interface Window extends DayRange {
+  part?: DayPart;
+}
 
 /** The window a timing category's name gives, before tiers (undefined: none). */
-function nameWindow(name: string, today: Date): DayRange | 'later' | 'earlier' | undefined {
+function nameWindow(name: string, today: Date): Window | 'later' | 'earlier' | undefined {
   const n = tokenize(name).filter((t) => t !== BREAK).join(' ');
   const dow = weekday(today);
   const y = today.getUTCFullYear();
   const m = today.getUTCMonth();
-  if (/^(?:today|now|immediately|right away|straight away|as soon as possible|asap|at once|this day)$/u.test(n)) return { from: 0, to: 0 };
+  if (/^(?:now|right now|immediately|right away|straight away|as soon as possible|asap|at once|(?:in|within) the (?:last|past) hour|within the hour|just now)$/u.test(n)) return { from: 0, to: 0, part: 'now' };
+  if (/^(?:later today|later on today|later in the day|this evening|tonight|this afternoon|earlier today|this morning)$/u.test(n)) return { from: 0, to: 0, part: 'rest' };
+  if (/^(?:today|this day)$/u.test(n)) return { from: 0, to: 0 };
   if (n === 'tomorrow') return { from: 1, to: 1 };
   if (n === 'this week') return { from: 0, to: 6 - dow };
   if (n === 'next week') return { from: 7 - dow, to: 13 - dow };
@@ -51,6 +63,20 @@ function nameWindow(name: string, today: Date): DayRange | 'later' | 'earlier' |
   if (n === 'this month') return { from: 0, to: daysTo(today, y, m, endOfMonth(y, m)) };
   if (n === 'next month') return { from: daysTo(today, y, m + 1, 1), to: daysTo(today, y, m + 1, endOfMonth(y, m + 1)) };
   if (/^(?:later|later on|after that|some time later|in the future|not yet|later than that)$/u.test(n)) return 'later';
+  // "Next week or later", "Tomorrow or later": that window, and every day after it.
+  const orLater = /^(.+) or (?:later|after|beyond)$/u.exec(n);
+  if (orLater) {
+    const w = nameWindow(orLater[1]!, today);
+    return typeof w === 'object' ? { from: w.from, to: Infinity } : undefined;
+  }
+  // "Later in December", "Later this month": the rest of that month (after the windows before it, as tiers).
+  const laterIn = /^later (?:in|this) (\p{L}+)$/u.exec(n);
+  if (laterIn) {
+    const month = laterIn[1] === 'month' ? m : MONTHS[laterIn[1]!];
+    if (month !== undefined) return monthRange(today, month);
+  }
+  // "In the new year", "Next year", "After new year": from the first of January on.
+  if (/^(?:in the new year|next year|after (?:the )?new year|from january|in january or later)$/u.test(n)) return { from: daysTo(today, y + 1, 0, 1), to: Infinity };
   const within = /^(?:within|in the next|in|inside|less than)(?: the next)? (a|an|one|two|three|four|five|six|seven|ten|twelve|couple of|\d{1,2}) (day|days|week|weeks|fortnight|month|months)$/u.exec(n);
   if (within) {
     const k = count(within[1]!.replace(' of', ''))!;
@@ -70,7 +96,16 @@ function nameWindow(name: string, today: Date): DayRange | 'later' | 'earlier' |
     const k = past[1] === undefined ? 1 : past[1] === 'few' ? 3 : count(past[1].replace(' of', ''))!;
     return { from: -k * UNIT_DAYS[past[2]!.replace(/s$/u, '')]!, to: 0 };
   }
-  if (/^(?:more than|over|longer than|earlier than) (?:a|an|one|two|three|four|\d{1,2}) (?:day|days|week|weeks|fortnight|month|months|year|years) ago$|^(?:earlier|before that|longer ago)$/u.test(n)) return 'earlier';
+  // "1 to 12 months ago", "2-4 weeks ago": a span counted back.
+  const span = /^(a|an|one|two|three|four|five|six|seven|ten|twelve|\d{1,2}) (?:to|and) (one|two|three|four|five|six|seven|ten|twelve|\d{1,2}) (day|days|week|weeks|month|months|year|years) ago$/u.exec(n);
+  if (span) {
+    const unit = UNIT_DAYS[span[3]!.replace(/s$/u, '')]!;
+    return { from: -count(span[2])! * unit, to: -count(span[1])! * unit };
+  }
+  // "Over a year ago": before that; "Longer ago": before every other window.
+  const over = /^(?:more than|over|longer than|earlier than) (a|an|one|two|three|four|five|six|ten|twelve|\d{1,2}) (day|days|week|weeks|fortnight|month|months|year|years) ago$/u.exec(n);
+  if (over) return { from: -Infinity, to: -count(over[1])! * UNIT_DAYS[over[2]!.replace(/s$/u, '')]! };
+  if (/^(?:earlier|before that|longer ago)$/u.test(n)) return 'earlier';
   return undefined;
 }
 const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, fortnight: 14, month: 30, year: 365 };
@@ -80,21 +115,48 @@ const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, fortnight
  * undefined when some category is neither a window nor a name that gives none, or fewer than two give one.
  */
 export function categoryWindows(categories: readonly string[], today: Date): Map<string, DayRange> | undefined {
-  const raw = new Map<string, DayRange | 'later' | 'earlier'>();
+  return windowsOf(categories, today)?.windows;
+}
+
+/**
+ * The categories' windows, and whether they count in half days: where a category is the rest of today ("Later
+ * today", "Earlier today"), every day is two halves, the hour around now and the rest (day d is 2d and 2d + 1),
+ * so that "tonight" and "asap" fall apart and a bare "today" holds both.
+ */
+function windowsOf(categories: readonly string[], today: Date): { windows: Map<string, DayRange>; halfDays: boolean; past: boolean } | undefined {
+  const raw = new Map<string, Window | 'later' | 'earlier'>();
   for (const c of categories) {
     const w = nameWindow(c, today);
     if (w !== undefined) raw.set(c, w);
     else if (!NO_WINDOW.test(tokenize(c).filter((t) => t !== BREAK).join(' '))) return undefined;
   }
-  const ranges = [...raw].filter((e): e is [string, DayRange] => typeof e[1] === 'object');
-  if (raw.size < 2 || ranges.length === 0) return undefined;
-  const out = new Map<string, DayRange>();
+  if (raw.size < 2) return undefined;
   // The past ("Today", "In the last 7 days", "More than a week ago"): tiers counted back from today. A question
   // with windows on both sides of today is read from no date.
-  const past = ranges.some(([, r]) => r.from < 0) || [...raw.values()].includes('earlier');
+  const past = [...raw.values()].some((w) => w === 'earlier' || (typeof w === 'object' && w.from < 0));
+  const halfDays = [...raw.values()].some((w) => typeof w === 'object' && w.part === 'rest');
+  if (halfDays) for (const [c, w] of raw) if (typeof w === 'object') raw.set(c, inHalfDays(w, past));
+  const ranges = [...raw].filter((e): e is [string, Window] => typeof e[1] === 'object');
+  if (ranges.length === 0) return undefined;
+  const windows = tiers(raw, ranges, past, halfDays ? 1 : 0);
+  return windows && { windows, halfDays, past };
+}
+
+/** A window in half days (see windowsOf): its part of today, or both halves of each of its days. */
+function inHalfDays(w: Window, past: boolean): DayRange {
+  if (w.part !== undefined) {
+    const half = (w.part === 'now') === past ? 1 : 0;
+    return { from: half, to: half };
+  }
+  return { from: 2 * w.from, to: 2 * w.to + 1 };
+}
+
+/** Windows as tiers: one that starts where an earlier one does starts after it (undefined: one is left empty). */
+function tiers(raw: ReadonlyMap<string, Window | 'later' | 'earlier'>, ranges: [string, DayRange][], past: boolean, now: number): Map<string, DayRange> | undefined {
+  const out = new Map<string, DayRange>();
   if (past) {
-    if (ranges.some(([, r]) => r.to > 0) || [...raw.values()].includes('later')) return undefined;
-    let reached = 1;
+    if (ranges.some(([, r]) => r.to > now) || [...raw.values()].includes('later')) return undefined;
+    let reached = now + 1;
     for (const [c, r] of ranges.sort((a, b) => b[1].from - a[1].from || b[1].to - a[1].to)) {
       const to = r.to >= reached ? reached - 1 : r.to;
       if (to < r.from) return undefined;
@@ -143,7 +205,7 @@ const dayNumber = (w: string | undefined) => {
 interface Mention {
   start: number;
   end: number;
-  range: DayRange;
+  range: Window;
 }
 
 /**
@@ -173,6 +235,7 @@ const AGO_UNITS: Readonly<Record<string, number>> = {
   jours: 1, jour: 1, semaines: 7, semaine: 7, mois: 30, dias: 1, dia: 1, semanas: 7, semana: 7, meses: 30, mes: 30,
   tage: 1, tagen: 1, tag: 1, wochen: 7, woche: 7, monaten: 30, monat: 30, giorni: 1, giorno: 1, settimane: 7, settimana: 7, mesi: 30,
   dagen: 1, dag: 1, weken: 7, maanden: 30,
+  year: 365, years: 365, ans: 365, anos: 365, jahre: 365, jahren: 365, jahr: 365, anni: 365, jaar: 365, jaren: 365,
 };
 /** Words that open a time ago in other languages: "il y a", "hace", "vor", "fa" closes it ("tre settimane fa"). */
 const AGO_BEFORE = new Set(['hace', 'vor', 'ha']);
@@ -188,7 +251,7 @@ function pastMentionAt(tokens: readonly string[], i: number, today: Date): Menti
   const dow = weekday(today);
   if (YESTERDAY.has(t)) return { start: i, end: i + 1, range: { from: -1, to: -1 } };
   if (t === 'last' && tokens[i + 1] === 'night') return { start: i, end: i + 2, range: { from: -1, to: 0 } };
-  if ((t === 'this' && (tokens[i + 1] === 'morning' || tokens[i + 1] === 'afternoon')) || (t === 'earlier' && tokens[i + 1] === 'today')) return { start: i, end: i + 2, range: { from: 0, to: 0 } };
+  if ((t === 'this' && (tokens[i + 1] === 'morning' || tokens[i + 1] === 'afternoon')) || (t === 'earlier' && tokens[i + 1] === 'today')) return { start: i, end: i + 2, range: { from: 0, to: 0, part: 'rest' } };
   if (t === 'last' && tokens[i + 1] === 'week') return { start: i, end: i + 2, range: { from: -dow - 7, to: -dow - 1 } };
   if (t === 'last' && tokens[i + 1] === 'month') {
     const y = today.getUTCFullYear();
@@ -208,13 +271,18 @@ function pastMentionAt(tokens: readonly string[], i: number, today: Date): Menti
     const n = count(tokens[k]) ?? SMALL_NUMBERS.get(tokens[k] ?? '');
     if (n !== undefined) [lo, hi, k] = [n, n, k + 1];
   }
+  // "40 minutes ago" is the hour around now; "3 hours ago" earlier today; "an hour ago" either.
+  if (lo !== undefined && hi !== undefined && /^(?:minutes?|mins?|hours?|hrs?)$/u.test(tokens[k] ?? '') && tokens[k + 1] === 'ago') {
+    const part: DayPart | undefined = tokens[k]!.startsWith('m') ? 'now' : lo >= 2 ? 'rest' : undefined;
+    return { start: i, end: k + 2, range: { from: 0, to: 0, part } };
+  }
   const unit = AGO_UNITS[tokens[k] ?? ''];
   if (lo === undefined || hi === undefined || unit === undefined) return undefined;
   const closed = opener > 0 || tokens[k + 1] === 'ago' || tokens[k + 1] === 'fa';
   if (!closed) return undefined;
   const end = opener > 0 ? k + 1 : k + 2;
   // (A month is not exact: "2 months ago" is any day of about that month.)
-  const slack = unit >= 30 ? 15 : unit >= 7 ? 3 : 0;
+  const slack = unit >= 365 ? 120 : unit >= 30 ? 15 : unit >= 7 ? 3 : 0;
   return { start: i, end, range: { from: -hi * unit - slack, to: Math.min(0, -lo * unit + slack) } };
 }
 
@@ -232,6 +300,12 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
         i = back.end - 1;
         continue;
       }
+    }
+    const relative = relativeMentionAt(tokens, i, today, past);
+    if (relative) {
+      out.push(relative);
+      i = relative.end - 1;
+      continue;
     }
     // "the 1st of december", "1 dec", "12th december"
     const d = dayNumber(t);
@@ -332,6 +406,52 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
   return out;
 }
 
+/** Now, today, tomorrow in the major languages (normalized: no accents; "aujourd'hui" is "aujourd hui"). */
+const NOW = [['now'], ['right', 'now'], ['asap'], ['a', 's', 'a', 'p'], ['as', 'soon', 'as', 'possible'], ['immediately'], ['straight', 'away'], ['right', 'away'], ['urgently'], ['sofort'], ['ahora'], ['maintenant'], ['subito'], ['nu'], ['agora']];
+const TODAY = [
+  ['today'], ['tonight'], ['this', 'evening'], ['this', 'afternoon'], ['this', 'morning'], ['later', 'today'], ['later', 'on', 'today'],
+  ['earlier', 'today'], ['heute'], ['heute', 'abend'], ['heute', 'nachmittag'], ['hoy'], ['esta', 'noche'], ['esta', 'tarde'], ['aujourd', 'hui'], ['ce', 'soir'],
+  ['cet', 'apres', 'midi'], ['oggi'], ['stasera'], ['oggi', 'pomeriggio'], ['hoje'], ['hoje', 'a', 'noite'], ['vandaag'], ['vanavond'],
+];
+/** The words of TODAY that name the whole day. */
+const TODAY_ALONE = new Set(['today', 'heute', 'hoy', 'oggi', 'hoje', 'vandaag']);
+const TOMORROW = [['tomorrow'], ['tmrw'], ['tmr'], ['tomorow'], ['tommorow'], ['tommorrow'], ['manana'], ['demain'], ['morgen'], ['domani'], ['amanha']];
+const at = (tokens: readonly string[], i: number, words: readonly (readonly string[])[]) =>
+  words.filter((p) => p.every((w, k) => tokens[i + k] === w)).sort((a, b) => b.length - a.length)[0];
+
+/**
+ * A day the words at `i` name relative to today ("now", "tonight", "tomorrow", "this week", "next weekend",
+ * "next month", "this year"), in days from today; looking back (`past`) "this week" and "this month" are their
+ * days up to today.
+ */
+function relativeMentionAt(tokens: readonly string[], i: number, today: Date, past: boolean): Mention | undefined {
+  const dow = weekday(today);
+  const y = today.getUTCFullYear();
+  const m = today.getUTCMonth();
+  const said = (words: readonly string[] | undefined, from: number, to: number) => (words ? { start: i, end: i + words.length, range: { from, to } } : undefined);
+  // ("Morgen fruh", "tomorrow morning": the day is what counts.)
+  const now = at(tokens, i, NOW);
+  if (now) return { start: i, end: i + now.length, range: { from: 0, to: 0, part: 'now' } };
+  const day = at(tokens, i, TODAY);
+  // ("Tonight", "this morning": the rest of today, after now or, looking back, before it; "today" is either.)
+  if (day) return { start: i, end: i + day.length, range: { from: 0, to: 0, part: day.length === 1 && TODAY_ALONE.has(day[0]!) ? undefined : 'rest' } };
+  const tomorrow = tokens[i - 1] === 'after' ? undefined : at(tokens, i, TOMORROW);
+  if (tomorrow) return past ? undefined : said(tomorrow, 1, 1);
+  if (!past && tokens[i] === 'the' && tokens[i + 1] === 'day' && tokens[i + 2] === 'after' && tokens[i + 3] === 'tomorrow') return { start: i, end: i + 4, range: { from: 2, to: 2 } };
+  const which = tokens[i];
+  if (which !== 'this' && which !== 'next') return undefined;
+  const what = tokens[i + 1];
+  if (past && which === 'next') return undefined;
+  if (what === 'week') return which === 'this' ? said([which, what], past ? -dow : 0, past ? 0 : 6 - dow) : said([which, what], 7 - dow, 13 - dow);
+  if (what === 'weekend' && !past) return which === 'this' ? said([which, what], Math.max(0, 5 - dow), 6 - dow) : said([which, what], 12 - dow, 13 - dow);
+  if (what === 'month') {
+    if (which === 'next') return said([which, what], daysTo(today, y, m + 1, 1), daysTo(today, y, m + 1, endOfMonth(y, m + 1)));
+    return said([which, what], past ? daysTo(today, y, m, 1) : 0, past ? 0 : daysTo(today, y, m, endOfMonth(y, m)));
+  }
+  if (what === 'year' && which === 'next') return said([which, what], daysTo(today, y + 1, 0, 1), daysTo(today, y + 1, 11, 31));
+  return undefined;
+}
+
 /** Words before a date that bound it from below ("not before", "not until", "after", "from"). */
 const FROM_WORDS = [['not', 'before'], ['not', 'until'], ['not', 'till'], ['not', 'til'], ['no', 'earlier', 'than'], ['after'], ['from'], ['starting'], ['beginning']];
 /** Words that bound it from above ("by", "before", "no later than"). */
@@ -348,14 +468,14 @@ export function readTimingWindow(
   categories: readonly string[],
   today: Date,
 ): { category: string; start: number; end: number; tokens: string[]; past: boolean } | undefined {
-  const windows = categoryWindows(categories, today);
-  if (!windows) return undefined;
+  const of = windowsOf(categories, today);
+  if (!of) return undefined;
+  const { windows, halfDays, past } = of;
   const tokens = tokenize(text);
-  const past = [...windows.values()].some((w) => w.from < 0);
   const mentions = mentionsIn(tokens, today, past);
   if (mentions.length !== 1) return undefined;
   const [m] = mentions as [Mention];
-  let { from, to } = m.range;
+  let { from, to } = halfDays ? inHalfDays(m.range, past) : m.range;
   // ("The 1st" is the start asked; "from the 1st", "after christmas", "not before january": that or later.)
   const before = m.start;
   const fromBound = FROM_WORDS.find((p) => endsWith(tokens, before, p) || endsWith(tokens, before, [...p, 'the']));

@@ -128,3 +128,49 @@ describe('a hedged date or rate', () => {
     expect(ask('ideally the 22nd', 'When should the cover start?', cover)).toBe('Within a month');
   });
 });
+
+describe('parts of today, spans and open ends in the names', () => {
+  const visit = ['Straight away', 'This evening', 'Tomorrow', 'Next week or later'];
+  const askVisit = (text: string) => ask(text, 'When can the locksmith come?', visit);
+  it('"This evening" beside "Straight away" splits today: now and the rest of the day; a bare "today" is either', () => {
+    expect(askVisit('as soon as possible please')).toBe('Straight away');
+    expect(askVisit('tonight after 7')).toBe('This evening');
+    expect(askVisit('ce soir')).toBe('This evening');
+    expect(askVisit('could someone come this afternoon')).toBe('This evening');
+    expect(askVisit('morgen')).toBe('Tomorrow');
+    expect(askVisit('today')).toBe('abstain');
+  });
+  it('"Next week or later" is next week and every day after it', () => {
+    expect(askVisit('the 15th of december')).toBe('Next week or later');
+    expect(askVisit('next week')).toBe('Next week or later');
+    // (Today is a Friday: in two days is Sunday, of no window; in three, Monday, next week.)
+    expect(askVisit('in two days')).toBe('abstain');
+    expect(askVisit('in three days')).toBe('Next week or later');
+  });
+
+  const leak = ['In the past hour', 'Earlier today', 'In the last 7 days', 'Longer ago'];
+  const started = (text: string) => ask(text, 'When did the dripping start?', leak);
+  it('looking back, the hour around now, the rest of today, days and more', () => {
+    expect(started('20 mins ago')).toBe('In the past hour');
+    expect(started('about 5 hours ago')).toBe('Earlier today');
+    expect(started('wednesday')).toBe('In the last 7 days');
+    expect(started('a month ago')).toBe('Longer ago');
+    expect(started('an hour ago')).toBe('abstain');
+  });
+
+  const lastTime = ['Within the last month', '1 to 6 months ago', 'Over a year ago', 'Never donated'];
+  const donated = (text: string) => ask(text, 'When did you last give blood?', lastTime);
+  it('"1 to 6 months ago" is a span counted back; a name of no time ("Never donated") gives no window', () => {
+    expect(categoryWindows(lastTime, today)?.get('1 to 6 months ago')).toEqual({ from: -180, to: -31 });
+    expect(donated('3 months ago')).toBe('1 to 6 months ago');
+    expect(donated('three years ago')).toBe('Over a year ago');
+    expect(donated('9 months ago')).toBe('abstain');
+  });
+
+  const start = ['This weekend', 'Next week', 'Later in December', 'In the new year'];
+  it('"Later in December" is the rest of that month after the windows before it; "In the new year" from January on', () => {
+    expect(ask('the 20th of december', 'When could you start?', start)).toBe('Later in December');
+    expect(ask('in february', 'When could you start?', start)).toBe('In the new year');
+    expect(ask('next weekend', 'When could you start?', start)).toBe('Next week');
+  });
+});
