@@ -140,6 +140,8 @@ const GENERIC_WORDS = new Set(
 /** Bare answer words a correction may open with ("well actually no ..."). */
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
+/** Words that only say an answer more surely ("definitely", "for sure"). */
+const INTENSIFIERS = new Set(['definitely', 'absolutely', 'certainly', 'totally', 'surely', 'for', 'sure', 'of', 'course', '100', 'positive', 'defo', 'def']);
 
 /**
  * The offline matcher: finds which category of a question a message means, or
@@ -462,6 +464,11 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       mentions.push({ category: lexicon.no, start: denied.start, end: denied.end, typo: false, phrase: undefined, number: false });
   }
 
+  // "No. Definitely", "no, absolutely": an intensifier after a bare answer says it more surely; it is no "yes".
+  if (mentions.length === 2 && BARE_ANSWERS.has(tokens[mentions[0]!.start]!) && mentions[0]!.end === mentions[0]!.start + 1) {
+    const rest = tokens.slice(mentions[0]!.end).filter((t) => t !== BREAK);
+    if (rest.length > 0 && rest.every((t) => INTENSIFIERS.has(t))) mentions.pop();
+  }
   const { yes, no } = lexicon;
   const otherOf = (category: string) =>
     category === yes && no !== undefined

@@ -121,6 +121,8 @@ const SPAN_BEFORE = new Set([
 const AFTER_AN_AGE = new Set([
   'old', 'today', 'now', 'and', 'next', 'this', 'last', 'but', 'so', 'soon', 'already', 'yet', 'tomorrow', 'yesterday',
   'too', 'also', 'lol', 'please', 'thanks', 'turns', 'turning', 'he', 'she', 'i', 'we', 'they', 'though', 'actually',
+  // Asides that say nothing of the number ("I'm 34 fwiw", "34 btw").
+  'fwiw', 'btw', 'tbh', 'haha', 'thx', 'ty', 'cheers', 'tho', 'anyway', 'anyways', 'x', 'xx',
 ]);
 /** Digits alone or with a year unit glued on ("15yo", "3yrs"). */
 const AGE_TOKEN = /^(\d{1,3})(yo|yrs?|y|years?)?$/;

@@ -58,6 +58,13 @@ describe('a person word answers a question of who', () => {
     expect(read('my invisible friend', letIn)).toBe('abstain');
   });
 
+  it('asked who comes along, being alone is "No one", in the major languages', () => {
+    const along = { prompt: 'Is anyone joining you on the course?', categories: ['No one', 'My partner', 'A friend'] };
+    expect(read('just me this time', along)).toBe('No one');
+    expect(read('je viens seule', along)).toBe('No one');
+    expect(read('on my own, my partner works weekends', along)).toBe('abstain');
+  });
+
   it("the speaker's own role is no question of who: someone else's doing is not the role", () => {
     expect(read('my sister feeds her on sundays', role)).toBe('abstain');
     expect(read('my sister', role)).toBe('Family member');

@@ -87,8 +87,22 @@ const LANDLORD = [
   'bailleur', 'proprietaire du logement', 'gardien', 'padrone di casa', 'verhuurder',
 ];
 
+/** No one with the person: alone. */
+const ALONE = [
+  'alone', 'on my own', 'by myself', 'just me', 'only me', 'just myself', 'me alone', 'solo', 'nobody', 'no one', 'noone',
+  'nobody else', 'no one else', 'allein', 'alleine', 'seul', 'seule', 'tout seul', 'toute seule', 'solo yo', 'yo solo', 'yo sola',
+  'sola', 'da solo', 'da sola', 'sozinho', 'sozinha', 'alleen', 'in mijn eentje',
+];
+
 /** Role words by the category names they answer (keys normalized). */
 export const ROLES: Readonly<Record<string, readonly string[]>> = {
+  'no one': ALONE,
+  nobody: ALONE,
+  'no one else': ALONE,
+  'nobody else': ALONE,
+  alone: ALONE,
+  'just me': ALONE,
+  'on my own': ALONE,
   me: SELF,
   myself: SELF,
   'for myself': SELF,
