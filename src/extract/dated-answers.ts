@@ -4,6 +4,7 @@ import { hedgedByLikelihood } from './guess.js';
 import { BREAK, tokenize } from './normalize.js';
 import { DISCOVERY_VERBS } from './knowledge/verbs.js';
 import { readRate } from './rates.js';
+import { readScaleEnd } from './scale-ends.js';
 import { anotherSubject } from './subject.js';
 import { readTimingWindow } from './timing-windows.js';
 import type { ExtractionQuestion } from './types.js';
@@ -96,5 +97,18 @@ export function byRate(text: string, gate: ExtractionQuestion): string | undefin
   let from = read.start;
   while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
   if (read.tokens.slice(from, read.start).some((t) => t === 'not' || t === 'never' || t === 'no')) return undefined;
+  return read.category;
+}
+
+/** The end of an ordered scale a superlative names ("the cheapest one", "the fastest you've got"), said by the person, now (scale-ends.ts). */
+export function byScaleEnd(text: string, gate: ExtractionQuestion): string | undefined {
+  if (hedgedByLikelihood(text) || gate.prompt === undefined) return undefined;
+  const tail = afterTakeBack(tokenize(text));
+  if (tail !== undefined) return byScaleEnd(tail.join(' '), gate);
+  const tokens = tokenize(text);
+  const read = readScaleEnd(tokens, gate.categories);
+  if (read === undefined) return undefined;
+  if (unasserted(text, tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text)) return undefined;
+  if (anotherSubject(tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
   return read.category;
 }

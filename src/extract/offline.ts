@@ -4,7 +4,7 @@ import { BREAK, tokenize } from './normalize.js';
 import { personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
-import { byRate, byTimingWindow } from './dated-answers.js';
+import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
 import { hadIsAnotherThing } from './had-thing.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
@@ -56,6 +56,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   if (result.status !== 'match' && current.mentions.length === 0) {
     const rated = byRate(input.text, gate);
     if (rated !== undefined) return { values: { [gate.key]: { value: rated, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a question whose categories are ordered: "the cheapest one", "the fastest you've got".
+  if (result.status !== 'match' && current.mentions.length === 0) {
+    const end = byScaleEnd(input.text, gate);
+    if (end !== undefined) return { values: { [gate.key]: { value: end, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
