@@ -55,6 +55,15 @@ const IRONIC_EMOJI = /[\u{1F644}\u{1F643}\u{1F60F}\u{1F61C}\u{1F921}]/u;
 /** Laughing ones (tears of joy, rolling on the floor, squinting, zany). */
 const LAUGHING_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F61D}\u{1F92A}]/u;
 
+/**
+ * Beings and places that are not of this world ("we're all aliens from Mars", "my son is a wizard at Hogwarts"): a
+ * claim about them is a joke, whatever it seems to answer.
+ */
+const NOT_OF_THIS_WORLD = new Set([
+  'alien', 'aliens', 'martian', 'martians', 'extraterrestrial', 'extraterrestrials', 'unicorn', 'unicorns', 'dragon', 'dragons',
+  'vampire', 'vampires', 'zombie', 'zombies', 'werewolf', 'werewolves', 'wizard', 'wizards', 'hogwarts', 'narnia', 'mordor',
+  'atlantis', 'leprechaun', 'leprechauns', 'hobbit', 'hobbits', 'superhero', 'superheroes', 'immortal',
+]);
 const SEEMING = new Set(['feel', 'feels', 'look', 'looks', 'seem', 'seems', 'act', 'acts']);
 /** A clause of how things seem ("but I feel 30", "I look younger"): for a value, not what is. */
 export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING.has(t));
@@ -107,7 +116,7 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
     for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;
     return false;
   };
-  if (SARCASM_TOKENS.some(has)) return 'sarcasm';
+  if (SARCASM_TOKENS.some(has) || words.some((w) => NOT_OF_THIS_WORLD.has(w)) || has(['from', 'mars']) || has(['outer', 'space'])) return 'sarcasm';
   // "Sure, a golden elevator with a butler": an eager "sure" grants a request, not a fact; said to a question of
   // fact and followed by a claim, it is irony as often as not.
   if (prompt !== undefined && !ASKS_A_REQUEST.test(prompt)) {

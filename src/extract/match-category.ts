@@ -422,6 +422,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     for (const n of statedNumbers(tokens, 0, (i) => consumedBy.has(i), lexicon.rangesInMonths)) {
       // "Her brother is 12": a number said of someone else.
       if (saidOfAnother(tokens, n.start, gate.prompt)) return abstain('uncertain');
+      // "My dad's 70, he's driving me there": the one who takes the person along is not the one asked about.
+      if (takesTheSpeaker(tokens) && !speakerIsSubject(tokens, n.start)) return abstain('uncertain');
       const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
       if (holders.length !== 1) return abstain('ambiguous');
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
@@ -1114,6 +1116,17 @@ const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'every
 const YOU = new Set(['you', 'your', 'yourself']);
 /** Indefinite subjects: never the person ("someone", "people", "everyone in my family"). */
 const INDEFINITE = new Set(['someone', 'somebody', 'everyone', 'everybody', 'people', 'anyone', 'anybody', 'others', 'friends', 'neighbours', 'neighbors']);
+/** Someone takes the person somewhere ("he's driving me there", "my mum will bring me"): the person is the one going. */
+const TAKING = new Set(['driving', 'drive', 'drives', 'taking', 'take', 'takes', 'bringing', 'bring', 'brings', 'dropping', 'drop', 'picking', 'pick', 'accompanying', 'escorting', 'giving']);
+function takesTheSpeaker(tokens: readonly string[]): boolean {
+  return tokens.some((t, i) => TAKING.has(t) && (tokens[i + 1] === 'me' || (tokens[i + 1] === 'along' && tokens[i + 2] === 'me')));
+}
+/** The subject of the clause holding `at` is the person ("I'm 70", "me, 70"). */
+function speakerIsSubject(tokens: readonly string[], at: number): boolean {
+  let s = at;
+  while (s > 0 && tokens[s - 1] !== BREAK) s--;
+  return ME.has(tokens[s] ?? '') || (at === s);
+}
 const THIRD_PERSON = new Set(['he', 'she', 'they', 'someone', 'somebody', 'everyone', 'everybody']);
 /** Words of a question that make it about a person other than "you" ("Is the patient an adult?"). */
 const PERSON_NOUNS = new Set(['patient', 'patients', 'person', 'child', 'member', 'client', 'guest', 'passenger', 'driver', 'tenant', 'resident', 'applicant', 'customer', 'who', 'whom', 'they', 'he', 'she', 'him', 'her']);

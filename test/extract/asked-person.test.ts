@@ -63,3 +63,15 @@ describe("the person asked about, named as the person's own", () => {
     expect(yesNo(asthma, 'my son has no asthma')).toBe('No');
   });
 });
+
+describe('the one who takes the person along', () => {
+  const band = (text: string) => {
+    const r = matchCategory(text, { prompt: 'How old is the patient?', categories: ['Under 18', '18 to 59', '60 or older'] });
+    return r.status === 'match' ? r.value : 'unread';
+  };
+  it("is not the one asked about: their age reads nothing; the person's own, or one alone, is read", () => {
+    expect(band('my mum is 66, she is bringing me in')).toBe('unread');
+    expect(band("I'm 66, my daughter's driving me")).toBe('60 or older');
+    expect(band('my mum is 66')).toBe('60 or older');
+  });
+});

@@ -256,6 +256,12 @@ describe('matchCategory: grounded readings (issue 26)', () => {
     expect(value('if I did it would be daily', smoking)).toMatch(/^abstain/);
   });
 
+  it('abstains on a claim about beings or places not of this world (sarcasm by absurdity)', () => {
+    expect(value('yes, the whole family are vampires', pets)).toMatch(/^abstain/);
+    expect(value('no, we keep a unicorn in the garden', pets)).toMatch(/^abstain/);
+    expect(value('yes, a dog and two cats', pets)).toBe('Yes');
+  });
+
   it('abstains on what is said of someone or something else', () => {
     expect(value('my landlord is retired', employment)).toMatch(/^abstain/);
     expect(value('both my parents are self-employed', employment)).toMatch(/^abstain/);
