@@ -37,6 +37,12 @@ const EVENT_WORDS = new Set([
   'happened', 'happen', 'occurred', 'was', 'were', 'did', 'got', 'last', 'ago', 'just', 'only', 'hit', 'crashed', 'stolen', 'broken',
   'damaged', 'started', 'began', 'since', 'think', 'pretty', 'sure', 'must', 'have', 'been', 'had', 'accident', 'incident', 'all',
 ]);
+/** Words that say the person does not know ("today, tomorrow, who knows"): whatever date or rate is near them is a guess. */
+const NOT_KNOWN = [
+  ['who', 'knows'], ['no', 'idea'], ['not', 'sure'], ['unsure'], ['do', 'not', 'know'], ['idk'], ['no', 'clue'], ['can', 'not', 'remember'],
+  ['do', 'not', 'remember'], ['hard', 'to', 'say'], ['not', 'certain'], ['can', 'not', 'say'], ['god', 'knows'], ['dunno'],
+];
+const notKnown = (tokens: readonly string[]) => tokens.some((_, i) => NOT_KNOWN.some((p) => p.every((w, k) => tokens[i + k] === w)));
 /** A correction or a contrast: which date holds is left to the words that say it. */
 const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
@@ -51,7 +57,7 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byTimingWindow(tail.join(' '), gate, today);
   const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
-  if (read === undefined || gate.prompt === undefined) return undefined;
+  if (read === undefined || gate.prompt === undefined || notKnown(read.tokens)) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;
   // A question about when something happened ("Today / In the last 7 days / More than a week ago"): the date is
   // the person's account of it, unless said of someone else, found out then ("I only noticed it today"), denied
@@ -90,7 +96,7 @@ export function byRate(text: string, gate: ExtractionQuestion): string | undefin
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byRate(tail.join(' '), gate);
   const read = readRate(text, gate.categories);
-  if (read === undefined || gate.prompt === undefined) return undefined;
+  if (read === undefined || gate.prompt === undefined || notKnown(read.tokens)) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text) || FROM_A_LATER_TIME.test(text)) return undefined;
   if (anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
   // (A negation in its clause: "not even once a year".)
@@ -107,7 +113,7 @@ export function byScaleEnd(text: string, gate: ExtractionQuestion): string | und
   if (tail !== undefined) return byScaleEnd(tail.join(' '), gate);
   const tokens = tokenize(text);
   const read = readScaleEnd(tokens, gate.categories);
-  if (read === undefined) return undefined;
+  if (read === undefined || notKnown(tokens)) return undefined;
   if (unasserted(text, tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text)) return undefined;
   if (anotherSubject(tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
   return read.category;

@@ -1,7 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
-import { personIsAnswer } from './who-asked.js';
+import { namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -81,9 +81,10 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     gate.prompt !== undefined &&
     current.mentions.some(
       (m) =>
-        // ("My son needs a check-up" asked whom the appointment is for: the person is the answer, not someone else.)
+        // ("My son needs a check-up" asked whom the appointment is for: the person is the answer, not someone else;
+        // "my husband had his done here" says something else of him.)
         citedSubject(current.tokens, m.start, m.end) ||
-        (!personIsAnswer(m.category, gate.prompt) && (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
+        (!(personIsAnswer(m.category, gate.prompt) && namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)) && (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
     );
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
   let shaped: string | undefined;

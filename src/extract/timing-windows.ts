@@ -430,13 +430,16 @@ function relativeMentionAt(tokens: readonly string[], i: number, today: Date, pa
   const m = today.getUTCMonth();
   const said = (words: readonly string[] | undefined, from: number, to: number) => (words ? { start: i, end: i + words.length, range: { from, to } } : undefined);
   // ("Morgen fruh", "tomorrow morning": the day is what counts.)
-  const now = at(tokens, i, NOW);
+  // (Looking back, "now" tells of how things are, not when they happened: "I'm only seeing it now"; "just now" does.)
+  if (past && tokens[i] === 'just' && tokens[i + 1] === 'now') return { start: i, end: i + 2, range: { from: 0, to: 0, part: 'now' } };
+  const now = past ? undefined : at(tokens, i, NOW);
   if (now) return { start: i, end: i + now.length, range: { from: 0, to: 0, part: 'now' } };
   const day = at(tokens, i, TODAY);
   // ("Tonight", "this morning": the rest of today, after now or, looking back, before it; "today" is either.)
   if (day) return { start: i, end: i + day.length, range: { from: 0, to: 0, part: day.length === 1 && TODAY_ALONE.has(day[0]!) ? undefined : 'rest' } };
+  // (Looking back, "tomorrow" is still a date: a second one, and "today, tomorrow" names none surely.)
   const tomorrow = tokens[i - 1] === 'after' ? undefined : at(tokens, i, TOMORROW);
-  if (tomorrow) return past ? undefined : said(tomorrow, 1, 1);
+  if (tomorrow) return said(tomorrow, 1, 1);
   if (!past && tokens[i] === 'the' && tokens[i + 1] === 'day' && tokens[i + 2] === 'after' && tokens[i + 3] === 'tomorrow') return { start: i, end: i + 4, range: { from: 2, to: 2 } };
   const which = tokens[i];
   if (which !== 'this' && which !== 'next') return undefined;

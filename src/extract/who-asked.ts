@@ -5,7 +5,7 @@
  * person denied in their own clause is not ("I won't be there myself"). Elsewhere a person who does something
  * is someone else's doing (subject.ts).
  */
-import { normalize, tokenize } from './normalize.js';
+import { BREAK, normalize, tokenize } from './normalize.js';
 import { PERSON_CATEGORIES, ROLES } from './knowledge/roles.js';
 
 const WHO = new Set(['who', 'whom', 'whose']);
@@ -36,4 +36,45 @@ function namesRole(category: string): boolean {
  */
 export function personIsAnswer(category: string, prompt: string | undefined): boolean {
   return PERSON_CATEGORIES.has(bareName(category)) || (asksWho(prompt) && namesRole(category));
+}
+
+/** Words of a clause that say nothing beside the person named ("it's for my son", "my mum will be in"). */
+const FILLERS = new Set([
+  'it', 'is', 's', 'its', 'for', 'just', 'only', 'the', 'my', 'our', 'a', 'an', 'will', 'be', 'was', 'were', 'has', 'had', 'been', 'can',
+  'could', 'would', 'going', 'to', 'gonna', 'there', 'here', 'in', 'please', 'one', 'who', 'that', 'actually', 'up', 'then', 'this',
+  'time', 'do', 'does', 'did', 'so', 'too', 'also', 'at', 'on', 'of', 'with', 'by',
+]);
+/** Verbs after which comes what the person needs: the appointment, the booking ("my son needs a check-up"). */
+const NEEDS = new Set(['needs', 'need', 'needed', 'wants', 'requires']);
+/** Past forms whose stem is not the present's ("drove" of "driving"). */
+const IRREGULAR: Readonly<Record<string, string>> = {
+  drove: 'drive', driven: 'drive', took: 'take', taken: 'take', came: 'come', went: 'go', gone: 'go', brought: 'bring', rode: 'ride',
+  ridden: 'ride', sat: 'sit', met: 'meet', kept: 'keep', held: 'hold',
+};
+const stem = (w: string) => (IRREGULAR[w] ?? w).replace(/(?:ing|ed|es|e|s)$/u, '');
+const promptStems = new Map<string, ReadonlySet<string>>();
+
+/**
+ * Whether the clause around a person named at [start, end) says only that they are the one asked about: nothing
+ * but the person and fillers ("it's for my son"), what the question asks ("my brother drove" asked who was
+ * driving), or what they need ("my son needs a check-up"). "My husband had his done here" says something else.
+ */
+export function namesTheOneAsked(tokens: readonly string[], start: number, end: number, prompt: string | undefined): boolean {
+  if (prompt === undefined) return false;
+  let asked = promptStems.get(prompt);
+  if (!asked) {
+    if (promptStems.size > 1000) promptStems.clear();
+    promptStems.set(prompt, (asked = new Set(tokenize(prompt).filter((t) => !FILLERS.has(t) && t.length > 2).map(stem))));
+  }
+  let from = start;
+  while (from > 0 && tokens[from - 1] !== BREAK) from--;
+  let to = end;
+  while (to < tokens.length && tokens[to] !== BREAK) to++;
+  for (let i = from; i < to; i++) {
+    if (i >= start && i < end) continue;
+    const t = tokens[i]!;
+    if (NEEDS.has(t) && i >= end) return true;
+    if (!FILLERS.has(t) && !asked.has(stem(t))) return false;
+  }
+  return true;
 }

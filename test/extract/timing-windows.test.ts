@@ -174,3 +174,12 @@ describe('parts of today, spans and open ends in the names', () => {
     expect(ask('next weekend', 'When could you start?', start)).toBe('Next week');
   });
 });
+
+describe('dates the person does not know', () => {
+  it('"who knows", "no idea" beside a date leave it unread; so do two dates, looking back or ahead', () => {
+    const leak = ['In the past hour', 'Earlier today', 'In the last 7 days', 'Longer ago'];
+    expect(ask('this morning or tomorrow, god knows, the tap broke', 'When did the dripping start?', leak)).toBe('abstain');
+    expect(ask('saturday? no idea tbh', 'When did the dripping start?', leak)).toBe('abstain');
+    expect(ask('ce soir, dunno', 'When can the locksmith come?', ['Straight away', 'This evening', 'Tomorrow'])).toBe('abstain');
+  });
+});
