@@ -34,8 +34,8 @@ import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
-import { BROAD_ROLES } from './knowledge/roles.js';
-import { bareName, personIsAnswer } from './who-asked.js';
+import { ALONE_ROLES, BROAD_ROLES } from './knowledge/roles.js';
+import { asksAboutCompany, bareName, personIsAnswer } from './who-asked.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -614,6 +614,11 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // Labels and the flow's own synonyms first: they win over built-in words.
   for (const category of gate.categories) {
     add(category, { category }, true);
+    // "Nobody, it was parked": the words before the comma name it too, where no other category's name opens with them.
+    const head = tokenize(category);
+    const cut = head.indexOf(BREAK);
+    if (cut > 0 && gate.categories.filter((c) => tokenize(c).slice(0, cut).join(' ') === head.slice(0, cut).join(' ')).length === 1)
+      add(head.slice(0, cut).join(' '), { category }, true);
     const own = Object.entries(gate.synonyms ?? {}).find(([k]) => k.toLowerCase() === category.toLowerCase());
     for (const phrase of own?.[1] ?? []) add(phrase, { category });
     for (const phrase of [category, ...(own?.[1] ?? [])]) {
@@ -656,7 +661,9 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // there is no "My child").
   if (!ownWordsOnly)
     for (const category of gate.categories)
-      if (BROAD_ROLES.has(bareName(category))) for (const phrase of knownWordsFor(category)) add(phrase, { category });
+      // (Being alone is "No one" only asked who comes along: asked who drove, "on my own" is the person.)
+      if (BROAD_ROLES.has(bareName(category)) && (!ALONE_ROLES.has(bareName(category)) || asksAboutCompany(gate.prompt)))
+        for (const phrase of knownWordsFor(category)) add(phrase, { category });
   // "Never" where the lowest frequency is "Rarely" and there is no "Never": the only option that fits.
   const rarely = gate.categories.find((c) => normalize(c) === 'rarely');
   // (Not where a category says none has happened yet: "jamais" beside "First time" is no "Rarely".)
@@ -721,6 +728,8 @@ function nameVariants(tokens: string[]): string[] {
   const swapped = tokens.map((t) => (/^\d{1,2}$/u.test(t) && Number(t) < COUNT_NAMES.length ? COUNT_NAMES[Number(t)]! : COUNT_NAMES.includes(t) ? String(COUNT_NAMES.indexOf(t)) : t));
   for (const words of [tokens, swapped]) {
     out.add(words.join(' '));
+    // "18-64" for "18 to 64": a range of two numbers written with a dash.
+    if (words.length === 3 && words[1] === 'to' && /^\d+$/u.test(words[0]!) && /^\d+$/u.test(words[2]!)) out.add(`${words[0]} ${words[2]}`);
     // (Not a name of one word after its article: "a lot" is no "lot".)
     if (words.length > 2 && (words[0] === 'a' || words[0] === 'an' || words[0] === 'the')) out.add(words.slice(1).join(' '));
   }

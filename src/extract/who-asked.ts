@@ -22,6 +22,12 @@ export function asksWho(prompt: string | undefined): boolean {
   return asks;
 }
 
+const COMPANY = new Set(['with', 'alongside', 'along', 'join', 'joining', 'accompany', 'accompanying', 'else', 'together', 'besides', 'companion']);
+/** Whether `prompt` asks who comes along or who else ("Will anyone volunteer alongside you?", "Who else will drive?"). */
+export function asksAboutCompany(prompt: string | undefined): boolean {
+  return prompt !== undefined && tokenize(prompt).some((t) => COMPANY.has(t));
+}
+
 /** A category's name, normalized, without a leading article ("A family member": "family member"). */
 export const bareName = (category: string) => normalize(category).replace(/^(?:a|an|the) /u, '');
 

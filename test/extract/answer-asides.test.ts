@@ -24,6 +24,12 @@ describe('an intensifier after a bare answer', () => {
   });
 });
 
+describe('a range written with a dash', () => {
+  it('"18-39" names "18 to 39"', () => {
+    expect(read('18-39', ages)).toBe('18 to 39');
+  });
+});
+
 describe('an aside after an age', () => {
   it('"fwiw", "btw", "tbh" after it add nothing', () => {
     expect(read("I'm 41 fwiw", ages)).toBe('40 or older');

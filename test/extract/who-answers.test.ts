@@ -71,6 +71,17 @@ describe('a person word answers a question of who', () => {
     expect(read('on my own, my partner works weekends', along)).toBe('abstain');
   });
 
+  it('being alone is "No one" only asked who comes along; asked who drove, it is the person or nothing', () => {
+    const atWheel = { prompt: 'Who was driving the van?', categories: ['Nobody', 'Someone else', 'Me'] };
+    expect(read('on my own', atWheel)).toBe('abstain');
+    expect(read('just me', atWheel)).toBe('Me');
+  });
+
+  it('a category named with a comma is named by the words before it', () => {
+    const parked = { prompt: 'Who was driving?', categories: ['Me', 'Someone else', 'Nobody, the van was parked'] };
+    expect(read('nobody - it was on the drive all night', parked)).toBe('Nobody, the van was parked');
+  });
+
   it("the speaker's own role is no question of who: someone else's doing is not the role", () => {
     expect(read('my sister feeds her on sundays', role)).toBe('abstain');
     expect(read('my sister', role)).toBe('Family member');

@@ -141,7 +141,11 @@ export const ROLES: Readonly<Record<string, readonly string[]>> = {
  * Categories whose words other categories of the same question may name more closely ("my son" is "My child"
  * where there is one, and "Someone else" only where there is not): their words come after every other's.
  */
-export const BROAD_ROLES: ReadonlySet<string> = new Set(['someone else', 'somebody else', 'another person', 'other person', 'family', 'family member', 'relative']);
+export const BROAD_ROLES: ReadonlySet<string> = new Set([
+  'someone else', 'somebody else', 'another person', 'other person', 'family', 'family member', 'relative',
+  // ("Just me" is "Me" where there is one, "No one" with me only where there is not: "Who was driving? Me / Nobody".)
+  'no one', 'nobody', 'no one else', 'nobody else', 'alone', 'just me', 'on my own',
+]);
 
 /**
  * Category names (normalized) that name the person an answer is about, from the speaker's side ("Myself",
@@ -153,3 +157,5 @@ export const PERSON_CATEGORIES: ReadonlySet<string> = new Set([
   'me', 'myself', 'for myself', 'for me', 'my child', 'my children', 'my kid', 'my partner', 'my spouse', 'someone else',
   'somebody else', 'another person', 'other person',
 ]);
+/** Of those, the ones that mean being alone: said only asked who comes along (who-asked.ts asksAboutCompany). */
+export const ALONE_ROLES: ReadonlySet<string> = new Set(['no one', 'nobody', 'no one else', 'nobody else', 'alone', 'just me', 'on my own']);
