@@ -43,6 +43,20 @@ const NOT_KNOWN = [
   ['do', 'not', 'remember'], ['hard', 'to', 'say'], ['not', 'certain'], ['can', 'not', 'say'], ['god', 'knows'], ['dunno'],
 ];
 const notKnown = (tokens: readonly string[]) => tokens.some((_, i) => NOT_KNOWN.some((p) => p.every((w, k) => tokens[i + k] === w)));
+/**
+ * What follows an opening clause that only denies ("not today, but tomorrow", "no, not monday - tuesday"): a
+ * short clause of "not" and at most three words, then the rest (past a "but"). Undefined where there is none.
+ */
+function afterDenial(tokens: readonly string[]): string[] | undefined {
+  let i = 0;
+  if ((tokens[0] === 'no' || tokens[0] === 'nope') && tokens[1] === BREAK) i = 2;
+  if (tokens[i] !== 'not') return undefined;
+  const end = tokens.indexOf(BREAK, i);
+  if (end < 0 || end - i > 4) return undefined;
+  let rest = tokens.slice(end + 1);
+  if (rest[0] === 'but') rest = rest.slice(1);
+  return rest.some((t) => t !== BREAK) ? rest : undefined;
+}
 /** A correction or a contrast: which date holds is left to the words that say it. */
 const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
@@ -56,6 +70,9 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   // "Next week, sorry no, mid-january": what follows the last take-back, read alone.
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byTimingWindow(tail.join(' '), gate, today);
+  // "Not today, but tomorrow's fine": what follows a clause that only denies, read alone.
+  const corrected = afterDenial(tokenize(text));
+  if (corrected !== undefined) return byTimingWindow(corrected.join(' '), gate, today);
   const read = readTimingWindow(text, gate.categories, new Date(`${today}T00:00:00Z`));
   if (read === undefined || gate.prompt === undefined || notKnown(read.tokens)) return undefined;
   if (unasserted(text, read.tokens, gate.prompt) !== undefined) return undefined;

@@ -47,18 +47,20 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     .map((g) => ({ key: g.key, reading: readCategory(input.text, g, { ownWordsOnly: true }) }));
 
   const { result } = current;
-  // No category's words, at a timing question: a date the person names, read into the window that holds it.
-  if (result.status !== 'match' && current.mentions.length === 0 && input.today !== undefined) {
+  // No category's words but denied ones ("not today, but tomorrow's fine"), at a timing question: a date the person
+  // names, read into the window that holds it.
+  const unnamed = current.mentions.every((m) => deniedInClause(current.tokens, m.start));
+  if (result.status !== 'match' && unnamed && input.today !== undefined) {
     const dated = byTimingWindow(input.text, gate, input.today);
     if (dated !== undefined) return { values: { [gate.key]: { value: dated, confidence: 0.85, source: 'match' } } };
   }
   // ... at a frequency question: a rate the person states, read into the band that holds it.
-  if (result.status !== 'match' && current.mentions.length === 0) {
+  if (result.status !== 'match' && unnamed) {
     const rated = byRate(input.text, gate);
     if (rated !== undefined) return { values: { [gate.key]: { value: rated, confidence: 0.85, source: 'match' } } };
   }
   // ... at a question whose categories are ordered: "the cheapest one", "the fastest you've got".
-  if (result.status !== 'match' && current.mentions.length === 0) {
+  if (result.status !== 'match' && unnamed) {
     const end = byScaleEnd(input.text, gate);
     if (end !== undefined) return { values: { [gate.key]: { value: end, confidence: 0.85, source: 'match' } } };
   }
@@ -263,4 +265,10 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
   // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
   // question's answer is read as part of that answer ("text me the results" asked about the visit).
   return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
+}
+
+/** A word at `at` denied in its own clause before it ("not today", "no, not the basic one"). */
+function deniedInClause(tokens: readonly string[], at: number): boolean {
+  for (let i = at - 1; i >= 0 && tokens[i] !== BREAK; i--) if (tokens[i] === 'not' || tokens[i] === 'no' || tokens[i] === 'never') return true;
+  return false;
 }

@@ -183,3 +183,14 @@ describe('dates the person does not know', () => {
     expect(ask('ce soir, dunno', 'When can the locksmith come?', ['Straight away', 'This evening', 'Tomorrow'])).toBe('abstain');
   });
 });
+
+describe('a denied date, then the one meant', () => {
+  const when = ['Today', 'This week', 'Next week', 'Later'];
+  const visit = (text: string) => ask(text, 'When could you come in?', when);
+  it('"not today, but tomorrow" is tomorrow; a denial alone, or of both, reads nothing', () => {
+    expect(visit("not today, but tomorrow's good")).toBe('This week');
+    expect(visit('no, not today - wednesday')).toBe('Next week');
+    expect(visit('not today')).toBe('abstain');
+    expect(visit('not this week, and not next week either')).toBe('abstain');
+  });
+});
