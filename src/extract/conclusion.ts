@@ -12,6 +12,7 @@ export const TAKE_BACK: readonly (readonly string[])[] = [
   // (A "no" with the take-back is part of it: "next week, sorry no, mid-january".)
   ['sorry', 'no'], ['no', 'sorry'], ['wait', 'no'], ['no', 'wait'], ['actually', 'no'], ['hmm', 'no'], ['let', 'me', 'correct'],
   ['scratch', 'that'], ['i', 'mean'], ['i', 'meant'], ['sorry'], ['wait'], ['oops'], ['correction'],
+  ['no', 'actually'], ['well', 'no'], ['more', 'like'], ['or', 'rather'],
 ];
 /** Those and the words that question what came before ("hmm", "does that count?"): a conclusion may follow them. */
 const RECONSIDERED: readonly (readonly string[])[] = [...TAKE_BACK, ['actually'], ['hmm'], ['misread'], ['does', 'that', 'count'], ['you', 'mean']];
@@ -44,9 +45,13 @@ export function conclusionOf(tokens: readonly string[]): string[] | undefined {
  */
 export function afterTakeBack(tokens: readonly string[]): string[] | undefined {
   for (let i = tokens.length - 1; i >= 0; i--) {
-    const marker = TAKE_BACK.find((p) => p.every((w, k) => tokens[i + k] === w));
+    // ("Today, no, sunday night": a bare "no" clause after an answer takes it back too.)
+    const bareNo = i > 1 && tokens[i - 1] === BREAK && (tokens[i] === 'no' || tokens[i] === 'nope') && (tokens[i + 1] === BREAK || tokens[i + 1] === undefined);
+    const marker = bareNo ? [tokens[i]!] : TAKE_BACK.find((p) => p.every((w, k) => tokens[i + k] === w));
     if (!marker) continue;
     const tail = tokens.slice(i + marker.length).filter((t) => t !== BREAK);
+    // (What opens the rest is part of the take-back: "no, actually it started sunday".)
+    while (tail.length > 0 && (tail[0] === 'actually' || tail[0] === 'well' || tail[0] === 'sorry')) tail.shift();
     return tail.length > 0 ? tail : undefined;
   }
   return undefined;

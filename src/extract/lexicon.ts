@@ -167,7 +167,7 @@ export const CORRECTION_MARKERS: readonly string[] = [
   'oh wait', 'oh actually', 'hold on', 'oh no wait', 'no sorry', 'oops',
   'i meant', 'make that', 'make it', 'hmm no', 'hm no', 'no actually', 'or rather', 'typo', 'my bad', 'let me correct that',
   'hang on', 'wait no', 'no no', 'never mind', 'nevermind', 'nvm', 'on second thoughts', 'come to think of it', 'now that i think of it',
-  'let me rephrase', 'strike that', 'i take that back', 'rather',
+  'let me rephrase', 'strike that', 'i take that back', 'rather', 'more like', 'well no', 'ok honestly',
 ];
 
 /**

@@ -48,3 +48,16 @@ describe('the answer a self-correction settles on', () => {
     expect(speed('the 100')).toBe('abstain');
   });
 });
+
+describe('more take-backs', () => {
+  it('"more like", "or rather", "well no" replace the answer before them', () => {
+    expect(ask('monthly, well, more like weekly', 'How often do you work late?', ['Never', 'Monthly', 'Weekly'])).toBe('Weekly');
+    expect(ask('weekly - or rather monthly', 'How often do you work late?', ['Never', 'Monthly', 'Weekly'])).toBe('Monthly');
+    expect(ask('never. well no, monthly', 'How often do you work late?', ['Never', 'Monthly', 'Weekly'])).toBe('Monthly');
+  });
+  it('a bare "no" between two dates takes the first back, with the "actually" after it', () => {
+    const when = ['Today', 'In the last 7 days', 'More than a week ago'];
+    expect(ask('today, no, monday', 'When did the noise start?', when)).toBe('In the last 7 days');
+    expect(ask('yesterday... no, actually a fortnight ago', 'When did the noise start?', when)).toBe('More than a week ago');
+  });
+});
