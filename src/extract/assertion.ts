@@ -68,11 +68,11 @@ const SEEMING = new Set(['feel', 'feels', 'look', 'looks', 'seem', 'seems', 'act
 /** A clause of how things seem ("but I feel 30", "I look younger"): for a value, not what is. */
 export const seeming = (tokens: readonly string[]) => tokens.some((t) => SEEMING.has(t));
 const phrases = (list: readonly string[]) => list.map((p) => tokenize(p).filter((t) => t !== BREAK));
-const SARCASM_TOKENS = phrases(SARCASM);
-const HYPOTHETICAL_TOKENS = phrases(HYPOTHETICAL);
+const SARCASM_INDEX = indexByFirstWord([...phrases(SARCASM), ['from', 'mars'], ['outer', 'space']]);
+const HYPOTHETICAL_INDEX = indexByFirstWord(phrases(HYPOTHETICAL));
 /** Words after "if" that make no condition of it ("few, if any", "rarely if ever", "if so", "if not more"). */
 const IF_NO_CONDITION = new Set(['any', 'ever', 'so', 'not', 'anything', 'at']);
-const PLAN_TOKENS = phrases(PLANS);
+const PLAN_INDEX = indexByFirstWord(phrases(PLANS));
 /** A question about what the person plans or would like ("When would you like to...?", "How often do you plan to...?"). */
 const ASKS_A_PLAN = /\b(?:plan|plans|planning|would you like|do you want|will you|intend|when should|when do you want)\b/iu;
 export const asksAPlan = (prompt: string | undefined) => prompt !== undefined && ASKS_A_PLAN.test(prompt);
@@ -107,16 +107,36 @@ const CONDITIONS = new Set(['if', 'unless', 'provided', 'assuming']);
 function politeIfAt(words: readonly string[], i: number): boolean {
   return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
 }
+/** The words without those of a polite "if" (every one of POLITE_IF opens with "if"). */
+function withoutPoliteIfs(words: readonly string[]): readonly string[] {
+  if (!words.includes('if')) return words;
+  const polite = new Set<number>();
+  for (let i = 0; i < words.length; i++)
+    if (words[i] === 'if') for (const p of POLITE_IF) if (p.every((w, j) => words[i + j] === w)) for (let j = 0; j < p.length; j++) polite.add(i + j);
+  return polite.size === 0 ? words : words.filter((_, i) => !polite.has(i));
+}
+
+/** Phrases by their first word: whether one occurs in `words` is then one pass over them. */
+type PhraseIndex = ReadonlyMap<string, readonly (readonly string[])[]>;
+function indexByFirstWord(list: readonly (readonly string[])[]): PhraseIndex {
+  const index = new Map<string, (readonly string[])[]>();
+  for (const p of list) {
+    const same = index.get(p[0]!);
+    if (same) same.push(p);
+    else index.set(p[0]!, [p]);
+  }
+  return index;
+}
+function occursIn(words: readonly string[], index: PhraseIndex): boolean {
+  for (let i = 0; i < words.length; i++) for (const p of index.get(words[i]!) ?? []) if (p.every((t, k) => words[i + k] === t)) return true;
+  return false;
+}
 
 export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
   if (IRONIC_EMOJI.test(text) || BIG_GROUP_OF_ONE.test(text)) return 'sarcasm';
   // "If that's possible", "if possible": politeness, no condition on the answer.
-  const words = tokens.filter((t) => t !== BREAK).filter((t, i, all) => !politeIfAt(all, i));
-  const has = (p: readonly string[]) => {
-    for (let i = 0; i + p.length <= words.length; i++) if (p.every((t, k) => words[i + k] === t)) return true;
-    return false;
-  };
-  if (SARCASM_TOKENS.some(has) || words.some((w) => NOT_OF_THIS_WORLD.has(w)) || has(['from', 'mars']) || has(['outer', 'space'])) return 'sarcasm';
+  const words = withoutPoliteIfs(tokens.filter((t) => t !== BREAK));
+  if (occursIn(words, SARCASM_INDEX) || words.some((w) => NOT_OF_THIS_WORLD.has(w))) return 'sarcasm';
   // "Sure, a golden elevator with a butler": an eager "sure" grants a request, not a fact; said to a question of
   // fact and followed by a claim, it is irony as often as not.
   if (prompt !== undefined && !ASKS_A_REQUEST.test(prompt)) {
@@ -126,7 +146,7 @@ export function unasserted(text: string, tokens: readonly string[] = tokenize(te
     if (SURE_OPENS.has(tokens[k] ?? '') && tokens[k + 1] === BREAK && tokens.length > k + 3) return 'sarcasm';
   }
   if (LAUGHING_EMOJI.test(text) || words.some((w) => LAUGHTER.test(w))) return 'laughter';
-  if (HYPOTHETICAL_TOKENS.some(has) || (!asksAPlan(prompt) && PLAN_TOKENS.some(has))) return 'hypothetical';
+  if (occursIn(words, HYPOTHETICAL_INDEX) || (!asksAPlan(prompt) && occursIn(words, PLAN_INDEX))) return 'hypothetical';
   // Any other "if" conditions the answer too ("daily, if doom-scrolling counts as work"), but "few, if any" and "if ever".
   if (words.some((w, i) => w === 'if' && i + 1 < words.length && !IF_NO_CONDITION.has(words[i + 1]!))) return 'hypothetical';
   return undefined;

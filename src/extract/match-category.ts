@@ -772,10 +772,12 @@ function longestPhraseAt(
   phrases: Phrase[],
 ): { phrase: Phrase; length: number; typo: boolean } | 'tie' | undefined {
   if (tokens[at] === BREAK) return undefined;
-  for (const phrase of phrases) if (startsAt(tokens, at, phrase.tokens)) return { phrase, length: phrase.tokens.length, typo: false };
+  const index = phraseIndexOf(phrases);
+  for (const phrase of index.byFirstWord.get(tokens[at]!) ?? []) if (startsAt(tokens, at, phrase.tokens)) return { phrase, length: phrase.tokens.length, typo: false };
   let best: { phrase: Phrase; distance: number } | undefined;
   let tie = false;
-  for (const phrase of phrases) {
+  // (A typo keeps every word's first letter: closeEnough.)
+  for (const phrase of index.byFirstLetter.get(tokens[at]![0]!) ?? []) {
     if (typeof phrase.means !== 'object') continue;
     if (best && phrase.tokens.length < best.phrase.tokens.length) break;
     if (!phrase.tokens.every((word, k) => tokens[at + k] !== undefined && closeEnough(tokens[at + k]!, word))) continue;
@@ -790,6 +792,34 @@ function longestPhraseAt(
   }
   if (!best) return undefined;
   return tie ? 'tie' : { phrase: best.phrase, length: best.phrase.tokens.length, typo: true };
+}
+
+/**
+ * The phrases by their first word, and the answers among them by their first letter, each longest first as in
+ * the list: at a word, only these can start there (built once per list; the lexicons keep theirs).
+ */
+interface PhraseIndex {
+  byFirstWord: Map<string, Phrase[]>;
+  byFirstLetter: Map<string, Phrase[]>;
+}
+const phraseIndexes = new WeakMap<Phrase[], PhraseIndex>();
+function phraseIndexOf(phrases: Phrase[]): PhraseIndex {
+  let index = phraseIndexes.get(phrases);
+  if (!index) {
+    index = { byFirstWord: new Map(), byFirstLetter: new Map() };
+    for (const phrase of phrases) {
+      const first = phrase.tokens[0]!;
+      const sameWord = index.byFirstWord.get(first);
+      if (sameWord) sameWord.push(phrase);
+      else index.byFirstWord.set(first, [phrase]);
+      if (typeof phrase.means !== 'object') continue;
+      const sameLetter = index.byFirstLetter.get(first[0]!);
+      if (sameLetter) sameLetter.push(phrase);
+      else index.byFirstLetter.set(first[0]!, [phrase]);
+    }
+    phraseIndexes.set(phrases, index);
+  }
+  return index;
 }
 
 /**
