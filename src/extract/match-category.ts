@@ -137,10 +137,20 @@ const COUNTS = new Set(COUNT_WORDS);
 const GENERIC_WORDS = new Set(
   ['yes', 'no', 'partial', 'unknown', 'not sure'].flatMap((k) => COMMON_SYNONYMS[k] ?? []).map((p) => phraseTokens(p).join(' ')),
 );
+/** Words of steering that are also ordinary nouns ("a teaching assistant", "the heating system"): only said to the bot. */
+const ADDRESSED = new Set(['assistant', 'system', 'chatbot']);
+const ADDRESSING = new Set([BREAK, 'the', 'dear', 'hey', 'hi', 'hello', 'you', 'to', 'this', 'stupid', 'dumb']);
+/** Whether the steering phrase `p` occurs in `tokens`: a noun of ADDRESSED only at a clause's start or addressed ("hey assistant"). */
+function steersAt(tokens: string[], p: string[]): boolean {
+  if (p.length !== 1 || !ADDRESSED.has(p[0]!)) return indexOf(tokens, p) >= 0;
+  return tokens.some((t, i) => t === p[0] && (i === 0 || ADDRESSING.has(tokens[i - 1]!)));
+}
 /** Bare answer words a correction may open with ("well actually no ..."). */
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
 /** Words that only say an answer more surely ("definitely", "for sure"). */
+/** Words that may open a clause before an answer ("oh absolutely", "well sure"). */
+const INTERJECTION_WORDS = new Set(['oh', 'ohh', 'ah', 'well', 'and', 'but', 'so', 'i', 'it', 'is', 'that', 'most']);
 const INTENSIFIERS = new Set(['definitely', 'absolutely', 'certainly', 'totally', 'surely', 'for', 'sure', 'of', 'course', '100', 'positive', 'defo', 'def']);
 
 /**
@@ -226,7 +236,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     return done({ status: 'match', value: mention.category, confidence: 1 }, [mention]);
   }
 
-  if (STEERING.some((p) => indexOf(all, p) >= 0)) return abstain('steering');
+  if (STEERING.some((p) => steersAt(all, p))) return abstain('steering');
   // "What do you mean?" asks about the question; "I mean today" corrects the answer.
   if (META.some((p) => all.some((t, i) => startsAt(all, i, p) && !(p.length === 1 && all[i - 1] === 'i'))) || OPENERS.some((p) => startsAt(all, 0, p)))
     return abstain('question');
@@ -466,6 +476,17 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       mentions.push({ category: lexicon.no, start: denied.start, end: denied.end, typo: false, phrase: undefined, number: false });
   }
 
+  // "My landlord's absolutely fine with it", "totally private": an intensifier inside a clause, or before the word
+  // it strengthens, says that word more surely; it answers only as a clause of its own ("absolutely!", "oh sure",
+  // "yes absolutely", "sure, thanks").
+  for (let k = mentions.length - 1; k >= 0; k--) {
+    const m = mentions[k]!;
+    if (m.end - m.start !== 1 || !INTENSIFIERS.has(tokens[m.start]!)) continue;
+    const before = tokens[m.start - 1];
+    const after = tokens[m.end];
+    const modifies = after !== undefined && after !== BREAK && after !== 'thing' && !BARE_ANSWERS.has(after) && !POLITE.has(after);
+    if (modifies || (before !== undefined && before !== BREAK && !BARE_ANSWERS.has(before) && !INTERJECTION_WORDS.has(before))) mentions.splice(k, 1);
+  }
   // "No. Definitely", "no, absolutely": an intensifier after a bare answer says it more surely; it is no "yes".
   if (mentions.length === 2 && BARE_ANSWERS.has(tokens[mentions[0]!.start]!) && mentions[0]!.end === mentions[0]!.start + 1) {
     const rest = tokens.slice(mentions[0]!.end).filter((t) => t !== BREAK);
