@@ -105,6 +105,14 @@ describe('a limiting value read from free text is checked before the flow stops'
     expect(stop.answers.smoking?.value).toBe('Daily');
   });
 
+  // Found by hand (session 37): "Daily 😂" ended a rental application at once, as if its button was pressed.
+  it.each(['Daily 😂', 'Daily 🙄', 'Daily?', 'daily?!', '*Daily*'])('the category with more than it ("%s": a laugh, a question) is checked, not taken as its button', async (said) => {
+    const c = startConversation(flow(SMOKING));
+    const check = await c.send({ text: said });
+    expect(check.completion.reason).not.toBe('stopped_limiting_value');
+    expect(check.answers).toEqual({});
+  });
+
   it('the check survives a restore', async () => {
     const doc = flow(SMOKING);
     const c = startConversation(doc);

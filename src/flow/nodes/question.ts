@@ -193,6 +193,15 @@ const STOP_DENY = 'edit';
 /** A text's words, normalized (case, accents, punctuation), to compare with a category. */
 const words = (text: string) => tokenize(text).filter((t) => t !== BREAK).join(' ');
 
+/** Letters, digits, spaces and quiet punctuation ("Daily.", "NO!"): what words() may drop without changing what was said. */
+const QUIET = /[\p{L}\p{M}\p{N}\s.,!'’\-]/u;
+/**
+ * The text says nothing the category's own words do not: no laugh or eye-roll
+ * ("Daily 😂"), question ("Daily?") or emphasis ("*Daily*"), which words()
+ * drops but which may say the opposite. Characters of the category itself are fine.
+ */
+const saysNothingMore = (text: string, category: string) => [...text].every((ch) => QUIET.test(ch) || category.includes(ch));
+
 /** Yes or no to the check of a held limiting value: the button, or saying so in words (in any major language). */
 function stopAnswer(event: FlowMachineEvent): 'yes' | 'no' | undefined {
   if (event.type === 'user.button') return event.value === STOP_CONFIRM ? 'yes' : event.value === STOP_DENY ? 'no' : undefined;
@@ -244,8 +253,9 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const q = question(params.place);
       const value = String(found.value);
       if (!isLimitingValue(q, value) || q.answer.type !== 'category') return false;
+      const label = categoryLabel(q.answer, value);
       const said = words(event.text);
-      return said === words(value) || said === words(categoryLabel(q.answer, value));
+      return (said === words(value) || said === words(label)) && saysNothingMore(event.text, `${value}${label}`);
     },
     /** The extractor could not ask its model (an error, a timeout, output outside the schema): the program failed, not the person. */
     extractorDown: ({ event }) => {
