@@ -691,7 +691,7 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
  * cannot continue." Yes (the button or in words) commits it and the flow stops
  * through that question's limiting edges (a later question's through its
  * transient child); no asks the question again; anything else is read again
- * as an answer to the question.
+ * as an answer to the question (to the next one when the same message answered this one).
  */
 function confirmingStopState(p: Place, c: CompileContext, stops: Place[]): StateConfig {
   const { leave, ref } = c;
@@ -705,9 +705,16 @@ function confirmingStopState(p: Place, c: CompileContext, stops: Place[]): State
       actions: [{ type: 'commitHeldStop', params }, { type: 'recordStop', params: { place: g.id } }, ...to.actions],
     };
   });
+  // The message that gave a later question's limiting value may have answered this one too (kept, not held):
+  // then "no" goes on to the next question, and another answer is read there, instead of asking this one again.
+  // (Only a model reads a later question's value, so only a later question's stop comes with this one answered.)
+  const answered = { type: 'isAnswered', params };
+  const later = stops.some((g) => g !== p);
   const turn: Transition[] = [
     ...confirmed,
+    ...(later ? [c.go(p, 'answered', and([{ type: 'stopDenied' }, answered] as never), [{ type: 'dropStop' }])] : []),
     { guard: { type: 'stopDenied' }, target: 'asking', actions: [{ type: 'dropStop' }] },
+    ...(later ? [c.go(p, 'answered', answered, [{ type: 'dropStop' }, { type: 'readAgain' }])] : []),
     { target: 'asking', actions: [{ type: 'dropStop' }, { type: 'readAgain' }] },
   ];
   return { tags: [CONFIRMING_STOP_TAG], on: { 'user.button': turn, 'user.text': turn } };
@@ -756,7 +763,8 @@ function extractionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
     const later = t.graph.question(gate.key)!;
     const calm = categoriesOf(later).find((c) => !(later.limitingValues ?? []).includes(c));
     if (calm !== undefined) events.push(done({ [gate.key]: calm }), done({ [own]: ownCalm, [gate.key]: calm }));
-    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }));
+    // A later limiting value with this question's answer (kept) or alone (this question asked again if it is denied).
+    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }), done({ [gate.key]: limiting }));
   }
   return events;
 }
