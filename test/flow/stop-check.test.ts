@@ -86,6 +86,15 @@ describe('a limiting value read from free text is checked before the flow stops'
     expect(reply.answers.smoking?.value).toBe(reason === 'stopped_limiting_value' ? 'Daily' : undefined);
   });
 
+  // Found by hand (session 37): "yes 🙄" at the check ended a rental application.
+  it.each(['yes 🙄', 'yes 😂', 'oh yes, totally 🙄'])('a yes with an eye-roll or a laugh ("%s") does not confirm the stop', async (said) => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const reply = await c.send({ text: said });
+    expect(reply.completion.reason).not.toBe('stopped_limiting_value');
+    expect(reply.answers.smoking).toBeUndefined();
+  });
+
   it('another answer instead of yes or no is read as the answer to the question', async () => {
     const c = startConversation(flow(SMOKING));
     await c.send({ text: 'every day' });

@@ -20,6 +20,7 @@ import {
 import type { IssuePath } from '../check.js';
 import { didYouMean } from '../../extract/suggest.js';
 import { readYesNo } from '../../extract/knowledge/yes-no.js';
+import { unasserted } from '../../extract/assertion.js';
 import { BREAK, tokenize } from '../../extract/normalize.js';
 import type { Place } from '../places.js';
 import type { CompileContext, Enqueue, FlowActions, FlowMachineEvent, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
@@ -205,7 +206,10 @@ const saysNothingMore = (text: string, category: string) => [...text].every((ch)
 /** Yes or no to the check of a held limiting value: the button, or saying so in words (in any major language). */
 function stopAnswer(event: FlowMachineEvent): 'yes' | 'no' | undefined {
   if (event.type === 'user.button') return event.value === STOP_CONFIRM ? 'yes' : event.value === STOP_DENY ? 'no' : undefined;
-  return event.type === 'user.text' ? readYesNo(event.text) : undefined;
+  if (event.type !== 'user.text') return undefined;
+  const said = readYesNo(event.text);
+  // A yes with an eye-roll or a laugh ("yes 🙄") does not end the flow: it is read again as an answer. A no stands.
+  return said === 'yes' && unasserted(event.text) !== undefined ? undefined : said;
 }
 
 function questionGuards({ lookups }: CompileContext): FlowGuards {
