@@ -151,6 +151,15 @@ describe('"Is this correct?" at the summary takes yes and no in words', () => {
     const c = await atSummary();
     expect((await c.send({ text: said })).completion.isComplete).toBe(false);
   });
+  // Found by hand (session 37): "yeah right" and "sure, as if" at the summary handed the intake off.
+  it.each(['yeah right', 'sure, as if', 'yes 🙄'])('sarcasm ("%s") does not confirm', async (said) => {
+    const c = await atSummary();
+    expect((await c.send({ text: said })).completion.isComplete).toBe(false);
+  });
+  it('a laugh beside a plain yes still confirms', async () => {
+    const c = await atSummary();
+    expect((await c.send({ text: 'yes, all good lol' })).completion.isComplete).toBe(true);
+  });
 });
 
 describe('"That sounds like X. Is that right?" at a path node takes yes in words', () => {
