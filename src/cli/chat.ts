@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AnyActorLogic } from 'xstate';
 import { GateflowError } from '../error/gateflow-error.js';
+import { KEEP_VALUE, SKIP_VALUE } from '../flow/answer.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { createMemoryStore } from '../store/memory.js';
 import type { Store } from '../store/types.js';
@@ -117,15 +118,26 @@ async function replyOrError(send: () => Promise<ReplyEnvelope>): Promise<ReplyEn
  */
 export function formatReply(reply: ReplyEnvelope, color = false): string {
   const out = [renderMarkdown(reply.message, { ansi: color })];
-  if (reply.buttons) out.push('', ...reply.buttons.map((b, i) => `  ${i + 1}) ${b.label}`));
+  if (reply.buttons && takesTypedAnswer(reply)) out.push('', ...reply.buttons.map((b) => `  ${b.label} (type "${b.value}")`));
+  else if (reply.buttons) out.push('', ...reply.buttons.map((b, i) => `  ${i + 1}) ${b.label}`));
   if (isFinished(reply))
     out.push('', `── finished: ${reply.completion.reason.replaceAll('_', ' ')}${reply.completion.readyForHandoff ? ' (ready for handoff)' : ''} ──`);
   return out.join('\n');
 }
 
-/** What a typed line means: a number picks a button, anything else is text. */
+/**
+ * A question that takes a typed answer (an amount, a count, a name) and offers
+ * only buttons that are not answers: "Skip", "Keep" (the previous answer).
+ * A number typed there is the answer ("1" for 1 EUR), so those buttons are not
+ * numbered; their values typed as words ("skip", "keep") do what they do.
+ */
+function takesTypedAnswer(reply: ReplyEnvelope): boolean {
+  return (reply.buttons ?? []).length > 0 && reply.buttons!.every((b) => b.value === SKIP_VALUE || b.value === KEEP_VALUE);
+}
+
+/** What a typed line means: a number picks a button (not where it is a typed answer), anything else is text. */
 export function lineToTurn(line: string, reply: ReplyEnvelope): Turn {
-  const choice = /^\s*(\d+)\s*$/.exec(line);
+  const choice = takesTypedAnswer(reply) ? null : /^\s*(\d+)\s*$/.exec(line);
   const button = choice && reply.buttons?.[Number(choice[1]) - 1];
   return button ? { button: button.value } : { text: line };
 }

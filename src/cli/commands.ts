@@ -26,7 +26,7 @@ export const COMMANDS = {
       trace: { type: 'boolean', description: "also write the flow's events (node entries, guards, answers, votes) as JSON lines on stderr" },
     },
     get details() {
-      return `Buttons are numbered: type the number to press one; anything else is free text.\nWhile the flow waits for someone else's input (a manager's approval), the session lives in this terminal: /inputs lists the open gates, /input <gate> <value> answers one (by id or name), /cancel ends the session.\n${FLOW()}\nIt may also be a module (.js, .mjs, .ts) whose default export is a workflow.\n${MODEL}`;
+      return `Buttons are numbered: type the number to press one; anything else is free text. At a question that takes a typed answer (an amount, a count), a number is the answer, and its Skip or Keep is typed as the word.\nWhile the flow waits for someone else's input (a manager's approval), the session lives in this terminal: /inputs lists the open gates, /input <gate> <value> answers one (by id or name), /cancel ends the session.\n${FLOW()}\nIt may also be a module (.js, .mjs, .ts) whose default export is a workflow.\n${MODEL}`;
     },
   },
   eval: {

@@ -59,10 +59,16 @@ export function coerceInputValue(spec: InputSpec, raw: unknown, today: Date, che
   let value: unknown = raw;
   if (typeof raw === 'string') {
     // Text is read by the same code as a flow question's answer (negative words, cents, the schema's reasons).
+    // A yes/no is read with the gate's description as its question, so that sarcasm is refused as a question
+    // refuses it ("yeah right" to "Approve the refund?" is no approval). (Not other types: with a question the
+    // reader also drops clauses about someone else, which a free-text gate, such as an agent's clarification, may be.)
     const parsed = readTypedValue(
       typedSpec(spec),
       raw,
-      { exact: true, ...(spec.type === 'boolean' && { trueLabel: spec.trueLabel ?? 'Yes', falseLabel: spec.falseLabel ?? 'No' }) },
+      {
+        exact: true,
+        ...(spec.type === 'boolean' && { prompt: spec.description ?? spec.name, trueLabel: spec.trueLabel ?? 'Yes', falseLabel: spec.falseLabel ?? 'No' }),
+      },
       today,
     );
     if (!parsed.ok) return refuse(parsed.message);

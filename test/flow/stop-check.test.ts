@@ -5,6 +5,8 @@
  * major languages, not only the buttons.
  */
 import { describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
+import type { ExtractionInput, ExtractionOutput } from '../../src/extract/types.js';
 import { restoreConversation, startConversation } from '../../src/flow/conversation.js';
 import type { FlowDocumentInput } from '../../src/flow/schema.js';
 import { example, flow } from './helpers.js';
@@ -84,6 +86,15 @@ describe('a limiting value read from free text is checked before the flow stops'
     expect(reply.answers.smoking?.value).toBe(reason === 'stopped_limiting_value' ? 'Daily' : undefined);
   });
 
+  // Found by hand (session 37): "yes 🙄" at the check ended a rental application.
+  it.each(['yes 🙄', 'yes 😂', 'oh yes, totally 🙄'])('a yes with an eye-roll or a laugh ("%s") does not confirm the stop', async (said) => {
+    const c = startConversation(flow(SMOKING));
+    await c.send({ text: 'every day' });
+    const reply = await c.send({ text: said });
+    expect(reply.completion.reason).not.toBe('stopped_limiting_value');
+    expect(reply.answers.smoking).toBeUndefined();
+  });
+
   it('another answer instead of yes or no is read as the answer to the question', async () => {
     const c = startConversation(flow(SMOKING));
     await c.send({ text: 'every day' });
@@ -103,6 +114,14 @@ describe('a limiting value read from free text is checked before the flow stops'
     const stop = await c.send({ text: 'Daily.' });
     expect(stop.completion.reason).toBe('stopped_limiting_value');
     expect(stop.answers.smoking?.value).toBe('Daily');
+  });
+
+  // Found by hand (session 37): "Daily 😂" ended a rental application at once, as if its button was pressed.
+  it.each(['Daily 😂', 'Daily 🙄', 'Daily?', 'daily?!', '*Daily*'])('the category with more than it ("%s": a laugh, a question) is checked, not taken as its button', async (said) => {
+    const c = startConversation(flow(SMOKING));
+    const check = await c.send({ text: said });
+    expect(check.completion.reason).not.toBe('stopped_limiting_value');
+    expect(check.answers).toEqual({});
   });
 
   it('the check survives a restore', async () => {
@@ -132,6 +151,15 @@ describe('"Is this correct?" at the summary takes yes and no in words', () => {
     const c = await atSummary();
     expect((await c.send({ text: said })).completion.isComplete).toBe(false);
   });
+  // Found by hand (session 37): "yeah right" and "sure, as if" at the summary handed the intake off.
+  it.each(['yeah right', 'sure, as if', 'yes 🙄'])('sarcasm ("%s") does not confirm', async (said) => {
+    const c = await atSummary();
+    expect((await c.send({ text: said })).completion.isComplete).toBe(false);
+  });
+  it('a laugh beside a plain yes still confirms', async () => {
+    const c = await atSummary();
+    expect((await c.send({ text: 'yes, all good lol' })).completion.isComplete).toBe(true);
+  });
 });
 
 describe('"That sounds like X. Is that right?" at a path node takes yes in words', () => {
@@ -147,5 +175,39 @@ describe('"That sounds like X. Is that right?" at a path node takes yes in words
   it('"yes" before anything was understood is not a choice', async () => {
     const c = startConversation(example('lighting-consult'));
     expect((await c.send({ text: 'yes' })).state).toEqual({ project: 'waiting' });
+  });
+});
+
+describe('a later question\'s limiting value, read with this question\'s answer, then denied', () => {
+  // Found by hand (session 37): "coverage is fine but she is bleeding, it is an emergency" at the
+  // insurance question; "No, that's wrong" to the held Emergency asked the insurance question again,
+  // though its answer (No) was kept from the same message, and "follow-up" then was not understood there.
+  const both: ExtractionOutput['values'] = {
+    '2_insurance_history': { value: 'No', confidence: 0.9, source: 'llm' },
+    '3_visit_type': { value: 'Emergency', confidence: 0.9, source: 'llm' },
+  };
+  const readsBoth = fromPromise<ExtractionOutput, ExtractionInput>(async ({ input }) => ({ values: /emergency/.test(input.text) ? both : {} }));
+  const atCheck = async () => {
+    const c = startConversation(example('patient-intake'), { extract: readsBoth });
+    await c.send({ button: 'Yes' });
+    const check = await c.send({ text: 'coverage is fine but she is bleeding, it is an emergency' });
+    expect(check.completion.reason).toBe('awaiting_user_confirmation');
+    expect(check.answers['2_insurance_history']?.value).toBe('No');
+    return c;
+  };
+
+  it('"No, that\'s wrong" goes on to the next question, not back to the answered one', async () => {
+    const c = await atCheck();
+    const next = await c.send({ text: "No, that's wrong" });
+    expect(next.state).toEqual({ '3_visit_type': 'asking' });
+    expect(next.answers['2_insurance_history']?.value).toBe('No');
+    expect(next.answers['3_visit_type']).toBeUndefined();
+  });
+
+  it('another answer instead is read at the next question', async () => {
+    const c = await atCheck();
+    const next = await c.send({ text: 'sorry, it is a follow-up' });
+    expect(next.answers['3_visit_type']?.value).toBe('Follow-up');
+    expect(next.state).toEqual({ '4_patient_age_group': 'asking' });
   });
 });

@@ -34,7 +34,8 @@ export interface OpenAICompatibleServer {
   close(): Promise<void>;
 }
 
-export async function startOpenAICompatibleServer(): Promise<OpenAICompatibleServer> {
+/** `port`: 0 (the default) for any free port; a fixed one for a server a person points a program at. */
+export async function startOpenAICompatibleServer(options: { port?: number } = {}): Promise<OpenAICompatibleServer> {
   const requests: RecordedRequest[] = [];
   let queue: Responder[] = [];
   const sockets = new Set<Socket>();
@@ -76,7 +77,7 @@ export async function startOpenAICompatibleServer(): Promise<OpenAICompatibleSer
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

@@ -34,3 +34,26 @@ describe('coerceInputValue (the browser)', () => {
     expect(coerceInputValue(spec, '{replicas: 3}', TODAY)).toMatchObject({ ok: false, message: expect.stringMatching(/not JSON/) });
   });
 });
+
+// Found by hand (session 37): a manager typing "yeah right" at "Approve the refund?" approved it.
+// A question refused it ("That does not sound like a plain answer"); a gate now reads text as a question does.
+describe('a gate refuses a sarcastic answer, as a question does', () => {
+  const approve: InputSpec = { name: 'approved', type: 'boolean', description: 'Approve the refund?', trueLabel: 'Approve', falseLabel: 'Decline' };
+  it.each(['yeah right', 'yes 🙄', 'sure, as if'])('"%s" is not an approval', (said) => {
+    for (const coerce of [coerceInputValue, coerceInput]) expect(coerce(approve, said, TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('plain answer') });
+  });
+  it.each([
+    ['yes', true],
+    ['Approve', true],
+    ['no way', false],
+    ['nope, decline', false],
+  ] as const)('"%s" still reads', (said, value) => {
+    expect(coerceInput(approve, said, TODAY)).toEqual({ ok: true, value });
+  });
+  it('an amount still reads, and a negative one is still refused', () => {
+    const amount: InputSpec = { name: 'approved_amount', type: 'number', min: 0, unit: 'EUR', description: 'Approved amount (EUR)' };
+    expect(coerceInput(amount, '120', TODAY)).toEqual({ ok: true, value: 120 });
+    expect(coerceInput(amount, '120 EUR', TODAY)).toEqual({ ok: true, value: 120 });
+    expect(coerceInput(amount, 'minus 50', TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('negative') });
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { asksToEdit, classifyConfirmation } from '../../extract/match-confirmation.js';
+import { unasserted } from '../../extract/assertion.js';
 import type { FlowContext } from '../context.js';
 import { nameWords, readCorrection, type CorrectableAnswer, type CorrectionReading } from '../correction.js';
 import type { FlowLookups } from '../compile-lookups.js';
@@ -112,7 +113,9 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
         const value = pressed(event);
         return value !== null && buttonMeans(node(params.node), value) === 'edit';
       },
-      textConfirms: ({ event }, params: { node: string }) => event.type === 'user.text' && classifyConfirmation(event.text, node(params.node)) === 'confirm',
+      /** A yes in words; said sarcastically ("yeah right", "sure, as if", "yes 🙄") it is no confirmation (a laugh beside it is). */
+      textConfirms: ({ event }, params: { node: string }) =>
+        event.type === 'user.text' && classifyConfirmation(event.text, node(params.node)) === 'confirm' && unasserted(event.text) !== 'sarcasm',
       /** The message changes one named answer, or names one to ask again. */
       textCorrects: ({ context, event }, params: ReviewParams) =>
         event.type === 'user.text' && reading(context, event, params).kind === 'change',

@@ -20,6 +20,7 @@ import {
 import type { IssuePath } from '../check.js';
 import { didYouMean } from '../../extract/suggest.js';
 import { readYesNo } from '../../extract/knowledge/yes-no.js';
+import { unasserted } from '../../extract/assertion.js';
 import { BREAK, tokenize } from '../../extract/normalize.js';
 import type { Place } from '../places.js';
 import type { CompileContext, Enqueue, FlowActions, FlowMachineEvent, FlowGuards, NodeCheckContext, NodeKind, StateConfig, TestEventInput, Transition } from './kind.js';
@@ -193,10 +194,22 @@ const STOP_DENY = 'edit';
 /** A text's words, normalized (case, accents, punctuation), to compare with a category. */
 const words = (text: string) => tokenize(text).filter((t) => t !== BREAK).join(' ');
 
+/** Letters, digits, spaces and quiet punctuation ("Daily.", "NO!"): what words() may drop without changing what was said. */
+const QUIET = /[\p{L}\p{M}\p{N}\s.,!'’\-]/u;
+/**
+ * The text says nothing the category's own words do not: no laugh or eye-roll
+ * ("Daily 😂"), question ("Daily?") or emphasis ("*Daily*"), which words()
+ * drops but which may say the opposite. Characters of the category itself are fine.
+ */
+const saysNothingMore = (text: string, category: string) => [...text].every((ch) => QUIET.test(ch) || category.includes(ch));
+
 /** Yes or no to the check of a held limiting value: the button, or saying so in words (in any major language). */
 function stopAnswer(event: FlowMachineEvent): 'yes' | 'no' | undefined {
   if (event.type === 'user.button') return event.value === STOP_CONFIRM ? 'yes' : event.value === STOP_DENY ? 'no' : undefined;
-  return event.type === 'user.text' ? readYesNo(event.text) : undefined;
+  if (event.type !== 'user.text') return undefined;
+  const said = readYesNo(event.text);
+  // A yes with an eye-roll or a laugh ("yes 🙄") does not end the flow: it is read again as an answer. A no stands.
+  return said === 'yes' && unasserted(event.text) !== undefined ? undefined : said;
 }
 
 function questionGuards({ lookups }: CompileContext): FlowGuards {
@@ -244,8 +257,9 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const q = question(params.place);
       const value = String(found.value);
       if (!isLimitingValue(q, value) || q.answer.type !== 'category') return false;
+      const label = categoryLabel(q.answer, value);
       const said = words(event.text);
-      return said === words(value) || said === words(categoryLabel(q.answer, value));
+      return (said === words(value) || said === words(label)) && saysNothingMore(event.text, `${value}${label}`);
     },
     /** The extractor could not ask its model (an error, a timeout, output outside the schema): the program failed, not the person. */
     extractorDown: ({ event }) => {
@@ -681,7 +695,7 @@ function extractingState(p: Place, c: CompileContext, lastFailure: (guard: unkno
  * cannot continue." Yes (the button or in words) commits it and the flow stops
  * through that question's limiting edges (a later question's through its
  * transient child); no asks the question again; anything else is read again
- * as an answer to the question.
+ * as an answer to the question (to the next one when the same message answered this one).
  */
 function confirmingStopState(p: Place, c: CompileContext, stops: Place[]): StateConfig {
   const { leave, ref } = c;
@@ -695,9 +709,16 @@ function confirmingStopState(p: Place, c: CompileContext, stops: Place[]): State
       actions: [{ type: 'commitHeldStop', params }, { type: 'recordStop', params: { place: g.id } }, ...to.actions],
     };
   });
+  // The message that gave a later question's limiting value may have answered this one too (kept, not held):
+  // then "no" goes on to the next question, and another answer is read there, instead of asking this one again.
+  // (Only a model reads a later question's value, so only a later question's stop comes with this one answered.)
+  const answered = { type: 'isAnswered', params };
+  const later = stops.some((g) => g !== p);
   const turn: Transition[] = [
     ...confirmed,
+    ...(later ? [c.go(p, 'answered', and([{ type: 'stopDenied' }, answered] as never), [{ type: 'dropStop' }])] : []),
     { guard: { type: 'stopDenied' }, target: 'asking', actions: [{ type: 'dropStop' }] },
+    ...(later ? [c.go(p, 'answered', answered, [{ type: 'dropStop' }, { type: 'readAgain' }])] : []),
     { target: 'asking', actions: [{ type: 'dropStop' }, { type: 'readAgain' }] },
   ];
   return { tags: [CONFIRMING_STOP_TAG], on: { 'user.button': turn, 'user.text': turn } };
@@ -746,7 +767,8 @@ function extractionEvents(q: QuestionNode, t: TestEventInput): FlowTestEvent[] {
     const later = t.graph.question(gate.key)!;
     const calm = categoriesOf(later).find((c) => !(later.limitingValues ?? []).includes(c));
     if (calm !== undefined) events.push(done({ [gate.key]: calm }), done({ [own]: ownCalm, [gate.key]: calm }));
-    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }));
+    // A later limiting value with this question's answer (kept) or alone (this question asked again if it is denied).
+    for (const limiting of later.limitingValues ?? []) events.push(done({ [own]: ownCalm, [gate.key]: limiting }), done({ [gate.key]: limiting }));
   }
   return events;
 }
