@@ -230,7 +230,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const asked = /\?\s*$/.test(text);
   const whole = all.filter((t) => t !== BREAK).join(' ');
   const exactAt = lexicon.normalized.indexOf(whole);
-  if (exactAt >= 0 && !asked && lexicon.labels[exactAt] !== undefined) {
+  // (Not with a laugh or an eye-roll beside it: "Daily 😂" says nothing surely.)
+  if (exactAt >= 0 && !asked && lexicon.labels[exactAt] !== undefined && unasserted(text, all, gate.prompt) === undefined) {
     const generic = GENERIC_WORDS.has(whole);
     const mention: MentionAt = { category: lexicon.labels[exactAt]!, start: 0, end: all.length, generic, specific: true, number: false };
     return done({ status: 'match', value: mention.category, confidence: 1 }, [mention]);
