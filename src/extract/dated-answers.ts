@@ -25,6 +25,8 @@ const PLAN_WORDS = new Set([
   'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
   'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
   'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
+  // A time said roughly ("like 20 min ago", "roughly a week ago").
+  'like', 'roughly', 'approximately', 'approx', 'nearly', 'almost', 'circa', 'ish',
   // Someone coming to the person ("can you come tonight", "send someone asap if possible").
   'come', 'coming', 'round', 'over', 'out', 'send', 'someone', 'somebody', 'you', 'if', 'possible', 'need', 'needs', 'here',
   // A plan the person has changed: "we pushed it to june", "moved it forward to the 3rd".
@@ -57,6 +59,8 @@ function afterDenial(tokens: readonly string[]): string[] | undefined {
   if (rest[0] === 'but') rest = rest.slice(1);
   return rest.some((t) => t !== BREAK) ? rest : undefined;
 }
+/** Verbs that tell when something began or happened (the asked event, looking back). */
+const STARTING = new Set(['started', 'start', 'starts', 'began', 'begun', 'happened', 'occurred', 'burst', 'broke', 'appeared', 'came', 'kicked']);
 /** A correction or a contrast: which date holds is left to the words that say it. */
 const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
@@ -90,7 +94,10 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
     // (Another thing's date, "my policy renewed on the 20th", "the confirmation says the 3rd": the words before
     // the date must tell of the asked event, or be the question's own.)
     const asked = new Set(tokenize(gate.prompt));
-    if (read.tokens.slice(start, read.start).some((t) => !PLAN_WORDS.has(t) && !EVENT_WORDS.has(t) && !asked.has(t))) return undefined;
+    // ("The leak started like 20 min ago": a thing that started, began or happened then is the asked event, whatever
+    // it is called; someone's doing is not: "my wife noticed it on tuesday".)
+    const started = clause.some((t) => STARTING.has(t)) && !anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true });
+    if (!started && read.tokens.slice(start, read.start).some((t) => !PLAN_WORDS.has(t) && !EVENT_WORDS.has(t) && !asked.has(t))) return undefined;
     return read.category;
   }
   // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words

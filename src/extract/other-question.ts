@@ -38,6 +38,7 @@ export function answersAnotherQuestion(
   const content = words.filter((t) => !FILLERS.has(t));
   const own = ownStems(gate);
   const said = new Set(content.filter((t) => t.length >= 4 && !TOPIC_STOP.has(t)).map(stem));
+  const namesOwnTopic = [...said].some((w) => own.has(w));
   for (const q of others) {
     const whole = content.join(' ');
     if (whole !== '' && q.categories.some((c) => phrase(c) === whole && !YES_NO.has(whole))) return true;
@@ -48,7 +49,8 @@ export function answersAnotherQuestion(
       // (A word after a modal or "to" is a verb, not the answer's noun: "no, we will phone about it".)
       if (sure && reading.mentions.some((m) => m.start >= start && !allOwn(reading.tokens, m, own) && !VERB_BEFORE.has(reading.tokens[m.start - 1] ?? ''))) return true;
     }
-    for (const w of topicStems(q)) if (said.has(w) && !own.has(w)) return true;
+    // (Unless the message names this question's own topic too: "no gas smell, just water" asked about gas.)
+    if (!namesOwnTopic) for (const w of topicStems(q)) if (said.has(w) && !own.has(w)) return true;
     // "No, just me" asked whether you hold a licence: the person alone answers a question about anyone else.
     if (aboutOthers(q) && !aboutOthers(gate) && ALONE.some((p) => has(words, p))) return true;
     // "Yes, three times a week" asked about a doctor's advice: a count per week answers the question that counts them.

@@ -169,3 +169,12 @@ describe('round 32: in a flow, the typed questions count too (evaluateMatcher, a
     expect(report.results.map((r) => r.value)).toEqual(['unknown', 'No']);
   });
 });
+
+describe("a bare no beside this question's topic and another's", () => {
+  const smoke: ExtractionQuestion = { key: 'smoke', prompt: 'Is there smoke coming from the socket?', categories: ['Yes', 'No'] };
+  const power: ExtractionQuestion = { key: 'power', prompt: 'Is the power still on in the house?', categories: ['Yes', 'No'] };
+  it('answers this question when it names this one\'s topic as well ("no smoke, just no power")', () => {
+    expect(commit('no smoke, the power just went', smoke, [power])).toEqual({ smoke: 'No' });
+    expect(commit('no, the power just went', smoke, [power])).toEqual({});
+  });
+});

@@ -194,3 +194,12 @@ describe('a denied date, then the one meant', () => {
     expect(visit('not this week, and not next week either')).toBe('abstain');
   });
 });
+
+describe('a thing that started then', () => {
+  it('"the leak started like 20 min ago" is its time, whatever the thing is called; someone noticing it is not', () => {
+    const leak = ['In the past hour', 'Earlier today', 'In the last 7 days', 'Longer ago'];
+    expect(ask('the drip started like 20 min ago', 'When did the problem start?', leak)).toBe('In the past hour');
+    expect(ask('the boiler broke down on wednesday', 'When did the problem start?', leak)).toBe('In the last 7 days');
+    expect(ask('my husband noticed it on wednesday', 'When did the problem start?', leak)).toBe('abstain');
+  });
+});
