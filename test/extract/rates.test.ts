@@ -71,8 +71,11 @@ describe('a rate between two bands', () => {
 });
 
 describe('"never" where the lowest band is "Rarely"', () => {
-  it('is Rarely where no category says none has happened, and unread beside one that does ("First time")', () => {
+  it('is Rarely where no category says none has happened', () => {
     expect(ask('never, we are hardly ever away', 'How often is the house empty overnight?', away)).toBe('Rarely');
-    expect(ask('nunca', 'How often has the boiler broken down?', ['First time', 'Rarely', 'Every month or more'])).toBe('abstain');
+  });
+  it('"never before" is "First time" where there is one', () => {
+    expect(ask('never had that happen before', 'How often has the boiler broken down?', ['First time', 'Rarely', 'Every month or more'])).toBe('First time');
+    expect(ask('nunca', 'How often has the boiler broken down?', ['First time', 'Rarely', 'Every month or more'])).toBe('First time');
   });
 });

@@ -57,7 +57,18 @@ const MONTHLY = [
 ];
 
 /** Frequency words by the category names they answer. */
+/** Never before: a category that says this is the first time ("First time", asked how often it happened before). */
+const FIRST_TIME = [
+  'first time', 'the first time', 'this is the first time', 'first time ever', 'the first time ever', 'never before',
+  'never happened before', 'it never happened before', 'never had this before', 'never had it before', 'not before',
+  'not once before', 'never', 'never ever', 'first', 'premiere fois', 'la premiere fois', 'primera vez', 'la primera vez',
+  'erstes mal', 'das erste mal', 'prima volta', 'la prima volta', 'eerste keer', 'de eerste keer', 'primeira vez', 'jamais',
+  'nunca', 'noch nie', 'mai prima', 'nooit eerder',
+];
+
 export const FREQUENCY: Readonly<Record<string, readonly string[]>> = {
+  'first time': FIRST_TIME,
+  'never before': FIRST_TIME,
   never: NEVER,
   rarely: RARELY,
   occasionally: SOMETIMES,
