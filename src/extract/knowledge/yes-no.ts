@@ -24,6 +24,8 @@ export const NO_WORDS: readonly string[] = unique([
   ...fromLocales('no'),
   'no', 'nope', 'nah', 'noo', 'n', 'negative', 'not at all', 'no way', 'absolutely not', 'definitely not', 'of course not',
   'certainly not', 'false', 'nada', 'wrong', 'that is wrong', 'incorrect', 'not right', 'not correct', 'not true',
+  // "Yeah no", "yeah nah": a colloquial no.
+  'yeah no', 'yeah nah', 'yea no', 'ya no',
   // Colloquial forms in other languages.
   'nao', 'hayir', 'ochi', '不', '没有', '아니', 'nahin', 'niet', 'nee', 'keineswegs', 'pas du tout', 'para nada',
 ]);
@@ -51,6 +53,8 @@ export function readYesNo(text: string, tokens: readonly string[] = tokenize(tex
   if (/\?\s*$/.test(text)) return undefined;
   const clauses: string[][] = [[]];
   for (const t of tokens) (t === BREAK ? clauses.push([]) : clauses[clauses.length - 1]!.push(t));
+  // ("Yeah, no": a colloquial no said in two clauses.)
+  if (clauses.length >= 2 && clauses[0]!.length === 1 && ['yeah', 'yea', 'ya'].includes(clauses[0]![0]!) && sideOf(clauses[1]!) === 'no') clauses.splice(0, 1);
   const sides = clauses.map(sideOf);
   const first = sides[0];
   if (first === undefined || first === 'other' || first === 'filler') return undefined;
