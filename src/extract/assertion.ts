@@ -230,3 +230,9 @@ export function aboutThePast(prompt: string): boolean {
   }
   return about;
 }
+
+/** A word at `at` denied in its clause before it ("not today", "no, not the basic one", "never on a monday"). */
+export function deniedInClause(tokens: readonly string[], at: number): boolean {
+  for (let i = at - 1; i >= 0 && tokens[i] !== BREAK; i--) if (tokens[i] === 'not' || tokens[i] === 'no' || tokens[i] === 'never') return true;
+  return false;
+}

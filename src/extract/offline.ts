@@ -5,6 +5,7 @@ import { namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
+import { deniedInClause } from './assertion.js';
 import { hadIsAnotherThing } from './had-thing.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
 import { structureOf, unreadClauseOfAskedThing } from './structure.js';
@@ -265,10 +266,4 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
   // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
   // question's answer is read as part of that answer ("text me the results" asked about the visit).
   return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
-}
-
-/** A word at `at` denied in its own clause before it ("not today", "no, not the basic one"). */
-function deniedInClause(tokens: readonly string[], at: number): boolean {
-  for (let i = at - 1; i >= 0 && tokens[i] !== BREAK; i--) if (tokens[i] === 'not' || tokens[i] === 'no' || tokens[i] === 'never') return true;
-  return false;
 }

@@ -1,4 +1,5 @@
 import { BREAK, tokenize } from './normalize.js';
+import { deniedInClause } from './assertion.js';
 import { SMALL_NUMBERS } from './knowledge/number-words.js';
 
 /**
@@ -455,12 +456,6 @@ function relativeMentionAt(tokens: readonly string[], i: number, today: Date, pa
   return undefined;
 }
 
-/** A date denied in its clause ("not on the 12th", "no, not today"). */
-function deniedBefore(tokens: readonly string[], at: number): boolean {
-  for (let i = at - 1; i >= 0 && tokens[i] !== BREAK; i--) if (tokens[i] === 'not' || tokens[i] === 'no' || tokens[i] === 'never') return true;
-  return false;
-}
-
 /** Words before a date that bound it from below ("not before", "not until", "after", "from"). */
 const FROM_WORDS = [['not', 'before'], ['not', 'until'], ['not', 'till'], ['not', 'til'], ['no', 'earlier', 'than'], ['after'], ['from'], ['starting'], ['beginning']];
 /** Words that bound it from above ("by", "before", "no later than"). */
@@ -483,7 +478,7 @@ export function readTimingWindow(
   const tokens = tokenize(text);
   // ("Not today, but tomorrow's fine": a date denied in its clause is not the answer; the one left may be.)
   const all = mentionsIn(tokens, today, past);
-  const mentions = all.length > 1 ? all.filter((m) => !deniedBefore(tokens, m.start)) : all;
+  const mentions = all.length > 1 ? all.filter((m) => !deniedInClause(tokens, m.start)) : all;
   if (mentions.length !== 1) return undefined;
   const [m] = mentions as [Mention];
   let { from, to } = halfDays ? inHalfDays(m.range, past) : m.range;
