@@ -741,7 +741,9 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
 }
 
 /** The built-in words for a category (lexicon.ts), looked up by its name with or without its article. */
-const knownWordsFor = (category: string): readonly string[] => COMMON_SYNONYMS[normalize(category)] ?? COMMON_SYNONYMS[bareName(category)] ?? [];
+// (Own keys only: a category named "constructor" or "__proto__" has no built-in words.)
+const knownWordsFor = (category: string): readonly string[] =>
+  [normalize(category), bareName(category)].map((k) => (Object.hasOwn(COMMON_SYNONYMS, k) ? COMMON_SYNONYMS[k] : undefined)).find((w) => w !== undefined) ?? [];
 
 const COUNT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 /** A category's name without a leading article, and with its counts written the other way (digits, words). */

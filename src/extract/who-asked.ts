@@ -33,7 +33,7 @@ export const bareName = (category: string) => normalize(category).replace(/^(?:a
 
 /** Whether a category names someone by who they are to the person ("A family member", "Friend or neighbour"). */
 function namesRole(category: string): boolean {
-  return [bareName(category), ...bareName(category).split(' or ').map((p) => p.replace(/^(?:a|an|the) /u, ''))].some((name) => name in ROLES);
+  return [bareName(category), ...bareName(category).split(' or ').map((p) => p.replace(/^(?:a|an|the) /u, ''))].some((name) => Object.hasOwn(ROLES, name));
 }
 
 /**

@@ -283,3 +283,12 @@ describe('matchCategory: grounded readings (issue 26)', () => {
     expect(value('we used to have gaps, not anymore', yesNoPartial)).toMatch(/^abstain/);
   });
 });
+
+describe('categories named like an object\'s own properties', () => {
+  it('"constructor", "toString", "__proto__" are read as names, with no built-in words, and nothing throws', () => {
+    const q: MatchableQuestion = { prompt: 'Who will meet the courier?', categories: ['constructor', 'toString', '__proto__'] };
+    expect(value('constructor', q)).toBe('constructor');
+    expect(value('my sister', q)).toMatch(/^abstain/);
+    expect(value('hasOwnProperty', q)).toMatch(/^abstain/);
+  });
+});
