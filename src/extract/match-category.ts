@@ -35,7 +35,7 @@ import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
 import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
 import { ALONE_ROLES, BROAD_ROLES } from './knowledge/roles.js';
-import { asksAboutCompany, bareName, personIsAnswer } from './who-asked.js';
+import { asksAboutCompany, bareName, personIsAnswer, withoutArticle } from './who-asked.js';
 
 /** The offline matcher reads at most this much text; longer messages go to a model. */
 export const MAX_MATCH_TEXT_LENGTH = 1000;
@@ -672,7 +672,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     for (const category of gate.categories) {
       const parts = normalize(category).split(' or ');
       // (A leading article is part of no bound: "A neighbour or friend".)
-      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !p.replace(/^(?:a|an|the) /u, '').split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
+      if (parts.length === 2 && !/\d/u.test(category) && parts.every((p) => p.length > 0 && !withoutArticle(p).split(' ').some((w) => NOT_AN_ALTERNATIVE.has(w))))
         for (const part of parts) {
           add(part, { category });
           // Each part's everyday words too ("mate" for a friend, "next door" for a neighbour).

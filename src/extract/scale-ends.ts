@@ -1,4 +1,5 @@
-import { BREAK, normalize, tokenize } from './normalize.js';
+import { BREAK, tokenize } from './normalize.js';
+import { bareName } from './who-asked.js';
 
 /**
  * The ends of an ordered scale (issue 26: common words the author did not list). "The cheapest one", "the fastest
@@ -79,7 +80,7 @@ function numericScale(categories: readonly string[]): Scale | undefined {
 /** The categories in the order of a known ladder (all of them on it). */
 function ladderScale(categories: readonly string[]): Scale | undefined {
   if (categories.length < 2) return undefined;
-  const names = categories.map((c) => normalize(c).replace(/^(?:a|an|the) /u, ''));
+  const names = categories.map(bareName);
   for (const ladder of LADDERS) {
     if (!names.every((n) => ladder.includes(n))) continue;
     const order = categories.map((c, i) => ({ c, rank: ladder.indexOf(names[i]!) })).sort((a, b) => a.rank - b.rank).map((x) => x.c);

@@ -28,12 +28,14 @@ export function asksAboutCompany(prompt: string | undefined): boolean {
   return prompt !== undefined && tokenize(prompt).some((t) => COMPANY.has(t));
 }
 
+/** Words without a leading article ("a neighbour": "neighbour"). */
+export const withoutArticle = (words: string) => words.replace(/^(?:a|an|the) /u, '');
 /** A category's name, normalized, without a leading article ("A family member": "family member"). */
-export const bareName = (category: string) => normalize(category).replace(/^(?:a|an|the) /u, '');
+export const bareName = (category: string) => withoutArticle(normalize(category));
 
 /** Whether a category names someone by who they are to the person ("A family member", "Friend or neighbour"). */
 function namesRole(category: string): boolean {
-  return [bareName(category), ...bareName(category).split(' or ').map((p) => p.replace(/^(?:a|an|the) /u, ''))].some((name) => Object.hasOwn(ROLES, name));
+  return [bareName(category), ...bareName(category).split(' or ').map(withoutArticle)].some((name) => Object.hasOwn(ROLES, name));
 }
 
 /**
