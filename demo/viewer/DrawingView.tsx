@@ -6,7 +6,10 @@ import { DrawingCanvas, type Marks, type Picked } from './DrawingCanvas.js';
 import { shownLevel, useDrawingSvg, type Level } from './use-drawing.js';
 
 export interface DrawingViewProps {
-  drawing: WorkflowDrawing;
+  /** Null while the drawing loads or if it failed: the stage shows `pending`, the side only the page's panels. */
+  drawing: WorkflowDrawing | null;
+  /** What the stage shows with no drawing (a loading note, an error). */
+  pending?: ReactNode;
   level: Level;
   onLevel: (level: Level) => void;
   /** The marks over the drawing at the level shown (`shownLevel(drawing, level)`): active, visited, uncovered. */
@@ -21,26 +24,30 @@ export interface DrawingViewProps {
 
 /**
  * A drawing with its toolbar (the level toggle, zoom), and beside it the
- * details of what was clicked and the panels the page adds.
+ * details of what was clicked and the panels the page adds. The panels keep
+ * their place in the page whether the drawing is there yet or not: a panel
+ * mounted again would lose what a person was typing into it.
  */
-export function DrawingView({ drawing, level, onLevel, marks, follow, tools, children }: DrawingViewProps) {
-  const shown = shownLevel(drawing, level);
+export function DrawingView({ drawing, pending, level, onLevel, marks, follow, tools, children }: DrawingViewProps) {
+  const shown = drawing ? shownLevel(drawing, level) : level;
   const svg = useDrawingSvg(drawing, shown);
   const [picked, setPicked] = useState<Picked | null>(null);
-  const nodes = useMemo(() => new Map((drawing.outline?.nodes ?? []).map((n) => [n.id, n])), [drawing]);
+  const nodes = useMemo(() => new Map((drawing?.outline?.nodes ?? []).map((n) => [n.id, n])), [drawing]);
   const edgeTransitions = (edgeId: string) => {
-    const edge = drawing.outline?.edges.find((e) => e.id === edgeId);
-    return edge ? outlineEdgeTransitions(edge, nodes, drawing.machine.transitions) : [];
+    const edge = drawing?.outline?.edges.find((e) => e.id === edgeId);
+    return edge && drawing ? outlineEdgeTransitions(edge, nodes, drawing.machine.transitions) : [];
   };
   const changeLevel = (next: Level) => {
     setPicked(null);
     onLevel(next);
   };
-  const name = drawing.title ?? drawing.id;
+  const name = drawing ? (drawing.title ?? drawing.id) : '';
 
   return (
     <div className="gv-drawing">
       <div className="gv-stage">
+        {!drawing && pending}
+        {drawing && (
         <div className="gv-toolbar">
           {drawing.outline ? (
             <div role="group" aria-label="Level" className="gv-toggle">
@@ -56,6 +63,7 @@ export function DrawingView({ drawing, level, onLevel, marks, follow, tools, chi
           )}
           {tools}
         </div>
+        )}
         {svg?.status === 'loading' && (
           <p role="status" className="gv-muted gv-canvas-note">
             Laying out…
@@ -78,7 +86,7 @@ export function DrawingView({ drawing, level, onLevel, marks, follow, tools, chi
         )}
       </div>
       <aside className="gv-side" aria-label="About the drawing">
-        <Details drawing={drawing} level={shown} picked={picked} edgeTransitions={edgeTransitions} />
+        {drawing && <Details drawing={drawing} level={shown} picked={picked} edgeTransitions={edgeTransitions} />}
         {children}
       </aside>
     </div>

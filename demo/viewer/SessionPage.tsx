@@ -101,15 +101,21 @@ export function SessionPage({ sessionId, initialLevel }: { sessionId: string; in
           Cannot read the session again: {error.message}
         </p>
       )}
-      {drawing?.status === 'failed' && <ErrorMessage what={`the drawing of “${flowId}”`} notFound={`There is no drawing of “${flowId}”`} error={drawing.error} />}
-      {drawing?.status === 'loading' && <p role="status">Loading the drawing of {flowId}…</p>}
-      {drawing?.status === 'ready' ? (
-        <SessionDrawing drawing={drawing.value} session={shown} initialLevel={initialLevel}>
-          {panels}
-        </SessionDrawing>
-      ) : (
-        panels
-      )}
+      {/* One place for the panels, drawing or not: the reply box keeps what is typed when the drawing comes. */}
+      <SessionDrawing
+        drawing={drawing?.status === 'ready' ? drawing.value : null}
+        pending={
+          drawing?.status === 'failed' ? (
+            <ErrorMessage what={`the drawing of “${flowId}”`} notFound={`There is no drawing of “${flowId}”`} error={drawing.error} />
+          ) : (
+            <p role="status">Loading the drawing of {flowId}…</p>
+          )
+        }
+        session={shown}
+        initialLevel={initialLevel}
+      >
+        {panels}
+      </SessionDrawing>
     </>
   );
 }
@@ -198,13 +204,14 @@ function StepBar({ sessionId, session, step, onStep }: { sessionId: string; sess
   );
 }
 
-function SessionDrawing({ drawing, session, initialLevel, children }: { drawing: WorkflowDrawing; session: SessionHistory; initialLevel: Level; children: ReactNode }) {
+function SessionDrawing({ drawing, pending, session, initialLevel, children }: { drawing: WorkflowDrawing | null; pending: ReactNode; session: SessionHistory; initialLevel: Level; children: ReactNode }) {
   const [level, setLevel] = useState(initialLevel);
-  const shown = shownLevel(drawing, level);
-  const { marks, follow } = useMemo(() => sessionMarks(drawing, shown, session), [drawing, shown, session]);
+  const shown = drawing ? shownLevel(drawing, level) : level;
+  const { marks, follow } = useMemo(() => (drawing ? sessionMarks(drawing, shown, session) : { marks: {}, follow: null }), [drawing, shown, session]);
   return (
     <DrawingView
       drawing={drawing}
+      pending={pending}
       level={level}
       onLevel={(next) => {
         setLevel(next);

@@ -72,19 +72,29 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, ti
       expect(test.turns.map((t) => t.turn)).toEqual(TO_APPROVAL);
       expect(test.savedFrom?.sessionId).toBe(sessionId);
 
-      // Fork from step 3: a new session at the same place, with the same three steps.
+      // Fork from step 3: a new session at the same place, with the same three steps. Its page gets the
+      // drawing only once a reason is typed (as when the layout comes late under load): what is typed stays.
+      let releaseDrawing!: () => void;
+      const drawingHeld = new Promise<void>((resolve) => (releaseDrawing = resolve));
+      await page.route(/\/api\/drawings\/refund-approval(\?|$)/, async (route) => {
+        await drawingHeld;
+        await route.continue();
+      });
       await page.getByRole('button', { name: 'Fork from step 3' }).click();
       await page.waitForURL((url) => url.searchParams.has('session') && url.searchParams.get('session') !== sessionId, { timeout: WAIT });
       const fork = new URL(page.url()).searchParams.get('session')!;
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 3 of 3');
 
       // Another reason typed in the viewer (Enter sends), its confirmation by the reply's button there, and a manager who declines: it ends otherwise.
-      // (The fork's live state loaded and its reply box ready first: under load the step count can show before
-      // the reply panel settles, and a box that mounts again loses what was typed into it.)
       await expect.poll(() => page.locator('.gv-status .gv-state').innerText(), { timeout: WAIT }).toBe('reason.asking');
       const answer = page.getByLabel(/Or type an answer/);
       await expect.poll(() => answer.isEditable(), { timeout: WAIT }).toBe(true);
       await answer.fill('it arrived late');
+      expect(await page.getByRole('group', { name: 'Level' }).count()).toBe(0);
+      releaseDrawing();
+      await expect.poll(() => page.getByRole('group', { name: 'Level' }).count(), { timeout: WAIT }).toBe(1);
+      expect(await answer.inputValue()).toBe('it arrived late');
+      await page.unroute(/\/api\/drawings\/refund-approval(\?|$)/);
       await answer.press('Enter');
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toBe('Step 4 of 4');
       expect(await page.locator('.gv-status .gv-state').innerText()).toBe('review.reviewing');
