@@ -1,15 +1,17 @@
 import { DEFAULT_PATH_POLICY, parsePathPolicy } from '../../machines/path-policy.js';
-import type { FlowDocument, FlowNode, PathNode, QuestionNode, TerminalNode } from './schema.js';
+import type { Edge, FlowDocument, FlowNode, PathNode, QuestionNode, TerminalNode } from './schema.js';
 
 /**
- * Failed-answer budgets: no question (and no path node) asks forever.
+ * Failed-answer budgets: no question (and no path node) asks the same way forever.
  *
  * A question's budget is its own `maxAttempts`, else the flow's `maxAttempts`,
  * else {@link DEFAULT_MAX_ATTEMPTS}. A question that offers its answers as
  * buttons (a category or a yes/no question), once its budget is used up,
  * offers the buttons alone (the `buttonsOnly` state; the reply says so, see
- * `BUTTONS_ONLY_MESSAGE` in flow/messages.ts); one more failure there leaves it. A question
- * without answer buttons leaves at the budget's last failure. It leaves on its
+ * `BUTTONS_ONLY_MESSAGE` in flow/messages.ts). Where its author said where
+ * failures go (an `invalid` edge, the flow's `fallback`), one more failure
+ * there leaves it; where not, it keeps offering the buttons (see {@link givesUp}).
+ * A question without answer buttons leaves at the budget's last failure: on its
  * `invalid` edge, else to the flow's `fallback`, else to the implicit stop
  * terminal {@link UNREADABLE_TERMINAL_ID} that the flow graph adds for that.
  */
@@ -51,14 +53,28 @@ export function attemptBudget(doc: Pick<FlowDocument, 'maxAttempts' | 'paths'>, 
   return flowMaxAttempts(doc) + lockThreshold - 1;
 }
 
-/** Whether some question or path node of the flow can use up its attempts with nowhere to go: no `invalid` edge, and the flow has no `fallback`. */
+const hasInvalidEdge = (node: FlowNode, edges: readonly Edge[]) => edges.some((e) => e.from === node.id && e.on === 'invalid');
+
+/**
+ * Whether a question or path node leaves once its failed answers use up its
+ * budget. It does where its author said where failures go (its `invalid`
+ * edge, the flow's `fallback`), and where it has no buttons to offer instead
+ * (a typed question, a path node). A question with answer buttons and nowhere
+ * to go keeps offering them: a reader that cannot read the person is no reason
+ * to end their conversation (a question asked again is cheap), and a button
+ * always answers.
+ */
+export function givesUp(doc: Pick<FlowDocument, 'fallback'>, node: QuestionNode | PathNode, edges: readonly Edge[]): boolean {
+  if (hasInvalidEdge(node, edges) || doc.fallback !== undefined) return true;
+  return !(node.kind === 'question' && hasAnswerButtons(node));
+}
+
+/** Whether some question or path node of the flow gives up with nowhere to go: no `invalid` edge, and the flow has no `fallback`. */
 export function needsUnreadableTerminal(doc: FlowDocument): boolean {
   if (doc.fallback !== undefined) return false;
   const scopes = [{ nodes: doc.nodes, edges: doc.edges }, ...Object.values(doc.subgraphs ?? {})];
   return scopes.some(({ nodes, edges }) =>
-    nodes.some(
-      (n: FlowNode) => (n.kind === 'question' || n.kind === 'path') && !edges.some((e) => e.from === n.id && e.on === 'invalid'),
-    ),
+    nodes.some((n: FlowNode) => (n.kind === 'question' || n.kind === 'path') && !hasInvalidEdge(n, edges) && givesUp(doc, n, edges)),
   );
 }
 

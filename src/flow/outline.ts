@@ -1,7 +1,7 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { Outline, OutlineDetail, OutlineEdge, OutlineMark, OutlineNode, OutlineUi } from '../viz/drawing.js';
 import type { InputSpec } from '../inputs/spec.js';
-import { fallbackOf } from './attempts.js';
+import { fallbackOf, givesUp } from './attempts.js';
 import { booleanLabels } from './fields.js';
 import { defaultOutcome, flowGraph, type FlowGraph, type ScopeGraph } from './graph.js';
 import { guardAst, type GuardKind } from './guards/cel.js';
@@ -40,9 +40,11 @@ export function flowOutline(doc: FlowDocument): Outline {
       counts.set(`${source}\u0000${target}`, n);
       edges.push({ id: `${source} -> ${target} #${n}`, source, target, outcome: edge.on ?? defaultOutcome(from) ?? null, guard: edge.guard ?? null, implicit: false });
     }
-    // Where a question (or path node) without an `invalid` edge gives up: the main flow's fallback (see attempts.ts).
+    // Where a question (or path node) without an `invalid` edge gives up: the main flow's fallback (see attempts.ts);
+    // a question with buttons and nowhere to go does not (it keeps offering them).
     for (const node of scope.nodes) {
       if ((node.kind !== 'question' && node.kind !== 'path') || scope.edges.some((e) => e.from === node.id && e.on === 'invalid')) continue;
+      if (!givesUp(doc, node, scope.edges)) continue;
       const source = idOf(node.id);
       const target = fallbackOf(doc);
       edges.push({ id: `${source} -> ${target} #gives-up`, source, target, outcome: 'invalid', guard: null, implicit: true });

@@ -4,8 +4,8 @@
  * `maxAttempts`, else the flow's, else DEFAULT_MAX_ATTEMPTS (3). A question
  * whose answers are buttons then offers the buttons alone (state
  * `buttonsOnly`); one more failure leaves it on its `invalid` edge, else to
- * the flow's `fallback`, else to the implicit stop terminal. A question with
- * no answer buttons leaves at the budget's last failure. The intake's first
+ * the flow's `fallback`; with neither it keeps offering the buttons. A question with
+ * no answer buttons leaves at the budget's last failure (with neither: the implicit stop terminal). The intake's first
  * gate (matched directly, never by a model) is bounded too, and a converted
  * gate config ends at its `unreadable` terminal.
  */
@@ -24,6 +24,7 @@ import {
   compileFlow,
   flowDocumentJsonSchema,
   flowGraph,
+  flowOutline,
   gateConfigJsonSchema,
   parseFlowText,
   parseFlowValue,
@@ -450,6 +451,80 @@ describe('a category question with an invalid edge leaves on it after the button
     expect(next.state).toEqual({ words: 'asking' });
     expect(next.message).toBe('Describe it in your own words.');
     expect(next.answers).toEqual({});
+  });
+});
+
+describe('a question with buttons and nowhere its author said to go keeps offering them', () => {
+  // No invalid edge, no fallback: what the reader cannot read never ends the conversation while a button can answer.
+  const flow = (answer: QuestionNode['answer']): FlowDocument =>
+    parseFlowValue(
+      {
+        id: 'keeps-asking',
+        version: 1,
+        nodes: [
+          { kind: 'question', id: 'pick', prompt: 'Which one?', answer },
+          { kind: 'question', id: 'guests', prompt: 'How many guests?', answer: { type: 'number', integer: true, min: 1, max: 9 } },
+          { kind: 'terminal', id: 'done', outcome: 'completed' },
+        ],
+        edges: [
+          { from: 'pick', to: 'guests' },
+          { from: 'guests', to: 'done' },
+        ],
+      },
+      'keeps-asking',
+    );
+
+  for (const [kind, answer, button, value] of [
+    ['a category question', { type: 'category', categories: ['Red', 'Blue'] }, 'Blue', 'Blue'],
+    ['a yes/no question', { type: 'boolean' }, 'No', false],
+  ] as const) {
+    it(`${kind}: ten unreadable answers leave it offering the buttons alone, active; a button then answers`, async () => {
+      const doc = flow(answer as QuestionNode['answer']);
+      const s = converse(doc);
+      for (let i = 0; i < 10; i++) {
+        const reply = await s.unreadable(1);
+        expect(reply.state).toEqual({ pick: i < DEFAULT_MAX_ATTEMPTS - 1 ? 'asking' : BUTTONS_ONLY_STATE });
+        expect(reply.status).toBe('active');
+        expect(reply.answers).toEqual({});
+        if (i >= DEFAULT_MAX_ATTEMPTS - 1) expect(reply.message).toBe(buttonsAlone('Which one?'));
+      }
+      expect(s.c.done).toBe(false);
+      const answered = await s.button(button);
+      expect(answered.state).toEqual({ guests: 'asking' });
+      expect(values(answered)).toEqual({ pick: value });
+    });
+  }
+
+  it('only the typed question of that flow can end it (the implicit stop terminal is there for it alone)', async () => {
+    const doc = flow({ type: 'category', categories: ['Red', 'Blue'] });
+    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeDefined();
+    const s = converse(doc);
+    await s.button('Red');
+    const end = await s.unreadable(3);
+    expect(end.state).toBe(UNREADABLE_TERMINAL_ID);
+    expect(values(end)).toEqual({ pick: 'Red' });
+  });
+
+  it('a flow of button questions alone gets no implicit stop terminal, in its machine or its drawing', () => {
+    const doc = parseFlowValue(
+      {
+        id: 'buttons-only',
+        version: 1,
+        nodes: [
+          { kind: 'question', id: 'pick', prompt: 'Which one?', answer: { type: 'category', categories: ['Red', 'Blue'] } },
+          { kind: 'question', id: 'sure', prompt: 'Sure?', answer: { type: 'boolean' } },
+          { kind: 'terminal', id: 'done', outcome: 'completed' },
+        ],
+        edges: [
+          { from: 'pick', to: 'sure' },
+          { from: 'sure', to: 'done' },
+        ],
+      },
+      'buttons-only',
+    );
+    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeUndefined();
+    expect(Object.keys(compileFlow(doc).root.states)).not.toContain(UNREADABLE_TERMINAL_ID);
+    expect(flowOutline(doc).edges.filter((e) => e.implicit)).toEqual([]);
   });
 });
 

@@ -75,9 +75,10 @@ describe('flowOutline: the flow as its author wrote it', () => {
   it('has one edge per document edge per place, with its outcome (written or its kind\'s default) and guard as written', () => {
     // main 11, led_path 6, contact_details 1, callback_details 2
     expect(led.edges.filter((e) => !e.implicit)).toHaveLength(20);
-    // And where each question without an `invalid` edge gives up, which the compiler adds: the unreadable ending.
+    // And where each typed question without an `invalid` edge gives up, which the compiler adds: the unreadable ending
+    // (the category questions, intent and led.venue, keep offering their buttons instead).
     expect(led.edges.filter((e) => e.implicit)).toEqual(
-      ['intent', 'led.venue', 'led.contact.quote_email', 'callback.caller_name', 'callback.callback_phone'].map((source) => ({
+      ['led.contact.quote_email', 'callback.caller_name', 'callback.callback_phone'].map((source) => ({
         id: `${source} -> __unreadable__ #gives-up`,
         source,
         target: '__unreadable__',

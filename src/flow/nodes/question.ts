@@ -1,7 +1,7 @@
 import { and } from 'xstate';
 import { z } from 'zod';
 import { KEEP_VALUE, SKIP_VALUE, asksToSkip } from '../answer.js';
-import { BUTTONS_ONLY_STATE, hasAnswerButtons } from '../attempts.js';
+import { BUTTONS_ONLY_STATE, givesUp, hasAnswerButtons } from '../attempts.js';
 import type { FlowContext, Answer } from '../context.js';
 import {
   AnswerKeySchema,
@@ -57,12 +57,13 @@ export const QuestionNodeSchema = z.strictObject({
   /**
    * Failed answers allowed (unreadable or refused turns in a row); the flow's
    * `maxAttempts` when absent, else `DEFAULT_MAX_ATTEMPTS` (3): no question
-   * asks forever. A question with answer buttons (category, yes/no) then
-   * offers the buttons alone (state `buttonsOnly`: a button, or a text the
-   * offline matcher reads surely, still answers) and gives up at one more
-   * failure; any other question gives up at the last allowed failure. Giving
-   * up takes the `invalid` edge, else the flow's `fallback`, else the implicit
-   * stop terminal `__unreadable__`.
+   * asks the same way forever. A question with answer buttons (category,
+   * yes/no) then offers the buttons alone (state `buttonsOnly`: a button, or a
+   * text the offline matcher reads surely, still answers); with an `invalid`
+   * edge or a flow `fallback` it gives up at one more failure, else it keeps
+   * offering them. Any other question gives up at the last allowed failure.
+   * Giving up takes the `invalid` edge, else the flow's `fallback`, else the
+   * implicit stop terminal `__unreadable__`.
    */
   maxAttempts: z.number().int().min(1).max(100).describe('Failed answers in a row before the question gives up (its `invalid` edge, else the flow\'s fallback); the flow\'s maxAttempts, else 3, when absent.').optional(),
   /** Categories that end the intake at once (through the `limiting` edge). */
@@ -542,7 +543,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   // Free text is never read out of a correction's message (it is asked again instead).
   const readable = q.answer.type !== 'string';
   const keep: Transition[] = reviewed ? [go(p, 'answered', { type: 'keepsPrevious', params }, [{ type: 'restorePrevious', params }])] : [];
-  // Its answers are buttons: once its failed answers use up the budget it offers them alone, then gives up.
+  // Its answers are buttons: once its failed answers use up the budget it offers them alone (then gives up, if it has somewhere to go).
   const buttons = hasAnswerButtons(q);
   // Passed over once another key of an exclusive group is answered: only keys asked before it can be.
   const askedBefore = new Set(graph.questions.slice(0, graph.questions.indexOf(q)).map(answerKey));
@@ -576,6 +577,9 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   /** The budget's last failure: the buttons alone, or giving up. */
   const lastFailure = (guard: unknown, notUnderstood: boolean): Transition =>
     buttons ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] } : giveUp(guard, notUnderstood);
+  /** A failed answer with the buttons alone: giving up where the author said where to go, else offering them again (attempts.ts). */
+  const buttonsOnlyFailure = (notUnderstood: boolean): Transition =>
+    givesUp(c.doc, q, p.scope.edges) ? giveUp(undefined, notUnderstood) : { actions: [record(notUnderstood)] };
   /** A failed answer while asking: counted, and asked again, up to the budget. */
   const failed = (notUnderstood: boolean): Transition[] => [lastFailure({ type: 'isLastAttempt', params }, notUnderstood), { actions: [record(notUnderstood)] }];
   let asking: StateConfig;
@@ -612,11 +616,11 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
         ]),
       },
     };
-    // The buttons alone: a button or a text the offline matcher reads surely answers (no model); anything else gives up.
+    // The buttons alone: a button or a text the offline matcher reads surely answers (no model); anything else gives up or asks again.
     buttonsOnly = {
       on: {
-        'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), giveUp(undefined, true)],
-        'user.text': withVote([...direct('textIsLimiting', 'textMatches', 'commitMatched'), giveUp(undefined, true)]),
+        'user.button': [...direct('buttonIsLimiting', 'buttonIsCategory', 'commitButton'), buttonsOnlyFailure(true)],
+        'user.text': withVote([...direct('textIsLimiting', 'textMatches', 'commitMatched'), buttonsOnlyFailure(true)]),
       },
     };
     if (modelAllowed) extracting = extractingState(p, c, lastFailure);
@@ -634,7 +638,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
       ...fail,
     ];
     asking = { on: { 'user.button': [...keep, ...answer(failed(false))], 'user.text': withVote([...keep, ...answer(failed(false), true)]) } };
-    if (buttons) buttonsOnly = { on: { 'user.button': answer([giveUp(undefined, false)]), 'user.text': withVote(answer([giveUp(undefined, false)])) } };
+    if (buttons) buttonsOnly = { on: { 'user.button': answer([buttonsOnlyFailure(false)]), 'user.text': withVote(answer([buttonsOnlyFailure(false)])) } };
   }
   return {
     tags: ['question'],
