@@ -17,9 +17,12 @@
  * threads too) is its own: in one process, each side's collections would mark
  * the other's heap, and a forced collection between batches shrinks V8's young
  * generation and charges the batch after it. Before measuring, each side runs
- * BENCH_WARMUP conversations (default 500) unmeasured: V8 compiles hot code
+ * BENCH_WARMUP conversations (default 3000) unmeasured: V8 compiles hot code
  * in a program's first few thousand calls, which a server pays once, not per
- * conversation.
+ * conversation. How many a side needs is measured by test/bench/warmup-curve.ts:
+ * the LangGraph.js anchor's CPU per conversation is flat after ~750; gateflow's,
+ * whose functions run once or twice per conversation (a session's start, the
+ * reader), falls until ~2,500 as V8 optimizes them, and is flat after.
  *
  * PostgreSQL is measured when GATEFLOW_BENCH_DATABASE_URL (or
  * GATEFLOW_TEST_DATABASE_URL) names a server; each side's tables go in a fresh schema.
@@ -66,7 +69,7 @@ const QUESTIONS: Question[] = (() => {
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const CONCURRENT_SESSIONS = 50;
-const WARMUP = Math.max(0, Number(process.env.BENCH_WARMUP ?? 500));
+const WARMUP = Math.max(0, Number(process.env.BENCH_WARMUP ?? 3000));
 const STORES = new Set((process.env.BENCH_STORES ?? 'memory,pglite,postgres').split(',').map((s) => s.trim()));
 const url = process.env.GATEFLOW_BENCH_DATABASE_URL?.trim() || process.env.GATEFLOW_TEST_DATABASE_URL?.trim();
 
@@ -407,7 +410,8 @@ interface Measured {
 
 /** Runs the sides in alternating rounds (after WARMUP unmeasured conversations each), SESSIONS conversations each. */
 async function compare(sides: Side[]): Promise<Measured[]> {
-  for (const s of sides) await s.call('warmup', { n: WARMUP });
+  // Unmeasured, so the sides warm up at once (each is a process of its own).
+  await Promise.all(sides.map((s) => s.call('warmup', { n: WARMUP })));
   const samples = sides.map(() => [] as number[]);
   const cpu = sides.map(() => 0);
   const sent = sides.map((): Sent | null => ({ roundTrips: 0, commits: 0 }));

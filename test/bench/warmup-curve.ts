@@ -8,7 +8,7 @@
  *
  *   npx tsx test/bench/warmup-curve.ts
  *
- * The bench warms each side up with BENCH_WARMUP conversations (default 500)
+ * The bench warms each side up with BENCH_WARMUP conversations (default 3000)
  * before measuring: this shows whether that is past each side's warm-up.
  * CURVE_BATCH (default 250) and CURVE_BATCHES (default 16) size it.
  */
