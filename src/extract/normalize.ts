@@ -8,8 +8,9 @@
 /** A clause break: negation does not reach across it. */
 export const BREAK = '|';
 
+/** Contractions written with an apostrophe (looked for only in a text that has one). */
 const CONTRACTIONS: [RegExp, string][] = [
-  [/\bcan't\b|\bcannot\b/g, 'can not'],
+  [/\bcan't\b/g, 'can not'],
   [/\bwon't\b/g, 'will not'],
   [/\bain't\b/g, 'is not'],
   [/\bshan't\b/g, 'shall not'],
@@ -20,7 +21,10 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/'ll\b/g, ' will'],
   [/'d\b/g, ' would'],
   [/\b(it|that|there|what|he|she|who)'s\b/g, '$1 is'],
-  // Apostrophes people leave out.
+];
+/** Contractions and short forms without one ("cannot", and apostrophes people leave out). */
+const BARE_CONTRACTIONS: [RegExp, string][] = [
+  [/\bcannot\b/g, 'can not'],
   [/\b(do|does|did|is|are|was|were|have|has|had|could|would|should)nt\b/g, '$1 not'],
   [/\bcant\b/g, 'can not'],
   [/\bwont\b/g, 'will not'],
@@ -33,10 +37,31 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\bidk\b/g, 'i do not know'],
 ];
 
+/**
+ * The texts normalized last, and what they became. A message is normalized by
+ * each reader that looks at it (and its clauses again), tens of times per
+ * turn, by two dozen regular expressions; a few recent ones are kept.
+ */
+const recent = new Map<string, string>();
+const RECENT_MAX = 256;
+
 export function normalize(text: string): string {
+  const known = recent.get(text);
+  if (known !== undefined) return known;
+  const normalized = normalizeAnew(text);
+  // Long texts are not kept: a cache of a few short ones, never a store of what people typed.
+  if (text.length <= 2000) {
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(text, normalized);
+  }
+  return normalized;
+}
+
+function normalizeAnew(text: string): string {
   let s = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   s = s.replace(/[\u2018\u2019\u02bc`´]/g, "'");
-  for (const [pattern, replacement] of CONTRACTIONS) s = s.replace(pattern, replacement);
+  if (s.includes("'")) for (const [pattern, replacement] of CONTRACTIONS) s = s.replace(pattern, replacement);
+  for (const [pattern, replacement] of BARE_CONTRACTIONS) s = s.replace(pattern, replacement);
   // "Anything but a van" excludes the van: "but" there is "except", no contrast.
   s = s.replace(/\b(anything|everything|all|whatever|any)\s+but\b/g, '$1 except');
   s = s.replace(/[.,;:!?()[\]{}"\u201c\u201d…]+|\s[-–—]+\s|\bbut\b|\bhowever\b|\bthough\b/g, ` ${BREAK} `);
