@@ -69,6 +69,15 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
     }
   }
 
+  // At a question of anything but money ("how many languages", "how many nights"): no amount of money answers it ("6 quid").
+  if (unit !== undefined && asked === undefined && !MONEY_WORDS.has(unit.trim().toLowerCase())) {
+    const reason = `That reads as an amount of money, not ${unit}. Please give the number of ${unit}.`;
+    for (const spelling of Object.values(CURRENCY_WORDS)) {
+      blank(new RegExp(`(?:${spelling.before})\\s*${NUMBER}`, 'giu'), reason);
+      blank(new RegExp(`${NUMBER}\\s*(?:${spelling.after})`, 'giu'), reason);
+    }
+    blank(new RegExp(`${NUMBER}\\s*(?:bucks?|cents?|pence|p\\b|euro\\s*cents?)`, 'giu'), reason);
+  }
   const named = prompt === undefined ? undefined : [...new Set(periodsNamed(`${prompt} ${unit ?? ''}`).map(groupOf))];
   const per = named?.length === 1 ? named[0] : undefined;
   // "40 a week", "40€ per week", "40 bucks every week", "40/week", "40 weekly" (never "a week ago"): blanked when

@@ -20,6 +20,27 @@ const deskPrompt = 'How many desks does the office need?';
 
 const value = (r: ReturnType<typeof readTypedValue>) => (r.ok ? r.value : 'refused');
 
+describe('money at a question of anything else', () => {
+  const languages = { type: 'number', integer: true, min: 1, max: 8, unit: 'languages' } as const;
+  const languagesPrompt = 'How many languages do you speak well enough to help someone in them?';
+  // Found by hand: "about 6 quid" typed at the languages question (meant for the next, the travel cost) was taken as 6 languages.
+  it.each(['about 6 quid', '6 quid', '€6', 'EUR 6', '6 bucks', '$4', '50p', '5 pounds'])('"%s" at a question counting languages is refused as money', (text) => {
+    const r = readTypedValue(languages, text, { prompt: languagesPrompt });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toBe('That reads as an amount of money, not languages. Please give the number of languages.');
+  });
+
+  it.each([
+    ['3 languages', 3],
+    ['6', 6],
+    ['two', 2],
+    ['4 desks, they cost 90 euros each', 4],
+  ])('"%s" is read', (text, expected) => {
+    const spec = text.includes('desks') ? desks : languages;
+    expect(value(readTypedValue(spec, text, { prompt: text.includes('desks') ? deskPrompt : languagesPrompt }))).toBe(expected);
+  });
+});
+
 describe('another currency is not the question\'s', () => {
   it.each(['$120', '120 dollars', '£95 max', 'about 95 pounds', '95 quid', 'CHF 110', '12000 yen'])('"%s" at a question in EUR is refused, saying the currency', (text) => {
     const r = readTypedValue(nightly, text, { prompt: nightlyPrompt });
