@@ -1,7 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
-import { namesTheOneAsked, personIsAnswer } from './who-asked.js';
+import { namesTheOneAsked, namesTheSpeaker, personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -87,7 +87,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
         // ("My son needs a check-up" asked whom the appointment is for: the person is the answer, not someone else;
         // "my husband had his done here" says something else of him.)
         citedSubject(current.tokens, m.start, m.end) ||
-        (!(personIsAnswer(m.category, gate.prompt) && namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)) && (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
+        // (Someone the clause says something else of, "my neighbour hates plumbers" asked who lets the plumber in, is no answer.)
+        (personIsAnswer(m.category, gate.prompt) && !namesTheSpeaker(m.category)
+          ? !namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)
+          : !(personIsAnswer(m.category, gate.prompt) && namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)) &&
+            (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
     );
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
   let shaped: string | undefined;

@@ -46,11 +46,21 @@ export function personIsAnswer(category: string, prompt: string | undefined): bo
   return PERSON_CATEGORIES.has(bareName(category)) || (asksWho(prompt) && namesRole(category));
 }
 
+/** Whether a category is the person themselves, or nobody beside them ("Me", "For myself", "No one"). */
+export function namesTheSpeaker(category: string): boolean {
+  const words = ROLES[bareName(category)];
+  return Object.hasOwn(ROLES, bareName(category)) && (words === ROLES['me'] || words === ROLES['no one']);
+}
+
 /** Words of a clause that say nothing beside the person named ("it's for my son", "my mum will be in"). */
 const FILLERS = new Set([
   'it', 'is', 's', 'its', 'for', 'just', 'only', 'the', 'my', 'our', 'a', 'an', 'will', 'be', 'was', 'were', 'has', 'had', 'been', 'can',
   'could', 'would', 'going', 'to', 'gonna', 'there', 'here', 'in', 'please', 'one', 'who', 'that', 'actually', 'up', 'then', 'this',
   'time', 'do', 'does', 'did', 'so', 'too', 'also', 'at', 'on', 'of', 'with', 'by',
+  // Whom the asked doing is done to ("my neighbour will let him in", "my mum drives me"): the question's own object, no other news.
+  'him', 'her', 'them', 'me', 'us', 'and',
+  // "For" in the major languages ("per mia moglie", "para mi hijo", "pour ma fille", "für meinen Sohn").
+  'per', 'para', 'pour', 'fur', 'voor',
 ]);
 /** Verbs after which comes what the person needs: the appointment, the booking ("my son needs a check-up"). */
 const NEEDS = new Set(['needs', 'need', 'needed', 'wants', 'requires']);
@@ -78,11 +88,35 @@ export function namesTheOneAsked(tokens: readonly string[], start: number, end: 
   while (from > 0 && tokens[from - 1] !== BREAK) from--;
   let to = end;
   while (to < tokens.length && tokens[to] !== BREAK) to++;
+  // The words that tell who the person is ("a colleague of mine", "a mate from work", "the lady next door") are the person.
+  const named = end + describingLength(tokens, end, to);
   for (let i = from; i < to; i++) {
-    if (i >= start && i < end) continue;
+    if (i >= start && i < named) continue;
     const t = tokens[i]!;
     if (NEEDS.has(t) && i >= end) return true;
     if (!FILLERS.has(t) && !asked.has(stem(t))) return false;
   }
   return true;
+}
+
+const OWNERS = new Set(['mine', 'ours', 'yours', 'his', 'hers', 'theirs']);
+/**
+ * How many words at `i` (before `to`) tell who a person just named is: "of mine", "from work",
+ * "from the gym", "next door", "down the road", "upstairs" (a phrase with no verb: it says nothing else of them).
+ */
+function describingLength(tokens: readonly string[], i: number, to: number): number {
+  const t = tokens[i];
+  if (t === 'of' && OWNERS.has(tokens[i + 1] ?? '')) return 2;
+  if (t === 'from') {
+    // "from work", "from the gym"; "from next door", "from down the road" (a place phrase of its own).
+    let k = i + 1;
+    if (tokens[k] === 'the' || tokens[k] === 'my' || tokens[k] === 'our') k++;
+    if (k >= to) return 0;
+    const place = describingLength(tokens, k, to);
+    return place > 0 ? k - i + place : k + 1 - i;
+  }
+  if (t === 'next' && tokens[i + 1] === 'door') return 2;
+  if (t === 'upstairs' || t === 'downstairs' || t === 'opposite') return 1;
+  if ((t === 'down' || t === 'across' || t === 'up' || t === 'over') && tokens[i + 1] === 'the' && i + 2 < to) return 3;
+  return 0;
 }

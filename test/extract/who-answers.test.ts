@@ -58,6 +58,20 @@ describe('a person word answers a question of who', () => {
     expect(read('the neighbour', letIn)).toBe('A neighbour or friend');
   });
 
+  it('asked who, a role word said with something else of the person is not the answer; doing what is asked, to whom it is asked, is', () => {
+    // Found by hand on the plumber callout ("who will let the plumber in?"): these were "A neighbour or friend" and "A family member".
+    expect(read('my neighbour hates plumbers', letIn)).toBe('abstain');
+    expect(read('my neighbour is away till friday', letIn)).toBe('abstain');
+    expect(read('my brother lost his keys', letIn)).toBe('abstain');
+    expect(read('my neighbour will open the door for him', letIn)).toBe('A neighbour or friend');
+    expect(read('my sister can open it for them', letIn)).toBe('A family member');
+    expect(read('per mia moglie', forWhom)).toBe('My partner');
+    // Words that only tell who the person is say nothing else of them.
+    expect(read('a friend from church will be there', letIn)).toBe('A neighbour or friend');
+    expect(read('a mate from the gym will open up', letIn)).toBe('A neighbour or friend');
+    expect(read('a friend of mine', letIn)).toBe('A neighbour or friend');
+  });
+
   it('a person denied in their own clause, or named as unreal, is not the answer', () => {
     expect(read("I can't be there myself", letIn)).toBe('abstain');
     expect(read('not me, my uncle', letIn)).toBe('A family member');
