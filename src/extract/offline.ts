@@ -1,7 +1,7 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
-import { namesTheOneAsked, namesTheSpeaker, personIsAnswer } from './who-asked.js';
+import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -88,7 +88,7 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
         // "my husband had his done here" says something else of him.)
         citedSubject(current.tokens, m.start, m.end) ||
         // (Someone the clause says something else of, "my neighbour hates plumbers" asked who lets the plumber in, is no answer.)
-        (personIsAnswer(m.category, gate.prompt) && !namesTheSpeaker(m.category)
+        (personIsAnswer(m.category, gate.prompt) && !namesNoOne(m.category)
           ? !namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)
           : !(personIsAnswer(m.category, gate.prompt) && namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)) &&
             (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),

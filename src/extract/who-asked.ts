@@ -6,7 +6,7 @@
  * is someone else's doing (subject.ts).
  */
 import { BREAK, normalize, tokenize } from './normalize.js';
-import { PERSON_CATEGORIES, ROLES } from './knowledge/roles.js';
+import { ALONE_ROLES, PERSON_CATEGORIES, ROLES } from './knowledge/roles.js';
 
 const WHO = new Set(['who', 'whom', 'whose']);
 const asksWhoCache = new Map<string, boolean>();
@@ -28,8 +28,8 @@ export function asksAboutCompany(prompt: string | undefined): boolean {
   return prompt !== undefined && tokenize(prompt).some((t) => COMPANY.has(t));
 }
 
-/** Words without a leading article ("a neighbour": "neighbour"). */
-export const withoutArticle = (words: string) => words.replace(/^(?:a|an|the) /u, '');
+/** Words without a leading article, or "another" ("a neighbour": "neighbour", "another family member": "family member"). */
+export const withoutArticle = (words: string) => words.replace(/^(?:a|an|the|another|other|any other) /u, '');
 /** A category's name, normalized, without a leading article ("A family member": "family member"). */
 export const bareName = (category: string) => withoutArticle(normalize(category));
 
@@ -46,10 +46,9 @@ export function personIsAnswer(category: string, prompt: string | undefined): bo
   return PERSON_CATEGORIES.has(bareName(category)) || (asksWho(prompt) && namesRole(category));
 }
 
-/** Whether a category is the person themselves, or nobody beside them ("Me", "For myself", "No one"). */
-export function namesTheSpeaker(category: string): boolean {
-  const words = ROLES[bareName(category)];
-  return Object.hasOwn(ROLES, bareName(category)) && (words === ROLES['me'] || words === ROLES['no one']);
+/** Whether a category means nobody beside the person ("No one", "Just me"). */
+export function namesNoOne(category: string): boolean {
+  return ALONE_ROLES.has(bareName(category));
 }
 
 /** Words of a clause that say nothing beside the person named ("it's for my son", "my mum will be in"). */
@@ -59,6 +58,8 @@ const FILLERS = new Set([
   'time', 'do', 'does', 'did', 'so', 'too', 'also', 'at', 'on', 'of', 'with', 'by',
   // Whom the asked doing is done to ("my neighbour will let him in", "my mum drives me"): the question's own object, no other news.
   'him', 'her', 'them', 'me', 'us', 'and',
+  // Being there: "my mum will be at home", "my son is around".
+  'home', 'around', 'available',
   // "For" in the major languages ("per mia moglie", "para mi hijo", "pour ma fille", "für meinen Sohn").
   'per', 'para', 'pour', 'fur', 'voor',
 ]);

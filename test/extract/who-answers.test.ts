@@ -72,6 +72,20 @@ describe('a person word answers a question of who', () => {
     expect(read('a friend of mine', letIn)).toBe('A neighbour or friend');
   });
 
+  it('the person named only as whom something else is done to is not the answer ("let me ask around")', () => {
+    expect(read('hmm, let me ask around and get back to you', letIn)).toBe('abstain');
+    expect(read('give me a sec, I need to check with work', letIn)).toBe('abstain');
+    expect(read('me, I work from home', letIn)).toBe('Me');
+    expect(read('just me', letIn)).toBe('Me');
+  });
+
+  it('a category named "Another ..." or "Other ..." is the role it names: family is not "Someone else" there', () => {
+    const another = { prompt: 'Who will let the engineer in?', categories: ['Me', 'My partner', 'Another family member', 'A tenant', 'Someone else'] };
+    expect(read('my mother-in-law will be the one at home', another)).toBe('Another family member');
+    expect(read('my stepdad', another)).toBe('Another family member');
+    expect(read('my mate', another)).toBe('Someone else');
+  });
+
   it('a person denied in their own clause, or named as unreal, is not the answer', () => {
     expect(read("I can't be there myself", letIn)).toBe('abstain');
     expect(read('not me, my uncle', letIn)).toBe('A family member');
