@@ -2,6 +2,7 @@ import { ANSWER_FILLERS } from './lexicon.js';
 import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type CategoryReading, type MatchableQuestion, type MentionAt } from './match-category.js';
 import { BREAK, tokenize } from './normalize.js';
 import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
+import { byYearMade } from './year-made.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -64,6 +65,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   if (result.status !== 'match' && unnamed) {
     const end = byScaleEnd(input.text, gate);
     if (end !== undefined) return { values: { [gate.key]: { value: end, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a question of how old a thing is, in spans of years: the year it was made ("fitted in 2013").
+  if (result.status !== 'match' && unnamed && input.today !== undefined) {
+    const aged = byYearMade(input.text, gate, input.today);
+    if (aged !== undefined) return { values: { [gate.key]: { value: aged, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
