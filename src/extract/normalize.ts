@@ -35,6 +35,12 @@ const BARE_CONTRACTIONS: [RegExp, string][] = [
   [/\bsorta\b/g, 'sort of'],
   [/\bdunno\b/g, 'do not know'],
   [/\bidk\b/g, 'i do not know'],
+  // Units of time written short, after a number or a word that counts them ("15 yrs", "last yr", "every 2 wks"),
+  // where "yr" is no "your" ("yr engineer"); and "at the mo".
+  [/(\d|\b(?:a|last|this|next|per|every|each|one|few|couple|several)) ?yr(s?)\b/g, '$1 year$2'],
+  [/(\d|\b(?:a|last|this|next|per|every|each|one|few|couple|several)) ?wk(s?)\b/g, '$1 week$2'],
+  [/(\d|\b(?:a|last|this|next|per|every|each|one|few|couple|several)) ?mth(s?)\b/g, '$1 month$2'],
+  [/\bat the mo\b/g, 'at the moment'],
 ];
 
 /**
