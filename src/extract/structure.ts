@@ -31,6 +31,11 @@ const NOT_A_KIND = new Set([
   'of', 'in', 'on', 'at', 'for', 'with', 'and', 'or', 'but', 'not', 'never', 'there', 'got', 'big', 'small', 'good', 'decent',
 ]);
 
+/** Words of frequency that admit no exception, and words that open the condition an answer holds under. */
+const ABSOLUTES = new Set(['never', 'always', 'daily', 'nightly', 'constantly']);
+const CONDITIONS = new Set(['with', 'without', 'on', 'at', 'during', 'except', 'unless', 'when', 'whenever', 'if', 'in', 'for', 'after', 'before', 'while']);
+const EMPHASIS = [['in', 'my', 'life'], ['in', 'his', 'life'], ['in', 'her', 'life'], ['in', 'their', 'life'], ['in', 'our', 'lives'], ['in', 'a', 'million', 'years'], ['for', 'me'], ['in', 'all', 'these', 'years'], ['in', 'all', 'my', 'years']];
+
 const FIGURATIVE = new Set([
   'morally', 'emotionally', 'spiritually', 'mentally', 'socially', 'basically', 'practically', 'virtually', 'technically',
   'almost', 'nearly', 'kinda', 'sorta', 'metaphorically', 'figuratively', 'creatively',
@@ -92,6 +97,11 @@ export function structureOf(tokens: readonly string[], first: number, last: numb
       b = to;
     }
   }
+  // "never with strangers", "always on weekdays": an absolute said only under a condition is not absolute.
+  // ("Never in my life", "never before" at the end of its clause only stress it.)
+  const stressed = EMPHASIS.some((p) => at(tokens, last, p)) || (tokens[last] === 'before' && (tokens[last + 1] === undefined || tokens[last + 1] === BREAK));
+  if (last - first === 1 && ABSOLUTES.has(tokens[first]!) && CONDITIONS.has(tokens[last] ?? '') && !stressed)
+    return { kind: 'abstain', why: 'restricted' };
   // "it won't be only in my name": a denied "only" says there is more than its words.
   for (let i = 0; i < tokens.length; i++) {
     if (!EXCLUSIVE.has(tokens[i]!)) continue;
