@@ -80,7 +80,7 @@ export const asksAPlan = (prompt: string | undefined) => prompt !== undefined &&
 const SURE_OPENS = new Set(['sure', 'surely', 'totally', 'absolutely', 'obviously']);
 const INTERJECTIONS = new Set(['oh', 'ohh', 'ah', 'yeah', 'yea', 'well', 'why', 'oh yes']);
 /** A question that asks for a wish, a request or a permission: "sure" is a plain yes to it. */
-const ASKS_A_REQUEST = /\b(?:would you like|do you want|do you need|would you|could you|can you|can we|shall|may we|may i|should we|want us|like us|ok|okay|fine|right)\b/iu;
+const ASKS_A_REQUEST = /\b(?:would you like|do you want|do you need|would you|could you|can you|can we|shall|may we|may i|should we|want us|like us|ok|okay|fine|right|permission|consent|do you agree|do you allow|allowed to)\b/iu;
 
 /**
  * An "if" that conditions the asking or the saying, not the answer: politeness ("if possible", "if that's ok")

@@ -37,7 +37,9 @@ export function answersAnotherQuestion(
   const words = all.slice(start).filter((t) => t !== BREAK);
   const content = words.filter((t) => !FILLERS.has(t));
   const own = ownStems(gate);
-  const said = new Set(content.filter((t) => t.length >= 4 && !TOPIC_STOP.has(t)).map(stem));
+  // (A word used as a verb names no topic: after a modal or "to", or before its object, "sign her up", "hand it in".)
+  const asVerb = (k: number) => VERB_BEFORE.has(words[k - 1] ?? '') || OBJECTS.has(words[k + 1] ?? '');
+  const said = new Set(content.filter((t) => t.length >= 4 && !TOPIC_STOP.has(t) && !words.every((w, k) => w !== t || asVerb(k))).map(stem));
   const namesOwnTopic = [...said].some((w) => own.has(w));
   for (const q of others) {
     const whole = content.join(' ');
@@ -61,6 +63,7 @@ export function answersAnotherQuestion(
 
 const FILLERS = new Set(ANSWER_FILLERS);
 const YES_NO = new Set(['yes', 'no']);
+const OBJECTS = new Set(['her', 'him', 'them', 'me', 'us', 'it']);
 const VERB_BEFORE = new Set(['will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must', 'to', 'gonna', 'lets']);
 /** Words of a question's wording that name no topic: question words, pronouns, common verbs and quantities. */
 const TOPIC_STOP = new Set([

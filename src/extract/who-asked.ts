@@ -58,11 +58,22 @@ const FILLERS = new Set([
   'time', 'do', 'does', 'did', 'so', 'too', 'also', 'at', 'on', 'of', 'with', 'by',
   // Whom the asked doing is done to ("my neighbour will let him in", "my mum drives me"): the question's own object, no other news.
   'him', 'her', 'them', 'me', 'us', 'and',
+  // Kisses and laughter at the end of a message ("nana's picking her up x").
+  'x', 'xx', 'xxx',
   // Being there: "my mum will be at home", "my son is around".
   'home', 'around', 'available',
   // "For" in the major languages ("per mia moglie", "para mi hijo", "pour ma fille", "für meinen Sohn").
   'per', 'para', 'pour', 'fur', 'voor',
 ]);
+/** The doings questions of who ask about, by stem, and the everyday words for each ("collect": "pick up", "fetch"). */
+const SAME_DOING: Readonly<Record<string, readonly string[]>> = {
+  collect: ['pick', 'fetch'],
+  pick: ['collect', 'fetch'],
+  open: ['let'],
+  let: ['open'],
+  driv: ['drive'],
+  accompany: ['com', 'join'],
+};
 /** Verbs after which comes what the person needs: the appointment, the booking ("my son needs a check-up"). */
 const NEEDS = new Set(['needs', 'need', 'needed', 'wants', 'requires']);
 /** Past forms whose stem is not the present's ("drove" of "driving"). */
@@ -83,7 +94,8 @@ export function namesTheOneAsked(tokens: readonly string[], start: number, end: 
   let asked = promptStems.get(prompt);
   if (!asked) {
     if (promptStems.size > 1000) promptStems.clear();
-    promptStems.set(prompt, (asked = new Set(tokenize(prompt).filter((t) => !FILLERS.has(t) && t.length > 2).map(stem))));
+    const stems = tokenize(prompt).filter((t) => !FILLERS.has(t) && t.length > 2).map(stem);
+    promptStems.set(prompt, (asked = new Set([...stems, ...stems.flatMap((s) => SAME_DOING[s] ?? [])])));
   }
   let from = start;
   while (from > 0 && tokens[from - 1] !== BREAK) from--;

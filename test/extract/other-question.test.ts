@@ -178,3 +178,16 @@ describe("a bare no beside this question's topic and another's", () => {
     expect(commit('no, the power just went', smoke, [power])).toEqual({});
   });
 });
+
+describe('a word used as a verb names no other question\'s topic', () => {
+  // From the blind school-trip-consent dev split: "sign her up" at the consent question was taken for the signed medical form.
+  const consent = { key: 'consent', prompt: 'Do you give permission for your child to go on the residential trip?', categories: ['Yes', 'No'] };
+  const form = { key: 'form', prompt: 'The signed medical form has to reach the school office before the trip. When will you hand it in?', categories: ['Next week', 'In two weeks'] };
+  const read = (text: string) => extractOffline({ text, key: 'consent', allowModel: false, questions: [consent, form] }).values['consent']?.value ?? 'abstain';
+
+  it('"yes please, sign her up" and "absolutely, sign her up!!" are Yes; a yes about the signed form is not', () => {
+    expect(read('yes please, sign her up')).toBe('Yes');
+    expect(read('absolutely, sign her up!!')).toBe('Yes');
+    expect(read('yes, the medical form is signed')).toBe('abstain');
+  });
+});

@@ -86,6 +86,15 @@ describe('a person word answers a question of who', () => {
     expect(read('my mate', another)).toBe('Someone else');
   });
 
+  it('a grandparent is "A grandparent", doing the asked thing in everyday words ("picking up" for collecting)', () => {
+    // From the blind school-trip-consent dev split: "nana's picking her up x" was not read.
+    const collect = { prompt: 'Who will collect your child from school?', categories: ['Me', 'The other parent', 'A grandparent', 'Another adult'] };
+    expect(read("nana's picking her up x", collect)).toBe('A grandparent');
+    expect(read('my nan will fetch him', collect)).toBe('A grandparent');
+    expect(read('grandpa is collecting her', collect)).toBe('A grandparent');
+    expect(read("nana's picking flowers", collect)).toBe('abstain');
+  });
+
   it('a person denied in their own clause, or named as unreal, is not the answer', () => {
     expect(read("I can't be there myself", letIn)).toBe('abstain');
     expect(read('not me, my uncle', letIn)).toBe('A family member');

@@ -69,6 +69,12 @@ const PARTNER = [
   'meine frau', 'mein mann', 'meine freundin', 'mia moglie', 'mio marito', 'il mio ragazzo', 'la mia ragazza', 'minha esposa',
   'minha mulher', 'meu marido', 'mijn vrouw', 'mijn man',
 ];
+/** A grandmother or grandfather (of the person or of their child: either is a grandparent to someone in the answer). */
+const GRANDPARENT = [
+  'grandparent', 'grandparents', 'grandmother', 'grandma', 'granny', 'gran', 'nan', 'nana', 'nanna', 'grandfather', 'grandpa',
+  'grandad', 'granddad', 'gramps', 'grampa', 'abuela', 'abuelo', 'abuelos', 'oma', 'opa', 'grand mere', 'grand pere',
+  'mamie', 'papi', 'papy', 'nonna', 'nonno', 'nonni', 'avo', 'avos', 'grootmoeder', 'grootvader',
+];
 /** Anyone else the person may name. */
 const SOMEONE_ELSE = [
   ...CHILD, ...PARTNER, ...FAMILY, ...FRIEND, ...NEIGHBOUR.filter((w) => w !== 'next door'),
@@ -121,6 +127,8 @@ export const ROLES: Readonly<Record<string, readonly string[]>> = {
   'other person': SOMEONE_ELSE,
   family: FAMILY,
   'family member': FAMILY,
+  grandparent: GRANDPARENT,
+  grandparents: GRANDPARENT,
   relative: FAMILY,
   friend: FRIEND,
   neighbour: NEIGHBOUR,
