@@ -108,6 +108,20 @@ function politeIfAt(words: readonly string[], i: number): boolean {
   return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
 }
 /** The words without those of a polite "if" (every one of POLITE_IF opens with "if"). */
+/** Words of approval after "would be": "tomorrow would be perfect" chooses tomorrow; it imagines nothing. */
+const APPROVAL = new Set(['perfect', 'great', 'ideal', 'best', 'good', 'fine', 'lovely', 'brilliant', 'handy', 'easiest', 'easier', 'better', 'ok', 'okay', 'amazing', 'fab', 'grand', 'super']);
+const CONTRASTED = /\b(?:but|though|however|although|except|unfortunately|sadly)\b/iu;
+
+/**
+ * The words without "would be" and the approval after it ("Thursday would be great"): a choice said politely, no
+ * hypothetical. Only where no contrast follows ("a van would be great but we can't afford one" stays a wish).
+ */
+function withoutPoliteChoice(words: readonly string[], text: string): readonly string[] {
+  const at = words.findIndex((w, i) => w === 'would' && words[i + 1] === 'be' && APPROVAL.has(words[i + 2] ?? ''));
+  if (at < 0 || CONTRASTED.test(text)) return words;
+  return [...words.slice(0, at), ...words.slice(at + 3)];
+}
+
 function withoutPoliteIfs(words: readonly string[]): readonly string[] {
   if (!words.includes('if')) return words;
   const polite = new Set<number>();
@@ -135,7 +149,9 @@ function occursIn(words: readonly string[], index: PhraseIndex): boolean {
 export function unasserted(text: string, tokens: readonly string[] = tokenize(text), prompt?: string): NotAsserted | undefined {
   if (IRONIC_EMOJI.test(text) || BIG_GROUP_OF_ONE.test(text)) return 'sarcasm';
   // "If that's possible", "if possible": politeness, no condition on the answer.
-  const words = withoutPoliteIfs(tokens.filter((t) => t !== BREAK));
+  // (A choice is said to a question: a clause judged alone, without one, keeps its "would be".)
+  const polite = withoutPoliteIfs(tokens.filter((t) => t !== BREAK));
+  const words = prompt === undefined ? polite : withoutPoliteChoice(polite, text);
   if (occursIn(words, SARCASM_INDEX) || words.some((w) => NOT_OF_THIS_WORLD.has(w))) return 'sarcasm';
   // "Sure, a golden elevator with a butler": an eager "sure" grants a request, not a fact; said to a question of
   // fact and followed by a claim, it is irony as often as not.
