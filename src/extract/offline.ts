@@ -3,6 +3,7 @@ import { MAX_MATCH_TEXT_LENGTH, ownWordsOf, phraseKeysOf, readCategory, type Cat
 import { BREAK, tokenize } from './normalize.js';
 import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { byYearMade } from './year-made.js';
+import { byNamedKind } from './named-kind.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -70,6 +71,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   if (result.status !== 'match' && unnamed && input.today !== undefined) {
     const aged = byYearMade(input.text, gate, input.today);
     if (aged !== undefined) return { values: { [gate.key]: { value: aged, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a Yes/No question about pets: the pet named ("two cats", "we have a dog").
+  if (result.status !== 'match' && unnamed) {
+    const named = byNamedKind(input.text, gate);
+    if (named !== undefined) return { values: { [gate.key]: { value: named, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
