@@ -78,3 +78,22 @@ describe('a word after a number that is a property of every object', () => {
     expect(parseTypedAnswer('number', '7 toString')).toMatchObject({ ok: true, value: 7 });
   });
 });
+
+describe('dozens', () => {
+  // From the blind boiler-service dev split: "a dozen exactly" radiators was not read.
+  const radiators = { type: 'number', integer: true, min: 1, max: 30, unit: 'radiators' } as const;
+  const prompt = 'How many radiators are there in the home, towel rails included?';
+  it.each([
+    ['a dozen exactly', 12],
+    ['half a dozen', 6],
+    ['two dozen', 24],
+  ])('"%s" is %d', (text, expected) => {
+    const r = readTypedValue(radiators, text, { prompt });
+    expect(r.ok && r.value).toBe(expected);
+  });
+
+  it('"a dozen" is read by the number words; "dozens" is no number', () => {
+    expect(numberWordsAt(tokenize('a dozen'), 0)).toEqual({ value: 12, end: 2 });
+    expect(numberWordsAt(tokenize('dozens'), 0)).toBeUndefined();
+  });
+});

@@ -32,7 +32,7 @@ export const WORD_SCALES: ReadonlyMap<string, number> = new Map([['thousand', 10
 
 /**
  * One number written in words from `at`: "twelve", "forty two", "a hundred", "two hundred and fifty", "twelve
- * hundred and fifty", "three thousand four hundred", "three grand"; the value and the index after it, or undefined.
+ * hundred and fifty", "three thousand four hundred", "three grand", "a dozen", "half a dozen"; the value and the index after it, or undefined.
  */
 export function numberWordsAt(tokens: readonly string[], at: number): { value: number; end: number } | undefined {
   const small = (t: string | undefined) => (t === undefined ? undefined : SMALL_NUMBERS.get(t));
@@ -65,6 +65,11 @@ export function numberWordsAt(tokens: readonly string[], at: number): { value: n
     }
     return j === i ? undefined : { value, end: j };
   };
+  // Dozens: "a dozen", "half a dozen", "two dozen".
+  if (tokens[at] === 'half' && tokens[at + 1] === 'a' && tokens[at + 2] === 'dozen') return { value: 6, end: at + 3 };
+  if ((tokens[at] === 'a' || tokens[at] === 'one') && tokens[at + 1] === 'dozen') return { value: 12, end: at + 2 };
+  const dozens = small(tokens[at]);
+  if (dozens !== undefined && dozens >= 2 && dozens <= 9 && tokens[at + 1] === 'dozen') return { value: dozens * 12, end: at + 2 };
   const first = tokens[at] === 'a' && WORD_SCALES.has(tokens[at + 1] ?? '') ? { value: 1, end: at + 1 } : group(at);
   if (!first) return undefined;
   const scale = WORD_SCALES.get(tokens[first.end] ?? '');
