@@ -121,6 +121,8 @@ const META = META_PHRASES.map(phraseTokens);
 const OPENERS = QUESTION_OPENERS.map(phraseTokens);
 const REQUESTS = REQUEST_OPENERS.map(phraseTokens);
 const CORRECTIONS = CORRECTION_MARKERS.map(phraseTokens);
+/** Take-backs that mean nothing else, mid-clause too ("well", "actually", "rather" may only qualify). */
+const UNMISTAKABLE_CORRECTIONS = ['sorry', 'i meant', 'oops', 'scratch that', 'no wait', 'wait no', 'no sorry', 'my bad', 'i take that back', 'strike that'].map(phraseTokens);
 const TEMPORAL = TEMPORAL_PHRASES.map(phraseTokens);
 const RESTRICTING = RESTRICTING_OPENERS.map(phraseTokens);
 const SUBJECTS = SUBJECT_MARKERS.map(phraseTokens);
@@ -1103,7 +1105,8 @@ function lastCorrection(tokens: string[], lexicon: GateLexicon): { start: number
   let count = 0;
   for (let i = 0; i < tokens.length; ) {
     const chained = last !== undefined && last.end === i;
-    if (!chained && i > 0 && tokens[i - 1] !== BREAK) {
+    // (A take-back that can only be one, "sorry", "I meant", "oops", corrects wherever it stands: "yes sorry I meant no".)
+    if (!chained && i > 0 && tokens[i - 1] !== BREAK && !UNMISTAKABLE_CORRECTIONS.some((p) => startsAt(tokens, i, p))) {
       i++;
       continue;
     }

@@ -61,3 +61,20 @@ describe('more take-backs', () => {
     expect(ask('yesterday... no, actually a fortnight ago', 'When did the noise start?', when)).toBe('More than a week ago');
   });
 });
+
+describe('a take-back that can only be one, mid-clause', () => {
+  // From the dev splits: "yes sorry I meant no, parking's free" and "yes- sorry misread, no never" were not read.
+  const parking = { key: 'q', prompt: 'Are there parking restrictions outside your home?', categories: ['Yes', 'No'] };
+  const read = (text: string) => extractOffline({ text, key: 'q', allowModel: false, questions: [parking] }).values['q']?.value ?? 'abstain';
+  it.each([
+    ['yes sorry I meant no', 'No'],
+    ['no oops yes there are', 'Yes'],
+    ['yes my bad no', 'No'],
+  ])('"%s" is %s', (text, expected) => {
+    expect(read(text)).toBe(expected);
+  });
+
+  it('"well" or "actually" mid-clause only qualify: no take-back there', () => {
+    expect(read('yes well no')).toBe('abstain');
+  });
+});
