@@ -27,12 +27,14 @@ export const SMALL_NUMBERS: ReadonlyMap<string, number> = new Map([
 export const TENS: ReadonlyMap<string, number> = new Map(
   ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i) => [w, 20 + 10 * i]),
 );
+/** Words that say a round figure is exact ("a dozen exactly"). */
+const EXACTLY = new Set(['exactly', 'precisely', 'exact']);
 /** Words a number in words is scaled by ("three grand", "two thousand"). */
 export const WORD_SCALES: ReadonlyMap<string, number> = new Map([['thousand', 1000], ['grand', 1000], ['k', 1000], ['tausend', 1000], ['mille', 1000], ['mil', 1000]]);
 
 /**
  * One number written in words from `at`: "twelve", "forty two", "a hundred", "two hundred and fifty", "twelve
- * hundred and fifty", "three thousand four hundred", "three grand", "a dozen", "half a dozen"; the value and the index after it, or undefined.
+ * hundred and fifty", "three thousand four hundred", "three grand", "a dozen exactly"; the value and the index after it, or undefined.
  */
 export function numberWordsAt(tokens: readonly string[], at: number): { value: number; end: number } | undefined {
   const small = (t: string | undefined) => (t === undefined ? undefined : SMALL_NUMBERS.get(t));
@@ -65,11 +67,10 @@ export function numberWordsAt(tokens: readonly string[], at: number): { value: n
     }
     return j === i ? undefined : { value, end: j };
   };
-  // Dozens: "a dozen", "half a dozen", "two dozen".
-  if (tokens[at] === 'half' && tokens[at + 1] === 'a' && tokens[at + 2] === 'dozen') return { value: 6, end: at + 3 };
-  if ((tokens[at] === 'a' || tokens[at] === 'one') && tokens[at + 1] === 'dozen') return { value: 12, end: at + 2 };
-  const dozens = small(tokens[at]);
-  if (dozens !== undefined && dozens >= 2 && dozens <= 9 && tokens[at + 1] === 'dozen') return { value: dozens * 12, end: at + 2 };
+  // Dozens said to be exact: "a dozen exactly", "half a dozen precisely", "two dozen exactly". ("A dozen" alone is a
+  // round figure people use loosely, "a dozen times": not read.)
+  const dozen = tokens[at] === 'half' && tokens[at + 1] === 'a' ? { value: 6, word: at + 2 } : tokens[at] === 'a' || tokens[at] === 'one' ? { value: 12, word: at + 1 } : { value: (small(tokens[at]) ?? 0) * 12, word: at + 1 };
+  if (tokens[dozen.word] === 'dozen' && dozen.value >= 6 && dozen.value <= 108 && EXACTLY.has(tokens[dozen.word + 1] ?? '')) return { value: dozen.value, end: dozen.word + 2 };
   const first = tokens[at] === 'a' && WORD_SCALES.has(tokens[at + 1] ?? '') ? { value: 1, end: at + 1 } : group(at);
   if (!first) return undefined;
   const scale = WORD_SCALES.get(tokens[first.end] ?? '');
