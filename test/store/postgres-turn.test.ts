@@ -67,6 +67,13 @@ describe.skipIf(!hasPostgres)('a turn on PostgreSQL', () => {
     }
     // Every turn but the last (which announces the session finished) sends the same short statement.
     expect(new Set(turns.slice(0, -1).map((s) => s[0])).size).toBe(1);
+    // The last one adds its announcement and nothing else: no gate insert or update that would run on an empty list.
+    const last = turns.at(-1)![0]!;
+    expect(last).toMatch(/INSERT INTO gateflow_events/);
+    expect(last).not.toMatch(/gateflow_inputs/);
+    const events = await store.readEvents(0, 100);
+    // Written, and announced before the step itself.
+    expect(events.filter((e) => e.sessionId === sessionId).map((e) => e.type).slice(-2)).toEqual(['session.finished', 'session.stepped']);
     // Prepared on this connection once, used by every turn since.
     const { rows } = await inner.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
     expect(rows.filter((r) => r.statement === turns[0]![0])).toHaveLength(1);
