@@ -24,8 +24,16 @@ describe('pets named at a question whether there are any', () => {
     'do fish count?',
     'my kid wants a hamster someday',
     'a cat lol',
+    'the dog next door barks all night',
+    'a cat sat on our car this morning',
   ])('"%s" reads nothing', (text) => {
     expect(read(text)).toBe('abstain');
+  });
+
+  it('only at a question whether there are any pets, not one asking something of them', () => {
+    for (const prompt of ['Is your pet vaccinated?', 'Does any of your pets need medication?', 'Do you have any pets that need a special diet?'])
+      expect(read('the dog', { ...pets, prompt }), prompt).toBe('abstain');
+    expect(read('a dog', { ...pets, prompt: 'Do you have any pets?' })).toBe('Yes');
   });
 
   it('only at a Yes/No question about pets or animals', () => {
