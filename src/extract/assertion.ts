@@ -107,7 +107,6 @@ const CONDITIONS = new Set(['if', 'unless', 'provided', 'assuming']);
 function politeIfAt(words: readonly string[], i: number): boolean {
   return POLITE_IF.some((p) => p.some((_, k) => i - k >= 0 && p.every((w, j) => words[i - k + j] === w)));
 }
-/** The words without those of a polite "if" (every one of POLITE_IF opens with "if"). */
 /** Words of approval after "would be": "tomorrow would be perfect" chooses tomorrow; it imagines nothing. */
 const APPROVAL = new Set(['perfect', 'great', 'ideal', 'best', 'good', 'fine', 'lovely', 'brilliant', 'handy', 'easiest', 'easier', 'better', 'ok', 'okay', 'amazing', 'fab', 'grand', 'super']);
 const CONTRASTED = /\b(?:but|though|however|although|except|unfortunately|sadly)\b/iu;
@@ -122,6 +121,7 @@ function withoutPoliteChoice(words: readonly string[], text: string): readonly s
   return [...words.slice(0, at), ...words.slice(at + 3)];
 }
 
+/** The words without those of a polite "if" (every one of POLITE_IF opens with "if"). */
 function withoutPoliteIfs(words: readonly string[]): readonly string[] {
   if (!words.includes('if')) return words;
   const polite = new Set<number>();

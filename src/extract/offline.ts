@@ -98,12 +98,7 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
       (m) =>
         // ("My son needs a check-up" asked whom the appointment is for: the person is the answer, not someone else;
         // "my husband had his done here" says something else of him.)
-        citedSubject(current.tokens, m.start, m.end) ||
-        // (Someone the clause says something else of, "my neighbour hates plumbers" asked who lets the plumber in, is no answer.)
-        (personIsAnswer(m.category, gate.prompt) && !namesNoOne(m.category)
-          ? !namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)
-          : !(personIsAnswer(m.category, gate.prompt) && namesTheOneAsked(current.tokens, m.start, m.end, gate.prompt)) &&
-            (anotherSubject(current.tokens, m.start, gate.prompt!, { peopleOnly: true }) || personAsSubject(current.tokens, m.start, m.end))),
+        citedSubject(current.tokens, m.start, m.end) || saidOfAnother(current.tokens, m, gate.prompt!),
     );
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
   let shaped: string | undefined;
@@ -282,4 +277,17 @@ function belongsElsewhere(current: CategoryReading, others: CategoryReading[]): 
   // A bare yes/no, or a single word of the flow's (not the category's name), in the same clause as another
   // question's answer is read as part of that answer ("text me the results" asked about the visit).
   return mentions.every((m) => m.generic || !m.specific) && mentions.some((m) => elsewhere.some((o) => sameClause(m, o)));
+}
+
+/**
+ * Whether the clause of a mention is about someone or something else than the person's answer. Where the mention
+ * names a person who is the answer (asked who, or "My child" / "Someone else"), it is, unless the clause says only
+ * that they do what is asked ("my neighbour will let him in"; not "my neighbour hates plumbers"). Otherwise, where
+ * its subject is someone else ("my brother is a student") or a person ("my mum smokes").
+ */
+function saidOfAnother(tokens: readonly string[], m: MentionAt, prompt: string): boolean {
+  const person = personIsAnswer(m.category, prompt);
+  const theOneAsked = person && namesTheOneAsked(tokens, m.start, m.end, prompt);
+  if (person && !namesNoOne(m.category)) return !theOneAsked;
+  return !theOneAsked && (anotherSubject(tokens, m.start, prompt, { peopleOnly: true }) || personAsSubject(tokens, m.start, m.end));
 }

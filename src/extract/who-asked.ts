@@ -71,7 +71,6 @@ const SAME_DOING: Readonly<Record<string, readonly string[]>> = {
   pick: ['collect', 'fetch'],
   open: ['let'],
   let: ['open'],
-  driv: ['drive'],
   accompany: ['com', 'join'],
 };
 /** Verbs after which comes what the person needs: the appointment, the booking ("my son needs a check-up"). */
