@@ -1,7 +1,7 @@
 import { clauseTime, unasserted } from './assertion.js';
 import { afterTakeBack } from './conclusion.js';
 import { hedgedByLikelihood } from './guess.js';
-import { BREAK, tokenize } from './normalize.js';
+import { BREAK, clauseEnd, clauseStart, tokenize } from './normalize.js';
 import { DISCOVERY_VERBS } from './knowledge/verbs.js';
 import { readRate } from './rates.js';
 import { readScaleEnd } from './scale-ends.js';
@@ -85,10 +85,8 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   // or turned by a contrast.
   if (read.past) {
     if (TURNED.test(text)) return undefined;
-    let start = read.start;
-    while (start > 0 && read.tokens[start - 1] !== BREAK) start--;
-    let end = read.end;
-    while (end < read.tokens.length && read.tokens[end] !== BREAK) end++;
+    const start = clauseStart(read.tokens, read.start);
+    const end = clauseEnd(read.tokens, read.end);
     const clause = read.tokens.slice(start, end);
     if (clause.some((t) => DISCOVERY_VERBS.has(t) || t === 'not' || t === 'never')) return undefined;
     // (Another thing's date, "my policy renewed on the 20th", "the confirmation says the 3rd": the words before
@@ -102,8 +100,7 @@ export function byTimingWindow(text: string, gate: ExtractionQuestion, today: st
   }
   // (Someone or something else's date: "payday is on the 1st", "the lease runs out 31 december": the words
   // before the date, in its clause, must be the person's plan or the question's own words.)
-  let from = read.start;
-  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
+  const from = clauseStart(read.tokens, read.start);
   const asked = new Set(tokenize(gate.prompt));
   if (read.tokens.slice(from, read.start).some((t) => !PLAN_WORDS.has(t) && !asked.has(t))) return undefined;
   // (A correction, a contrast or a past: which date holds is left to the words that say it.)
@@ -124,9 +121,7 @@ export function byRate(text: string, gate: ExtractionQuestion): string | undefin
   if (unasserted(text, read.tokens, gate.prompt) !== undefined || CHANGED_MIND.test(text) || FROM_A_LATER_TIME.test(text)) return undefined;
   if (anotherSubject(read.tokens, read.start, gate.prompt, { peopleOnly: true })) return undefined;
   // (A negation in its clause: "not even once a year".)
-  let from = read.start;
-  while (from > 0 && read.tokens[from - 1] !== BREAK) from--;
-  if (read.tokens.slice(from, read.start).some((t) => t === 'not' || t === 'never' || t === 'no')) return undefined;
+  if (read.tokens.slice(clauseStart(read.tokens, read.start), read.start).some((t) => t === 'not' || t === 'never' || t === 'no')) return undefined;
   return read.category;
 }
 

@@ -1,7 +1,7 @@
 import { NEGATION_FILLERS, NEGATORS, TEMPORAL_PHRASES } from './lexicon.js';
 import { readCategory, saidOfAnother, type MatchableQuestion } from './match-category.js';
 import { PEOPLE } from './knowledge/animals.js';
-import { BREAK, tokenize } from './normalize.js';
+import { BREAK, clauseStart, tokenize } from './normalize.js';
 import { clauseTime, unasserted } from './assertion.js';
 import { anotherSubject, personAsSubject } from './subject.js';
 import { namesTheOneAsked, personIsAnswer } from './who-asked.js';
@@ -84,9 +84,7 @@ function personBefore(tokens: string[], at: number): boolean {
 const TEMPORAL = TEMPORAL_PHRASES.map((p) => tokenize(p).filter((t) => t !== BREAK));
 /** Whether `phrase` occurs in the clause that holds `at`. */
 function inClause(tokens: string[], at: number, phrase: string[]): boolean {
-  let from = at;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
-  for (let i = from; i < tokens.length && tokens[i] !== BREAK; i++) if (phrase.every((t, k) => tokens[i + k] === t)) return true;
+  for (let i = clauseStart(tokens, at); i < tokens.length && tokens[i] !== BREAK; i++) if (phrase.every((t, k) => tokens[i + k] === t)) return true;
   return false;
 }
 

@@ -1,5 +1,5 @@
 import { FUNCTION_WORDS, askedWords, stem } from './aside.js';
-import { BREAK } from './normalize.js';
+import { BREAK, clauseStart } from './normalize.js';
 
 /**
  * A bare "have" said of another thing (issue 26: "about this question"). "We do have a dog", asked whether
@@ -20,9 +20,7 @@ export function hadIsAnotherThing(tokens: readonly string[], mention: { start: n
   const had = tokens.slice(mention.start, mention.end + 1).findIndex((t) => t === 'have' || t === 'has');
   if (prompt === undefined || had < 0) return false;
   // (Only a "have" said yes to: "we don't have any animals" denies, and is read as it is.)
-  let from = mention.start;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
-  if (tokens.slice(from, mention.start + had).some((t) => t === 'not' || t === 'no' || t === 'never')) return false;
+  if (tokens.slice(clauseStart(tokens, mention.start), mention.start + had).some((t) => t === 'not' || t === 'no' || t === 'never')) return false;
   const asked = askedWords(prompt, categories);
   for (let k = mention.start + had + 1; k < tokens.length && tokens[k] !== BREAK; k++) {
     const t = tokens[k]!;

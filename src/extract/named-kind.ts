@@ -1,6 +1,6 @@
 import { clauseTime, unasserted } from './assertion.js';
 import { ANIMALS, PEOPLE } from './knowledge/animals.js';
-import { BREAK, normalize, tokenize } from './normalize.js';
+import { BREAK, clauseEnd, clauseStart, normalize, tokenize } from './normalize.js';
 import { anotherSubject } from './subject.js';
 import type { ExtractionQuestion } from './types.js';
 
@@ -44,11 +44,7 @@ export function byNamedKind(text: string, gate: ExtractionQuestion): string | un
   const at = tokens.findIndex(isAnimal);
   if (at < 0 || tokens.some((t) => DENIALS.has(t)) || CONTRASTED.test(text)) return undefined;
   // Its clause says nothing else of the animal ("the neighbour's dog barks all night" mentions one; it names no pet).
-  let from = at;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
-  let to = at;
-  while (to < tokens.length && tokens[to] !== BREAK) to++;
-  if (tokens.slice(from, to).some((t) => !isAnimal(t) && !THERE_WORDS.has(t) && !/^\d{1,2}$/u.test(t))) return undefined;
+  if (tokens.slice(clauseStart(tokens, at), clauseEnd(tokens, at)).some((t) => !isAnimal(t) && !THERE_WORDS.has(t) && !/^\d{1,2}$/u.test(t))) return undefined;
   // Someone else's ("my neighbour's cat", "my sister has a dog"), another time ("we had a cat"), a wish or a joke.
   if (tokens[at - 1] === 's' && PEOPLE.has(tokens[at - 2] ?? '')) return undefined;
   if (tokens.some((t, i) => t === 's' && PEOPLE.has(tokens[i - 1] ?? '') && tokens[i + 1] !== BREAK)) return undefined;

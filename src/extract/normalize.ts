@@ -76,6 +76,20 @@ function normalizeAnew(text: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
+/** Where the clause holding token `at` starts: just after the last break before it (0 at none). */
+export function clauseStart(tokens: readonly string[], at: number): number {
+  let from = Math.min(at, tokens.length);
+  while (from > 0 && tokens[from - 1] !== BREAK) from--;
+  return from;
+}
+
+/** Where the clause holding token `at` ends: at the next break from it (the length at none). */
+export function clauseEnd(tokens: readonly string[], at: number): number {
+  let to = Math.max(at, 0);
+  while (to < tokens.length && tokens[to] !== BREAK) to++;
+  return to;
+}
+
 export function tokenize(text: string): string[] {
   const tokens = normalize(text).split(' ').filter((t) => t.length > 0);
   // No breaks at the ends, none doubled.

@@ -5,7 +5,7 @@
  * person denied in their own clause is not ("I won't be there myself"). Elsewhere a person who does something
  * is someone else's doing (subject.ts).
  */
-import { BREAK, normalize, tokenize } from './normalize.js';
+import { clauseEnd, clauseStart, normalize, tokenize } from './normalize.js';
 import { ALONE_ROLES, PERSON_CATEGORIES, ROLES } from './knowledge/roles.js';
 
 const WHO = new Set(['who', 'whom', 'whose']);
@@ -96,10 +96,8 @@ export function namesTheOneAsked(tokens: readonly string[], start: number, end: 
     const stems = tokenize(prompt).filter((t) => !FILLERS.has(t) && t.length > 2).map(stem);
     promptStems.set(prompt, (asked = new Set([...stems, ...stems.flatMap((s) => SAME_DOING[s] ?? [])])));
   }
-  let from = start;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
-  let to = end;
-  while (to < tokens.length && tokens[to] !== BREAK) to++;
+  const from = clauseStart(tokens, start);
+  const to = clauseEnd(tokens, end);
   // The words that tell who the person is ("a colleague of mine", "a mate from work", "the lady next door") are the person.
   const named = end + describingLength(tokens, end, to);
   for (let i = from; i < to; i++) {

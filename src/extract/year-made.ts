@@ -1,7 +1,7 @@
 import { unasserted } from './assertion.js';
 import { afterTakeBack } from './conclusion.js';
 import { hedgedByLikelihood } from './guess.js';
-import { BREAK, tokenize } from './normalize.js';
+import { BREAK, clauseStart, tokenize } from './normalize.js';
 import { inRange, rangeOf, type NumberRange } from './number-ranges.js';
 import { anotherSubject } from './subject.js';
 import type { ExtractionQuestion } from './types.js';
@@ -56,8 +56,7 @@ export function byYearMade(text: string, gate: ExtractionQuestion, today: string
   if (last > now || (decade && first % 10 !== 0)) return undefined;
   // The year alone ("1990"), or after words that date the thing asked: each word before it in its clause dates, is
   // the question's own, or says nothing ("the boiler was fitted in 2013"; not "we bought the house in 2001").
-  let from = at;
-  while (from > 0 && tokens[from - 1] !== BREAK) from--;
+  const from = clauseStart(tokens, at);
   const alone = at === from && (tokens[at + 1] === undefined || tokens[at + 1] === BREAK);
   if (!alone && (at === from || !DATING.has(tokens[at - 1]!))) return undefined;
   const asked = new Set(tokenize(gate.prompt));

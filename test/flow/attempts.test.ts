@@ -456,23 +456,22 @@ describe('a category question with an invalid edge leaves on it after the button
 
 describe('a question with buttons and nowhere its author said to go keeps offering them', () => {
   // No invalid edge, no fallback: what the reader cannot read never ends the conversation while a button can answer.
-  const flow = (answer: QuestionNode['answer']): FlowDocument =>
+  /** Questions asked one after the other, then done: no invalid edge, no fallback. */
+  const chain = (id: string, questions: { id: string; prompt: string; answer: QuestionNode['answer'] }[]): FlowDocument =>
     parseFlowValue(
       {
-        id: 'keeps-asking',
+        id,
         version: 1,
-        nodes: [
-          { kind: 'question', id: 'pick', prompt: 'Which one?', answer },
-          { kind: 'question', id: 'guests', prompt: 'How many guests?', answer: { type: 'number', integer: true, min: 1, max: 9 } },
-          { kind: 'terminal', id: 'done', outcome: 'completed' },
-        ],
-        edges: [
-          { from: 'pick', to: 'guests' },
-          { from: 'guests', to: 'done' },
-        ],
+        nodes: [...questions.map((q) => ({ kind: 'question' as const, ...q })), { kind: 'terminal', id: 'done', outcome: 'completed' }],
+        edges: questions.map((q, i) => ({ from: q.id, to: questions[i + 1]?.id ?? 'done' })),
       },
-      'keeps-asking',
+      id,
     );
+  const flow = (answer: QuestionNode['answer']): FlowDocument =>
+    chain('keeps-asking', [
+      { id: 'pick', prompt: 'Which one?', answer },
+      { id: 'guests', prompt: 'How many guests?', answer: { type: 'number', integer: true, min: 1, max: 9 } },
+    ]);
 
   for (const [kind, answer, button, value] of [
     ['a category question', { type: 'category', categories: ['Red', 'Blue'] }, 'Blue', 'Blue'],
@@ -506,22 +505,10 @@ describe('a question with buttons and nowhere its author said to go keeps offeri
   });
 
   it('a flow of button questions alone gets no implicit stop terminal, in its machine or its drawing', () => {
-    const doc = parseFlowValue(
-      {
-        id: 'buttons-only',
-        version: 1,
-        nodes: [
-          { kind: 'question', id: 'pick', prompt: 'Which one?', answer: { type: 'category', categories: ['Red', 'Blue'] } },
-          { kind: 'question', id: 'sure', prompt: 'Sure?', answer: { type: 'boolean' } },
-          { kind: 'terminal', id: 'done', outcome: 'completed' },
-        ],
-        edges: [
-          { from: 'pick', to: 'sure' },
-          { from: 'sure', to: 'done' },
-        ],
-      },
-      'buttons-only',
-    );
+    const doc = chain('buttons-only', [
+      { id: 'pick', prompt: 'Which one?', answer: { type: 'category', categories: ['Red', 'Blue'] } },
+      { id: 'sure', prompt: 'Sure?', answer: { type: 'boolean' } },
+    ]);
     expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeUndefined();
     expect(Object.keys(compileFlow(doc).root.states)).not.toContain(UNREADABLE_TERMINAL_ID);
     expect(flowOutline(doc).edges.filter((e) => e.implicit)).toEqual([]);
