@@ -26,7 +26,7 @@ import {
 } from './lexicon.js';
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
-import { inRange, monthRangeOf, rangeOf, statedNumbers, yearsInMonths, type NumberRange } from './number-ranges.js';
+import { bandsWithoutUnit, inRange, monthRangeOf, rangeOf, statedNumbers, statedRange, within, yearsInMonths, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
 import { thingCounts } from './category-counts.js';
@@ -389,6 +389,11 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const mentions = found.mentions.filter(
     (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined && !foundThen(tokens, m.start, gate.prompt),
   );
+  // "Under 20 minutes away" asked how old the building is: a band without its unit, followed by another one.
+  for (let k = mentions.length - 1; k >= 0; k--) {
+    const m = mentions[k]!;
+    if (m.phrase && lexicon.bareBands.has(m.phrase.tokens.join(' ')) && !endsBareBand(tokens, m.end)) mentions.splice(k, 1);
+  }
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
@@ -437,7 +442,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       if (saidOfAnother(tokens, n.start, gate.prompt)) return abstain('uncertain');
       // "My dad's 70, he's driving me there": the one who takes the person along is not the one asked about.
       if (takesTheSpeaker(tokens) && !speakerIsSubject(tokens, n.start)) return abstain('uncertain');
-      const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value, r))).map(([category]) => category);
+      // ("Under 25 years" where the bands are "Under 20 years" and "20 to 49 years": either.)
+      const stated = statedRange(n);
+      const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => within(stated, r))).map(([category]) => category);
       if (holders.length !== 1) return abstain('ambiguous');
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
     }
@@ -597,6 +604,8 @@ interface GateLexicon {
   no: string | undefined;
   /** The words of each category's phrases: "a video visit" is still about a visit. */
   words: Map<string, Set<string>>;
+  /** Bands named without their unit ("under 20" for "Under 20 years"): only an answer where no other unit follows. */
+  bareBands: Set<string>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
   /** Whether `ranges` are in months (a category names its unit of time: "Under 6 months"), else as stated (years for an age). */
@@ -656,8 +665,16 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // (a range without a unit in years), and so is the age a message states ("11 months", "2 and a half").
   const rangesInMonths = monthRanges.size > 0;
   if (rangesInMonths) for (const [category, list] of ranges) if (!monthRanges.has(category)) monthRanges.set(category, list.map(yearsInMonths));
+  const bareBands = new Set<string>();
+  const unitless = ownWordsOnly ? new Map<string, string[]>() : bandsWithoutUnit(gate.categories.map((category) => ({ category, tokens: phraseTokens(category) })));
   if (!ownWordsOnly)
     for (const category of gate.categories) {
+      // A band without the unit every band names ("50 to 99" for "50 to 99 years"), as people shorten it too.
+      for (const band of unitless.get(category) ?? [])
+        for (const variant of [band, ...nameVariants(phraseTokens(band))]) {
+          add(variant, { category });
+          bareBands.add(variant);
+        }
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
       // a count in digits or in words ("within 2 weeks" for "Within two weeks").
       for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
@@ -729,6 +746,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     phrases,
     hedges: phrases.filter((p) => p.means === 'hedge').map((p) => p.tokens),
     normalized,
+    bareBands,
     labels: gate.categories.map((c, i) => (ownWordsOnly && GENERIC_WORDS.has(normalized[i]!) ? undefined : c)),
     yes: gate.categories[normalized.indexOf('yes')],
     no: gate.categories[normalized.indexOf('no')],
@@ -761,6 +779,13 @@ function nameVariants(tokens: string[]): string[] {
   }
   out.delete(tokens.join(' '));
   return [...out];
+}
+
+/** Words that may follow a band said without its unit ("under 20 I think", "50 to 99 or so"): no unit of something else. */
+const AFTER_A_BARE_BAND = new Set(['i', 'ish', 'probably', 'maybe', 'roughly', 'approx', 'approximately', 'tbh', 'lol', 'haha', 'at', 'we', 'but', 'and', 'so', 'now']);
+function endsBareBand(tokens: readonly string[], end: number): boolean {
+  const next = tokens[end];
+  return next === undefined || next === BREAK || AFTER_A_BARE_BAND.has(next) || (next === 'or' && tokens[end + 1] === 'so');
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */

@@ -62,6 +62,28 @@ export function rangeOf(tokens: readonly string[]): NumberRange | undefined {
   return undefined;
 }
 
+/**
+ * The bands' words without their unit, where every band names the same one: "under 20", "50 to 99", "100 or more"
+ * for "Under 20 years", "50 to 99 years", "100 years or more". People leave out what every option says. By
+ * category (names without a number are no band and are left out); none where a band names no unit, or the bands
+ * name different ones ("Under 6 months" beside "2 to 3 years": "under 6" could be either).
+ */
+export function bandsWithoutUnit(categories: readonly { category: string; tokens: readonly string[] }[]): Map<string, string[]> {
+  const bands = categories.filter((c) => c.tokens.some((t) => /\d/u.test(t)));
+  const found = new Map<string, string[]>();
+  const units = new Set<string>();
+  for (const { category, tokens } of bands) {
+    // The one word whose leaving out makes the name a range.
+    const at = tokens.findIndex((t, i) => /^\p{L}+$/u.test(t) && rangeOf(tokens.filter((_, j) => j !== i)) !== undefined);
+    if (at < 0 || rangeOf(tokens) !== undefined) return new Map();
+    units.add(tokens[at]!.replace(/s$/u, ''));
+    const rest = tokens.filter((_, j) => j !== at);
+    const [a, b, c] = rest;
+    found.set(category, [rest.join(' '), ...(rest.length === 3 && b === 'to' ? [`between ${a} and ${c}`] : [])]);
+  }
+  return units.size === 1 && found.size >= 2 ? found : new Map();
+}
+
 /** Time units an age may be given in, as months. */
 const MONTHS_IN: ReadonlyMap<string, number> = new Map([
   ['years', 12], ['year', 12], ['yrs', 12], ['yr', 12], ['months', 1], ['month', 1], ['mo', 1], ['mos', 1], ['weeks', 12 / 52],
@@ -100,6 +122,30 @@ export interface StatedNumber {
   value: number;
   start: number;
   end: number;
+  /** "Under 25 years", "at least 18": the number bounds what is stated from above or below; it is not its value. */
+  bound?: 'below' | 'above';
+}
+
+/** Every value a stated number allows: the number alone, or all those on its side of a bound. */
+export function statedRange(n: StatedNumber): NumberRange {
+  if (n.bound === 'below') return range(-Infinity, n.value, false, true);
+  if (n.bound === 'above') return range(n.value, Infinity);
+  return range(n.value, n.value);
+}
+
+/** Whether every value in `inner` is in `outer`. */
+export function within(inner: NumberRange, outer: NumberRange): boolean {
+  const low = inner.low > outer.low || (inner.low === outer.low && (inner.lowOpen || !outer.lowOpen));
+  const high = inner.high < outer.high || (inner.high === outer.high && (inner.highOpen || !outer.highOpen));
+  return low && high;
+}
+
+/** Words before a number that make it a bound: "under 25", "below 30", "at least 18", "at most 3". */
+function boundBefore(before: string | undefined, before2: string | undefined): StatedNumber['bound'] {
+  if (before === 'under' || before === 'below') return 'below';
+  if (before2 === 'at' && before === 'most') return 'below';
+  if (before2 === 'at' && before === 'least') return 'above';
+  return undefined;
 }
 
 /** Words after which a number is an age now ("she's 16", "just turned 18"); "was 17" is not. */
@@ -191,7 +237,7 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
     if (clauseStart && (tokens[end] === undefined || tokens[end] === BREAK)) aged = true;
     const following = tokens[end];
     if (aged && (following === undefined || following === BREAK || end > after || m?.[2] !== undefined || AFTER_AN_AGE.has(following)))
-      found.push({ value: inMonths ? months : value, start: i, end });
+      found.push({ value: inMonths ? months : value, start: i, end, ...(boundBefore(before, before2) ? { bound: boundBefore(before, before2) } : {}) });
   }
   return found;
 }
