@@ -6,6 +6,7 @@
  * travelling ...?") has no such person.
  */
 import { BREAK, tokenize } from './normalize.js';
+import { CHILDREN, PARTNERS } from './knowledge/people.js';
 
 /** Nouns that name the one person a question is about, after "your", "the" or "this". */
 const PERSON_ASKED = new Set([
@@ -42,11 +43,10 @@ function personAsked(prompt: string | undefined): string | undefined {
 }
 
 /** The words by which one answering names the person asked about, by the noun the question uses. */
-const CHILD = ['child', 'son', 'daughter', 'kid', 'baby', 'toddler', 'boy', 'girl', 'little', 'youngest', 'eldest', 'oldest'];
-const PARTNER = ['partner', 'spouse', 'husband', 'wife', 'boyfriend', 'girlfriend', 'fiance', 'fiancee'];
+const CHILD = [...CHILDREN, 'little', 'youngest', 'eldest', 'oldest'];
 const NAMED_AS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ...['child', 'son', 'daughter', 'baby', 'kid', 'toddler', 'boy', 'girl', 'pupil', 'student'].map((n): [string, ReadonlySet<string>] => [n, new Set(CHILD)]),
-  ...['partner', 'spouse', 'husband', 'wife'].map((n): [string, ReadonlySet<string>] => [n, new Set(PARTNER)]),
+  ...['partner', 'spouse', 'husband', 'wife'].map((n): [string, ReadonlySet<string>] => [n, new Set(PARTNERS)]),
 ]);
 
 /** Whether "my <noun>" may name the one person `prompt` asks about ("my son is two" asked how old the child is). */

@@ -1,6 +1,6 @@
 import { NEGATION_FILLERS, NEGATORS, TEMPORAL_PHRASES } from './lexicon.js';
 import { readCategory, saidOfAnother, type MatchableQuestion } from './match-category.js';
-import { PEOPLE } from './knowledge/animals.js';
+import { PEOPLE } from './knowledge/people.js';
 import { BREAK, clauseStart, tokenize } from './normalize.js';
 import { clauseTime, unasserted } from './assertion.js';
 import { anotherSubject, personAsSubject } from './subject.js';

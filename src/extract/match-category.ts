@@ -33,7 +33,8 @@ import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
-import { ABOUT_ANIMALS, ANIMALS, PEOPLE } from './knowledge/animals.js';
+import { ABOUT_ANIMALS, ANIMALS } from './knowledge/animals.js';
+import { FAMILY, HOUSEHOLD, PEOPLE } from './knowledge/people.js';
 import { ALONE_ROLES, BROAD_ROLES } from './knowledge/roles.js';
 import { asksAboutCompany, bareName, personIsAnswer, withoutArticle } from './who-asked.js';
 
@@ -1192,16 +1193,6 @@ const STILL_ME = new Set([
 ]);
 /** Words after a thing that name a part or an aspect of it, not someone else ("the visit type", "my insurance status"). */
 const OF_A_THING = new Set(['type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information']);
-/** Family members: on a question not put to "you" (about the patient, anyone in the home), "my son" may be the one it is about. */
-const FAMILY = new Set([
-  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father',
-  'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'grandson', 'granddaughter',
-]);
-/** Those who share the person's home: on a question about anyone in it ("anyone besides you", "your household"), they count. */
-const HOUSEHOLD = new Set([
-  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend',
-  'fiance', 'fiancee', 'spouse',
-]);
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);

@@ -1,5 +1,6 @@
 import { clauseTime, unasserted } from './assertion.js';
-import { ANIMALS, PEOPLE } from './knowledge/animals.js';
+import { ANIMALS } from './knowledge/animals.js';
+import { PEOPLE } from './knowledge/people.js';
 import { BREAK, clauseEnd, clauseStart, normalize, tokenize } from './normalize.js';
 import { anotherSubject } from './subject.js';
 import type { ExtractionQuestion } from './types.js';

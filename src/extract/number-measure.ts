@@ -13,7 +13,8 @@
  */
 
 import { PERIODS, periodsNamed, type PeriodName } from './knowledge/periods.js';
-import { ANIMALS, PEOPLE } from './knowledge/animals.js';
+import { ANIMALS } from './knowledge/animals.js';
+import { PEOPLE } from './knowledge/people.js';
 
 /** A number as people write it before a unit: digits (with separators, "5k", "2 million"), or a number word. */
 const NUMBER =

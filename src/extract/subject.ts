@@ -1,6 +1,6 @@
 import { aboutThePast } from './assertion.js';
 import { BREAK, tokenize } from './normalize.js';
-import { PEOPLE as KNOWN_PEOPLE } from './knowledge/animals.js';
+import { FAMILY, HOUSEHOLD, PEOPLE } from './knowledge/people.js';
 import { OPINION_VERBS } from './knowledge/verbs.js';
 import { namesPersonAsked } from './asked-person.js';
 
@@ -64,24 +64,9 @@ const SELF = new Set([
   'place', 'order', 'account', 'booking', 'reference', 'flight', 'licence', 'license', 'date', 'schedule', 'symptoms', 'pain',
   'preference', 'reason', 'refund', 'details', 'contact', 'postcode', 'zip', 'own', 'self',
 ]);
-/** People: a subject that is someone (on a question about a thing, too: "the neighbours go away every month"). */
-const PEOPLE = new Set([
-  'son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'boy', 'girl', 'mom', 'mum', 'mother', 'dad', 'father', 'parents',
-  'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'brother', 'sister', 'brothers', 'sisters',
-  'friend', 'friends', 'buddy', 'mate', 'neighbour', 'neighbours', 'neighbor', 'neighbors', 'colleague', 'colleagues', 'boss', 'landlord',
-  'landlady', 'roommate', 'flatmate', 'housemate', 'cousin', 'aunt', 'uncle', 'grandma', 'grandpa', 'grandmother', 'grandfather', 'ex',
-  'sitter', 'owner', 'owners', 'tenant', 'tenants', 'people', 'guy', 'lady', 'man', 'woman', 'doctor', 'vet', 'trainer',
-]);
 /** Whether a word names a person other than the speaker (a relative, a neighbour, "he", "someone"). */
-export const isPersonWord = (w: string): boolean => PEOPLE.has(w) || OTHER_PERSONS.has(w) || KNOWN_PEOPLE.has(w) || KNOWN_PEOPLE.has(stem(w));
+export const isPersonWord = (w: string): boolean => PEOPLE.has(w) || OTHER_PERSONS.has(w) || PEOPLE.has(stem(w));
 const OTHER_PERSONS = new Set(['he', 'she', 'they', 'him', 'them', 'his', 'her', 'their', 'someone', 'somebody', 'anyone', 'everyone', 'wife', 'husband', 'son', 'daughter']);
-/** Those who share the person's home: on a question about anyone in it, they count. */
-const HOUSEHOLD = new Set(['son', 'daughter', 'child', 'kid', 'kids', 'children', 'baby', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'fiance', 'fiancee', 'spouse', 'roommate', 'flatmate', 'housemate']);
-/** Relatives: on a question about a person other than "you" (the patient, a child), one of them may be that person. */
-const RELATIVES = new Set([
-  ...HOUSEHOLD, 'mom', 'mum', 'mother', 'dad', 'father', 'parents', 'brother', 'sister', 'brothers', 'sisters', 'cousin', 'aunt', 'uncle',
-  'grandma', 'grandpa', 'grandmother', 'grandfather', 'nephew', 'niece', 'grandson', 'granddaughter',
-]);
 /** A question about others than the person ("anyone who will live in the flat", "your household's income"). */
 const ABOUT_OTHERS = /\b(?:anyone|anybody|someone|somebody|everyone|household|besides|else)\b/iu;
 /** A question about a person other than "you" (the patient, a child): a family member may be the one it is about. */
@@ -121,7 +106,7 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
   const household = ABOUT_OTHERS.test(prompt);
   const aboutAPerson = ABOUT_A_PERSON.test(prompt) && !/\byou(?:r|rself)?\b/iu.test(prompt);
   // (On a question about the patient or a child, a relative may be the one asked about; a doctor, a vet or a neighbour never is.)
-  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && RELATIVES.has(head)) || namesPersonAsked(head, prompt);
+  const counted = (head: string) => (household && HOUSEHOLD.has(head)) || (aboutAPerson && FAMILY.has(head)) || namesPersonAsked(head, prompt);
   // "my gym buddy who is 40", "a friend, aged 33": the value after a relative word is the one named before it.
   for (let k = start + 1; k < at; k++) {
     const before = tokens[k - 1]!;

@@ -15,10 +15,3 @@ export const ANIMALS: ReadonlySet<string> = new Set([
 /** Words for the asked thing when a question is about animals. */
 export const ABOUT_ANIMALS: ReadonlySet<string> = new Set(['pet', 'pets', 'animal', 'animals', 'dog', 'dogs', 'cat', 'cats']);
 
-/** People one lives beside: "yes, a grumpy neighbour" asked about a camera names a person. */
-export const PEOPLE: ReadonlySet<string> = new Set([
-  'neighbour', 'neighbor', 'husband', 'wife', 'partner', 'boyfriend', 'girlfriend', 'kid', 'child', 'son', 'daughter', 'friend',
-  'mother', 'mum', 'mom', 'father', 'dad', 'granny', 'grandma', 'grandpa', 'brother', 'sister', 'flatmate', 'roommate', 'lodger',
-  'landlord', 'guy', 'man', 'woman', 'lady', 'bloke', 'teenager', 'toddler', 'baby', 'mother in law',
-  'housemate', 'tenant', 'colleague', 'cousin', 'aunt', 'uncle', 'nephew', 'niece', 'grandson', 'granddaughter', 'fiance', 'fiancee', 'spouse',
-]);

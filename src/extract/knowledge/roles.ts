@@ -9,6 +9,8 @@
  * as are words that read two ways ("Freund" is also a boyfriend, Spanish "son"
  * is "they are").
  */
+import { PARTNERS } from './people.js';
+
 const FAMILY = [
   'family', 'family member', 'relative', 'relatives', 'relation', 'mother', 'mum', 'mom', 'mam', 'mummy', 'mommy', 'father',
   'dad', 'daddy', 'parents', 'parent', 'brother', 'sister', 'sibling', 'siblings', 'my son', 'our son', 'her son', 'his son',
@@ -60,7 +62,7 @@ const CHILD = [
   'mia figlia', 'figlio', 'figlia', 'meu filho', 'minha filha', 'filho', 'filha', 'mijn zoon', 'mijn dochter',
 ];
 /** Words for a spouse or partner, said with "my" or "the". */
-const PARTNER_WORDS = ['partner', 'wife', 'husband', 'spouse', 'boyfriend', 'girlfriend', 'bf', 'gf', 'fiance', 'fiancee', 'hubby', 'other half', 'missus', 'mrs'];
+const PARTNER_WORDS = [...PARTNERS, 'other half'];
 /** A spouse or partner. */
 const PARTNER = [
   ...PARTNER_WORDS.flatMap((w) => [`my ${w}`, `the ${w}`]), 'partner', 'wife', 'husband', 'spouse', 'boyfriend', 'girlfriend',
