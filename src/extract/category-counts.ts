@@ -6,7 +6,7 @@
  * ("2") or with another thing ("2 kids") is not read here.
  */
 import { BREAK, tokenize } from './normalize.js';
-import { rangeOf, inRange, type NumberRange } from './number-ranges.js';
+import { boundAt, boundedRange, rangeOf, within, type NumberRange } from './number-ranges.js';
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
@@ -81,7 +81,9 @@ export function thingCounts(tokens: readonly string[], categories: readonly stri
     // not the whole count (the sum is left unread).
     for (let j = k + 1; j < tokens.length && tokens[j] !== BREAK; j++)
       if ((tokens[j] === 'and' || tokens[j] === 'plus') && /^(?:a|an|another|one|\d+|two|three|four|single|double)$/u.test(tokens[j + 1] ?? '')) return [];
-    const holders = counted.filter((c) => inRange(n, c.range)).map((c) => c.category);
+    // ("More than 10 hours" beside "10 to 30 hours": every count it allows, in one category, or none.)
+    const stated = boundedRange(n, boundAt(tokens, i));
+    const holders = counted.filter((c) => within(stated, c.range)).map((c) => c.category);
     if (new Set(holders).size === 1) out.push({ category: holders[0]!, start: i, end: k + 1 });
     else return [];
   }

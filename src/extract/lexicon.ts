@@ -83,6 +83,7 @@ export const UNCERTAIN_PHRASES: readonly string[] = [
   // The same hedges in the major languages ("peut-être", "vielleicht", "quizás", "no sé").
   'peut etre', 'je ne sais pas', 'sais pas', 'vielleicht', 'keine ahnung', 'weiss nicht', 'quizas', 'quiza', 'tal vez',
   'a lo mejor', 'no se', 'ni idea', 'depende', 'forse', 'non so', 'misschien', 'weet niet', 'geen idee', 'talvez', 'nao sei',
+  'ca depend', 'cela depend', 'kommt darauf an', 'kommt drauf an', 'dipende', 'hangt ervan af', 'hangt er van af',
   // Qualifiers: the answer holds only in part.
   'mostly', 'mainly', 'largely', 'almost', 'nearly', 'except', 'apart from', 'other than', 'besides',
 ];

@@ -1192,7 +1192,11 @@ const STILL_ME = new Set([
   'most', 'limit', 'total', 'price', 'cost', 'best', 'flight', 'booking', 'licence', 'license', 'current',
 ]);
 /** Words after a thing that name a part or an aspect of it, not someone else ("the visit type", "my insurance status"). */
-const OF_A_THING = new Set(['type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information']);
+const OF_A_THING = new Set([
+  'type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information',
+  // A part of the thing, or the thing set apart: "the electricity part", "the electricity alone".
+  'part', 'portion', 'share', 'bit', 'side', 'element', 'component', 'alone', 'itself',
+]);
 /** A question about others than the person ("Will anyone besides you drive?", "your household's income"). */
 const ABOUT_OTHERS = new Set(['anyone', 'anybody', 'someone', 'somebody', 'everyone', 'household', 'besides', 'else']);
 const YOU = new Set(['you', 'your', 'yourself']);

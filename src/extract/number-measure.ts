@@ -35,6 +35,9 @@ const groupOf = (name: PeriodName) => (name === 'night' ? 'day' : name);
 /** A sum over a whole stay or trip: not a rate per period. */
 const TOTAL = String.raw`\b(?:in\s+total|total|altogether|all\s+in|for\s+the\s+(?:whole|entire|full)\s+(?:\w+\s+)?(?:trip|stay|rental|holiday|vacation|week|month|year|weekend))\b`;
 
+/** What a street is called after its name ("48 Elm Road", "12 high st"). */
+const STREET = String.raw`(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|crescent|court|ct|place|pl|terrace|gardens|grove|square|sq|mews|walk|way|row|hill|boulevard|blvd)\b`;
+
 /** Collective nouns: "a family of five" counts people. */
 const PEOPLE_GROUP = String.raw`\b(?:family|household|group|party|team|couple|crew)\s+of\s+`;
 
@@ -111,6 +114,9 @@ export function withoutOtherMeasures(text: string, unit: string | undefined, pro
 
   if (unit !== undefined && !/^(?:people|persons?|adults?|guests?|travell?ers?|passengers?)$/iu.test(unit))
     blank(new RegExp(`${PEOPLE_GROUP}${NUMBER}`, 'giu'), `That reads as a count of people, not ${unit}. Please reply with just the number.`);
+
+  // "We're at 48 Elm Road", "flat 12", "number 7": where someone lives is no amount and no count.
+  blank(new RegExp(`${NUMBER}[a-z]?\\s+(?:(?!(?:on|in|at|the|a|an|per|for|to|of|and|but|or|my|our|a)\\s)\\p{L}+\\s+){1,3}?${STREET}|\\b(?:flat|apartment|apt|unit|house\\s+number|at\\s+number|no\\.)\\s*\\d+[a-z]?\\b`, 'giu'), 'That reads as an address, not the number asked. Please reply with just the number.');
 
   // "built in 1990, 4 floors" asked how many bedrooms, "2 kids and a dog" asked how many pets: a count of
   // another thing than the question counts (a plural noun right after the number that is not the unit nor a kind of it).

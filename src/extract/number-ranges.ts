@@ -123,15 +123,23 @@ export interface StatedNumber {
   start: number;
   end: number;
   /** "Under 25 years", "at least 18": the number bounds what is stated from above or below; it is not its value. */
-  bound?: 'below' | 'above';
+  bound?: Bound;
 }
 
-/** Every value a stated number allows: the number alone, or all those on its side of a bound. */
-export function statedRange(n: StatedNumber): NumberRange {
-  if (n.bound === 'below') return range(-Infinity, n.value, false, true);
-  if (n.bound === 'above') return range(n.value, Infinity);
-  return range(n.value, n.value);
+/** A number said as a bound: what is stated lies on one side of it, the number itself included or not. */
+export interface Bound {
+  side: 'below' | 'above';
+  open: boolean;
 }
+
+/** Every value a number allows: the number alone, or all those on its side of a bound. */
+export function boundedRange(value: number, bound: Bound | undefined): NumberRange {
+  if (bound === undefined) return range(value, value);
+  return bound.side === 'below' ? range(-Infinity, value, false, bound.open) : range(value, Infinity, bound.open, false);
+}
+
+/** Every value a stated number allows. */
+export const statedRange = (n: StatedNumber): NumberRange => boundedRange(n.value, n.bound);
 
 /** Whether every value in `inner` is in `outer`. */
 export function within(inner: NumberRange, outer: NumberRange): boolean {
@@ -140,11 +148,19 @@ export function within(inner: NumberRange, outer: NumberRange): boolean {
   return low && high;
 }
 
-/** Words before a number that make it a bound: "under 25", "below 30", "at least 18", "at most 3". */
-function boundBefore(before: string | undefined, before2: string | undefined): StatedNumber['bound'] {
-  if (before === 'under' || before === 'below') return 'below';
-  if (before2 === 'at' && before === 'most') return 'below';
-  if (before2 === 'at' && before === 'least') return 'above';
+/**
+ * The bound the words before tokens[at] make of the number there: "under 25", "less than 10", "at most 3", "up to
+ * 4", "max 5", "more than 30", "over 30", "at least 18"; a denial turns it round ("not more than 10" is at most 10).
+ */
+export function boundAt(tokens: readonly string[], at: number): Bound | undefined {
+  const [b1, b2, b3] = [tokens[at - 1], tokens[at - 2], tokens[at - 3]];
+  const denied = (w: string | undefined) => w === 'not' || w === 'no';
+  if (b1 === 'than' && (b2 === 'less' || b2 === 'fewer')) return denied(b3) ? { side: 'above', open: false } : { side: 'below', open: true };
+  if (b1 === 'than' && (b2 === 'more' || b2 === 'over')) return denied(b3) ? { side: 'below', open: false } : { side: 'above', open: true };
+  if (b1 === 'under' || b1 === 'below') return denied(b2) ? { side: 'above', open: false } : { side: 'below', open: true };
+  if (b1 === 'over' || b1 === 'above') return denied(b2) ? { side: 'below', open: false } : { side: 'above', open: true };
+  if ((b2 === 'at' && b1 === 'most') || (b2 === 'up' && b1 === 'to') || b1 === 'max' || b1 === 'maximum') return { side: 'below', open: false };
+  if ((b2 === 'at' && b1 === 'least') || b1 === 'min' || b1 === 'minimum') return { side: 'above', open: false };
   return undefined;
 }
 
@@ -236,8 +252,10 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
     }
     if (clauseStart && (tokens[end] === undefined || tokens[end] === BREAK)) aged = true;
     const following = tokens[end];
-    if (aged && (following === undefined || following === BREAK || end > after || m?.[2] !== undefined || AFTER_AN_AGE.has(following)))
-      found.push({ value: inMonths ? months : value, start: i, end, ...(boundBefore(before, before2) ? { bound: boundBefore(before, before2) } : {}) });
+    if (aged && (following === undefined || following === BREAK || end > after || m?.[2] !== undefined || AFTER_AN_AGE.has(following))) {
+      const bound = boundAt(tokens, i);
+      found.push({ value: inMonths ? months : value, start: i, end, ...(bound && { bound }) });
+    }
   }
   return found;
 }

@@ -118,6 +118,8 @@ export function readTypedValue(
   }
   // Rule (a): "four, but the fish don't really count": a count a contrast then qualifies is no sure count.
   if (spec.type === 'number' && (QUALIFIED_COUNT.test(original) || QUALIFIED_PART.test(original) || QUALIFIED_WHOLE.test(original))) return { ok: false, message: TWO_AMOUNTS, found: true };
+  if (spec.type === 'number' && QUALIFIED_OWNER.test(original))
+    return { ok: false, message: 'That sounds like it is someone else\'s. Please give the number that counts for you.', found: true };
   // Rule (a): "about 20k, but the jewellery adds another 10k": an amount and an addition to it, not summed by the
   // person, are two values; which one is the answer is a guess.
   if (spec.type === 'number' && typeof parsed.value === 'number' && ADDED.test(original) && !isTheSum(parsed.value, original))
@@ -303,6 +305,9 @@ const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|corr
 const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
 /** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
 const RESTATED = /\b(?:it is|it's|its|that is|that's|thats|so|which is|which makes|makes it|in total|total|altogether|all in all|more like|closer to|really|net|after tax(?:es)?|this one|this time|now|currently|these days)\b[^\d]{0,20}\d/iu;
+/** Part of the year or of the week ("in summer", "at weekends", "in December"): a value said of it holds only then. */
+const PART_OF_THE_TIME =
+  /\b(?:in|during|over|through)\s+(?:the\s+)?(?:winters?|summers?|spring|autumn|fall|holidays|(?:high|low|peak|off[- ]?peak)\s+season|january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:on|at|during)\s+(?:the\s+)?(?:weekends?|weekdays?)\b/iu;
 /** At a question that asks for the most: a contrast that names the limit ("around 50 but could stretch to 65", "35, but 45 max"). */
 const LIMIT_NAMED = /\b(?:stretch|push it|max(?:imum)?|at most|at the most|up to|tops|my limit|absolute limit)\b/iu;
 
@@ -322,6 +327,8 @@ function afterLastTurn(text: string, asksTheMost = false): string | undefined {
     }
   const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!–—-]+/u, '').replace(/^(?:no|nope|nah)\b[\s,;:.!–—-]*/iu, '');
   if (contrast && !RESTATED.test(tail) && !(asksTheMost && LIMIT_NAMED.test(tail) && /\d/u.test(tail))) return undefined;
+  // "about 120 in winter but more like 60 in summer": a value for part of the year or week is no correction.
+  if (PART_OF_THE_TIME.test(tail)) return undefined;
   return tail.length > 0 ? tail : undefined;
 }
 
@@ -337,6 +344,9 @@ const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|vi
 const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
 /** A contrast that says something of a part of the count ("5 rooms, but one is the kitchen", "though two of them are sheds"). */
 const QUALIFIED_PART = /\b(?:but|though|although|however|except)\b[^.!?]*?\b(?:(?:one|two|three|four)\s+(?:of\s+(?:them|those|these|which)\s+)?|\d+\s+of\s+(?:them|those|these|which)\s+)(?:is|are|was|were|isn['’]?t|aren['’]?t)\b|\b(?:but|though|although|however)\s+the\s+\p{L}+(?:\s+\p{L}+)?\s+(?:is|are)\s+(?:tiny|small|not|just|only|really|technically)\b/iu;
+/** A contrast that gives what was counted to someone else ("one, but it's the neighbour's", "though it belongs to my son"). */
+const QUALIFIED_OWNER =
+  /\b(?:but|though|although|however)\s+(?:it|that|this|they|those|both|one)(?:['’]s|\s+is|['’]re|\s+are|\s+was|\s+were)\s+(?:(?:my|our|the|his|her|their|a)\s+)?(?:\p{L}+\s+)?\p{L}+['’]s\b|\b(?:but|though|although|however)\b[^.!?]*\b(?:belongs?\s+to|(?:isn['’]?t|aren['’]?t|not)\s+(?:ours|mine))\b/iu;
 /** A contrast that says something of all that was counted ("three children, but they're all grown up", "though both live abroad"). */
 const QUALIFIED_WHOLE = /\b(?:but|though|although|however)\s+(?:they|both(?:\s+of\s+them)?|all(?:\s+of\s+them)?|none\s+of\s+them|neither(?:\s+of\s+them)?)(?:['’]re\b|\s+(?:are|were|aren['’]?t|weren['’]?t|don['’]?t|do|does|doesn['’]?t|have|had|live|lives|moved|pay|earn|work|no|not|all|both)\b)/iu;
 const TWO_AMOUNTS = 'I read two amounts there, one added to or qualifying the other. Please give the one amount that answers the question.';

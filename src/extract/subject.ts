@@ -167,6 +167,11 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
       continue;
     }
     if (/\d/u.test(t) || ME.has(t)) return false;
+    // "the electricity alone is 110": a word that only sets the thing apart is no noun of it.
+    if (head !== undefined && SETTING_APART.has(t)) {
+      j++;
+      continue;
+    }
     // "my brother lends me 500": after a person, a word in -s is their verb.
     if (head !== undefined && PEOPLE.has(head) && t.length > 3 && t.endsWith('s') && !t.endsWith('ss')) {
       verb = true;
@@ -178,6 +183,8 @@ export function anotherSubject(tokens: readonly string[], at: number, prompt: st
     j++;
   }
   if (!verb || head === undefined) return false;
+  // "the electricity part": a part of a thing is of the thing the word before it names.
+  if (PART_OF.has(head) && modifiers.length > 0) head = modifiers.pop()!;
   // ("The family next door": a word for the person's own, placed elsewhere, is someone else's.)
   if (THE_ANSWER.has(head) || counted(head)) return other && placed;
   // "my name is...", "our budget...": the person's own details, unless another one of them ("my old number").
@@ -242,6 +249,10 @@ function otherKind(modifiers: readonly string[], head: string, prompt: string): 
   const asked = words.flatMap((w, k) => (words[k + 1] === head && k >= 0 && w !== BREAK ? [w] : []));
   return asked.length > 0 && !asked.includes(mod) && !promptStems(prompt).has(stem(mod));
 }
+/** Words after a noun that set it apart from the rest ("the electricity alone", "the flat itself"). */
+const SETTING_APART = new Set(['alone', 'itself', 'themselves', 'only']);
+/** Nouns for a part of the thing named before them ("the electricity part", "the gas portion"). */
+const PART_OF = new Set(['part', 'portion', 'share', 'bit', 'side', 'element', 'component', 'half']);
 const TIMES_OF_A_THING = new Set(['new', 'old', 'current', 'previous', 'former', 'next', 'present', 'future']);
 /** The message and the question place the thing at different times ("the new place" asked about "your current home"). */
 function otherTime(described: readonly string[], prompt: string): boolean {

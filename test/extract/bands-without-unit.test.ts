@@ -53,9 +53,9 @@ describe('bands without their unit', () => {
 
 describe('a number stated as a bound', () => {
   it('allows every value on its side', () => {
-    expect(within(statedRange({ value: 15, start: 0, end: 1, bound: 'below' }), { low: -Infinity, high: 20, lowOpen: false, highOpen: true })).toBe(true);
-    expect(within(statedRange({ value: 25, start: 0, end: 1, bound: 'below' }), { low: 20, high: 49, lowOpen: false, highOpen: false })).toBe(false);
-    expect(within(statedRange({ value: 120, start: 0, end: 1, bound: 'above' }), { low: 100, high: Infinity, lowOpen: false, highOpen: false })).toBe(true);
+    expect(within(statedRange({ value: 15, start: 0, end: 1, bound: { side: 'below', open: true } }), { low: -Infinity, high: 20, lowOpen: false, highOpen: true })).toBe(true);
+    expect(within(statedRange({ value: 25, start: 0, end: 1, bound: { side: 'below', open: true } }), { low: 20, high: 49, lowOpen: false, highOpen: false })).toBe(false);
+    expect(within(statedRange({ value: 120, start: 0, end: 1, bound: { side: 'above', open: false } }), { low: 100, high: Infinity, lowOpen: false, highOpen: false })).toBe(true);
     expect(within(statedRange({ value: 30, start: 0, end: 1 }), { low: 20, high: 49, lowOpen: false, highOpen: false })).toBe(true);
   });
 
