@@ -21,7 +21,7 @@ import type { ExtractionQuestion } from './types.js';
 const PLAN_WORDS = new Set([
   'i', 'we', 'me', 'us', 'it', 'that', 'this', 'would', 'will', 'am', 'is', 'are', 'be', 'like', 'want', 'need', 'plan', 'planning',
   'to', 'start', 'starting', 'begin', 'leave', 'leaving', 'go', 'going', 'move', 'moving', 'fly', 'flying', 'travel', 'travelling',
-  'can', 'could', 'hope', 'hoping', 'ideally', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
+  'can', 'could', 'hope', 'hoping', 'ideally', 'preferably', 'best', 'on', 'in', 'from', 'at', 'by', 'around', 'about', 'after', 'before',
   'until', 'till', 'not', 'the', 'of', 'for', 'well', 'so', 'um', 'hmm', 'ok', 'okay', 'please', 'just', 'only', 'earliest', 'latest',
   'sometime', 'some', 'time', 'early', 'mid', 'middle', 'late', 'end', 'beginning', 'next', 'this', 'coming', 'a', 'an', 'within',
   'there', 'back', 'away', 'off', 'any', 'day', 'date', 'ready', 'free', 'available', 'then', 'should', 'shall', 'let', 's', 'us',
@@ -32,7 +32,9 @@ const PLAN_WORDS = new Set([
   // A plan the person has changed: "we pushed it to june", "moved it forward to the 3rd".
   'pushed', 'moved', 'postponed', 'rescheduled', 'changed', 'brought', 'forward', 'delayed', 'put',
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
-  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf',
+  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf', 'im', 'a', 'in',
+  // "Preferably" in the major languages ("am liebsten im Januar", "de preferencia en enero", "de preference en janvier").
+  'am', 'liebsten', 'lieber', 'preferencia', 'preferiblemente', 'preference', 'plutot', 'preferibilmente', 'preferencialmente', 'liefst', 'bij', 'voorkeur',
 ]);
 /** Words of a clause that tells when the asked thing happened ("it happened on tuesday", "we got hit a fortnight ago"). */
 const EVENT_WORDS = new Set([

@@ -390,10 +390,11 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   const mentions = found.mentions.filter(
     (m) => !describesAnotherThing(tokens, m, lexicon, gate.prompt, consumedBy) && clauseTime(tokens, m.start, m.end, gate.prompt) === undefined && !foundThen(tokens, m.start, gate.prompt),
   );
-  // "Under 20 minutes away" asked how old the building is: a band without its unit, followed by another one.
+  // "Under 20 minutes away" asked how old the building is, "not yet had lessons" asked when the test was passed: a
+  // shortened name, followed by another thing.
   for (let k = mentions.length - 1; k >= 0; k--) {
     const m = mentions[k]!;
-    if (m.phrase && lexicon.bareBands.has(m.phrase.tokens.join(' ')) && !endsBareBand(tokens, m.end)) mentions.splice(k, 1);
+    if (m.phrase && lexicon.shortened.has(m.phrase.tokens.join(' ')) && !endsShortName(tokens, m.end)) mentions.splice(k, 1);
   }
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
@@ -605,8 +606,12 @@ interface GateLexicon {
   no: string | undefined;
   /** The words of each category's phrases: "a video visit" is still about a visit. */
   words: Map<string, Set<string>>;
-  /** Bands named without their unit ("under 20" for "Under 20 years"): only an answer where no other unit follows. */
-  bareBands: Set<string>;
+  /**
+   * Names shortened from a category: a band without its unit ("under 20" for "Under 20 years"), a "not yet" without
+   * its verb ("Not passed yet"). An answer only where no other thing or doing follows ("under 20 minutes away", "not
+   * yet had lessons").
+   */
+  shortened: Set<string>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
   /** Whether `ranges` are in months (a category names its unit of time: "Under 6 months"), else as stated (years for an age). */
@@ -666,7 +671,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // (a range without a unit in years), and so is the age a message states ("11 months", "2 and a half").
   const rangesInMonths = monthRanges.size > 0;
   if (rangesInMonths) for (const [category, list] of ranges) if (!monthRanges.has(category)) monthRanges.set(category, list.map(yearsInMonths));
-  const bareBands = new Set<string>();
+  const shortened = new Set<string>();
   const unitless = ownWordsOnly ? new Map<string, string[]>() : bandsWithoutUnit(gate.categories.map((category) => ({ category, tokens: phraseTokens(category) })));
   if (!ownWordsOnly)
     for (const category of gate.categories) {
@@ -674,11 +679,17 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
       for (const band of unitless.get(category) ?? [])
         for (const variant of [band, ...nameVariants(phraseTokens(band))]) {
           add(variant, { category });
-          bareBands.add(variant);
+          shortened.add(variant);
         }
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
       // a count in digits or in words ("within 2 weeks" for "Within two weeks").
       for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
+      // "Not yet" for "Not passed yet", "Not booked yet": the name without its verb.
+      const name = phraseTokens(category);
+      if (name.length === 3 && name[0] === 'not' && name[2] === 'yet') {
+        add('not yet', { category });
+        shortened.add('not yet');
+      }
       // "the 500" for "500 Mbit/s": a category named by a number and its unit, the only one with that number.
       const own = phraseTokens(category);
       if (own.length >= 2 && /^\d+$/u.test(own[0]!) && own.slice(1).every((w) => /^\p{L}+$/u.test(w)) && gate.categories.filter((c) => phraseTokens(c)[0] === own[0]).length === 1)
@@ -747,7 +758,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     phrases,
     hedges: phrases.filter((p) => p.means === 'hedge').map((p) => p.tokens),
     normalized,
-    bareBands,
+    shortened,
     labels: gate.categories.map((c, i) => (ownWordsOnly && GENERIC_WORDS.has(normalized[i]!) ? undefined : c)),
     yes: gate.categories[normalized.indexOf('yes')],
     no: gate.categories[normalized.indexOf('no')],
@@ -782,11 +793,11 @@ function nameVariants(tokens: string[]): string[] {
   return [...out];
 }
 
-/** Words that may follow a band said without its unit ("under 20 I think", "50 to 99 or so"): no unit of something else. */
-const AFTER_A_BARE_BAND = new Set(['i', 'ish', 'probably', 'maybe', 'roughly', 'approx', 'approximately', 'tbh', 'lol', 'haha', 'at', 'we', 'but', 'and', 'so', 'now']);
-function endsBareBand(tokens: readonly string[], end: number): boolean {
+/** Words that may follow a shortened name ("under 20 I think", "not yet but soon"): no other thing or doing. */
+const AFTER_A_SHORT_NAME = new Set(['i', 'ish', 'probably', 'maybe', 'roughly', 'approx', 'approximately', 'tbh', 'lol', 'haha', 'at', 'we', 'but', 'and', 'so', 'now', 'sorry', 'unfortunately', 'sadly']);
+function endsShortName(tokens: readonly string[], end: number): boolean {
   const next = tokens[end];
-  return next === undefined || next === BREAK || AFTER_A_BARE_BAND.has(next) || (next === 'or' && tokens[end + 1] === 'so');
+  return next === undefined || next === BREAK || AFTER_A_SHORT_NAME.has(next) || (next === 'or' && tokens[end + 1] === 'so');
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */

@@ -124,6 +124,8 @@ export interface StatedNumber {
   end: number;
   /** "Under 25 years", "at least 18": the number bounds what is stated from above or below; it is not its value. */
   bound?: Bound;
+  /** "In my forties", "mid 30s": a span of ages, not one (in the unit of `value`). */
+  span?: NumberRange;
 }
 
 /** A number said as a bound: what is stated lies on one side of it, the number itself included or not. */
@@ -139,7 +141,32 @@ export function boundedRange(value: number, bound: Bound | undefined): NumberRan
 }
 
 /** Every value a stated number allows. */
-export const statedRange = (n: StatedNumber): NumberRange => boundedRange(n.value, n.bound);
+export const statedRange = (n: StatedNumber): NumberRange => n.span ?? boundedRange(n.value, n.bound);
+
+const DECADE_WORDS: Readonly<Record<string, number>> = {
+  twenties: 20, thirties: 30, forties: 40, fifties: 50, sixties: 60, seventies: 70, eighties: 80, nineties: 90,
+};
+/**
+ * The ages a decade names, where tokens[i] is one ("forties", "40s", "20 s"): "early" is its first four years,
+ * "mid" the middle three, "late" the last three; with where it ends. Only after "my/his/her/their/your", "in the",
+ * or a part of it, or alone in its clause: "the 1940s" or "the 40s" said of a time are no age.
+ */
+function decadeAt(tokens: readonly string[], i: number): { low: number; high: number; start: number; end: number } | undefined {
+  const t = tokens[i]!;
+  const glued = /^([2-9]0)s$/u.exec(t);
+  const split = /^[2-9]0$/u.test(t) && tokens[i + 1] === 's';
+  const decade = DECADE_WORDS[t] ?? (glued ? Number(glued[1]) : split ? Number(t) : undefined);
+  if (decade === undefined) return undefined;
+  const end = split ? i + 2 : i + 1;
+  const part = tokens[i - 1];
+  const [low, high] = part === 'early' ? [decade, decade + 3] : part === 'mid' || part === 'middle' ? [decade + 3, decade + 6] : part === 'late' ? [decade + 7, decade + 9] : [decade, decade + 9];
+  const at = part === 'early' || part === 'mid' || part === 'middle' || part === 'late' ? i - 1 : i;
+  const before = tokens[at - 1];
+  const owned = before === 'my' || before === 'his' || before === 'her' || before === 'their' || before === 'your' || before === 'our';
+  const alone = (before === undefined || before === BREAK) && (tokens[end] === undefined || tokens[end] === BREAK);
+  if (!owned && !alone && at === i) return undefined;
+  return { low, high, start: at, end };
+}
 
 /** Whether every value in `inner` is in `outer`. */
 export function within(inner: NumberRange, outer: NumberRange): boolean {
@@ -204,6 +231,14 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
   for (let i = from; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (skip(i)) continue;
+    const decade = decadeAt(tokens, i);
+    if (decade) {
+      // (In months, a whole year of age reaches up to the next: the late forties hold 49 and a half.)
+      const span = inMonths ? range(decade.low * 12, (decade.high + 1) * 12, false, true) : range(decade.low, decade.high);
+      found.push({ value: span.low, start: decade.start, end: decade.end, span });
+      i = decade.end - 1;
+      continue;
+    }
     const m = AGE_TOKEN.exec(token);
     // ("a" and "one" alone are an article and a pronoun more often than an age.)
     const spelled = m || token === 'a' || token === 'an' || token === 'one' ? undefined : numberWordsAt(tokens, i);

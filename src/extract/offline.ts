@@ -83,8 +83,10 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   // "We do have a dog" asked whether an alarm is fitted: a bare "have" of another thing answers nothing (had-thing.ts).
   if (result.status === 'match' && generic && current.mentions.every((m) => hadIsAnotherThing(current.tokens, m, gate.prompt, gate.categories)))
     return { values: {}, failure: { reason: 'abstained', message: 'offline matcher abstained: had_another_thing' } };
+  // (Never one of this question's categories typed as written: "Never", asked how often the pressure is topped up.)
   const taken =
     result.status === 'match' &&
+    !typedAsWritten(current.tokens, gate) &&
     (belongsElsewhere(current, others.map((o) => o.reading)) ||
       (generic && others.some((o) => isSure(o.reading))) ||
       // A bare yes/no or "never" in a message about another question of the flow ("no, it's about my bill").
@@ -130,6 +132,12 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   }
   const why = taken ? 'other_question' : another ? 'another_subject' : shaped !== undefined ? shaped : result.status === 'abstain' ? result.reason : 'no_match';
   return { values, failure: { reason: 'abstained', message: `offline matcher abstained: ${why}` } };
+}
+
+/** Whether the message is one of the question's categories as written, with nothing else but fillers ("Never.", "never please"). */
+function typedAsWritten(tokens: readonly string[], gate: MatchableQuestion): boolean {
+  const said = tokens.filter((t) => t !== BREAK && !FILLERS.has(t)).join(' ');
+  return said !== '' && gate.categories.some((c) => tokenize(c).filter((t) => t !== BREAK).join(' ') === said);
 }
 
 /** The other questions whose own words (or a small typo of one) occur in the text: looked up in the indexes built once per list. */

@@ -41,9 +41,13 @@ export function answersAnotherQuestion(
   const asVerb = (k: number) => VERB_BEFORE.has(words[k - 1] ?? '') || OBJECTS.has(words[k + 1] ?? '');
   const said = new Set(content.filter((t) => t.length >= 4 && !TOPIC_STOP.has(t) && !words.every((w, k) => w !== t || asVerb(k))).map(stem));
   const namesOwnTopic = [...said].some((w) => own.has(w));
+  // A category of this question, typed as it is written, is its answer ("Never", asked how often the pressure needs topping up).
+  const whole = content.join(' ');
+  if (whole !== '' && gate.categories.some((c) => phrase(c) === whole)) return false;
   for (const q of others) {
-    const whole = content.join(' ');
-    if (whole !== '' && q.categories.some((c) => phrase(c) === whole && !YES_NO.has(whole))) return true;
+    // ("Never" asked when the boiler was last serviced, beside "Never serviced": this question's own word too.)
+    if (whole !== '' && q.categories.some((c) => phrase(c) === whole && !YES_NO.has(whole)) && !gate.categories.some((c) => phrase(c).split(' ').includes(whole)))
+      return true;
     if (mayHold(q)) {
       const reading = readCategory(text, q, { ownWordsOnly: true });
       // (Not a typo: "the late reply" is no "Later".)

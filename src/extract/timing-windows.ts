@@ -76,6 +76,9 @@ function nameWindow(name: string, today: Date): Window | 'later' | 'earlier' | u
     const month = laterIn[1] === 'month' ? m : MONTHS[laterIn[1]!];
     if (month !== undefined) return monthRange(today, month);
   }
+  // "In January", "During March", "January": that month (the next one, for what is to come).
+  const inMonth = /^(?:(?:in|during) )?(\p{L}+)$/u.exec(n);
+  if (inMonth && MONTHS[inMonth[1]!] !== undefined) return monthRange(today, MONTHS[inMonth[1]!]!);
   // "In the new year", "Next year", "After new year": from the first of January on.
   if (/^(?:in the new year|next year|after (?:the )?new year|from january|in january or later)$/u.test(n)) return { from: daysTo(today, y + 1, 0, 1), to: Infinity };
   const within = /^(?:within|in the next|in|inside|less than)(?: the next)? (a|an|one|two|three|four|five|six|seven|ten|twelve|couple of|\d{1,2}) (day|days|week|weeks|fortnight|month|months)$/u.exec(n);

@@ -102,6 +102,12 @@ const ALONE = [
   'sola', 'da solo', 'da sola', 'sozinho', 'sozinha', 'alleen', 'in mijn eentje',
 ];
 
+/**
+ * "Para mi hija": Spanish "for my" is written as "for me" once its accent is gone ("para mí"), so a person named
+ * with "mi" is named with "para mi" too, or "para mi" would read as the person themselves.
+ */
+const forMy = (words: readonly string[]) => [...words, ...words.filter((w) => w.startsWith('mi ')).map((w) => `para ${w}`)];
+
 /** Role words by the category names they answer (keys normalized). */
 export const ROLES: Readonly<Record<string, readonly string[]>> = {
   'no one': ALONE,
@@ -115,26 +121,26 @@ export const ROLES: Readonly<Record<string, readonly string[]>> = {
   myself: SELF,
   'for myself': SELF,
   'for me': SELF,
-  'my child': CHILD,
-  child: CHILD,
-  'my children': CHILD,
-  'my kid': CHILD,
-  'my partner': PARTNER,
-  partner: PARTNER,
-  spouse: PARTNER,
-  'my spouse': PARTNER,
-  'someone else': SOMEONE_ELSE,
-  'somebody else': SOMEONE_ELSE,
-  'another person': SOMEONE_ELSE,
-  'other person': SOMEONE_ELSE,
-  family: FAMILY,
-  'family member': FAMILY,
-  grandparent: GRANDPARENT,
-  grandparents: GRANDPARENT,
-  relative: FAMILY,
-  friend: FRIEND,
-  neighbour: NEIGHBOUR,
-  neighbor: NEIGHBOUR,
+  'my child': forMy(CHILD),
+  child: forMy(CHILD),
+  'my children': forMy(CHILD),
+  'my kid': forMy(CHILD),
+  'my partner': forMy(PARTNER),
+  partner: forMy(PARTNER),
+  spouse: forMy(PARTNER),
+  'my spouse': forMy(PARTNER),
+  'someone else': forMy(SOMEONE_ELSE),
+  'somebody else': forMy(SOMEONE_ELSE),
+  'another person': forMy(SOMEONE_ELSE),
+  'other person': forMy(SOMEONE_ELSE),
+  family: forMy(FAMILY),
+  'family member': forMy(FAMILY),
+  grandparent: forMy(GRANDPARENT),
+  grandparents: forMy(GRANDPARENT),
+  relative: forMy(FAMILY),
+  friend: forMy(FRIEND),
+  neighbour: forMy(NEIGHBOUR),
+  neighbor: forMy(NEIGHBOUR),
   owner: OWNER,
   own: OWNER,
   homeowner: OWNER,
