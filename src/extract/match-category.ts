@@ -394,7 +394,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   // shortened name, followed by another thing.
   for (let k = mentions.length - 1; k >= 0; k--) {
     const m = mentions[k]!;
-    if (m.phrase && lexicon.shortened.has(m.phrase.tokens.join(' ')) && !endsShortName(tokens, m.end)) mentions.splice(k, 1);
+    const shortOf = m.phrase && lexicon.shortened.get(m.phrase.tokens.join(' '));
+    if (shortOf !== undefined && (!endsShortName(tokens, m.end, shortOf) || !opensShortNumber(tokens, m))) mentions.splice(k, 1);
   }
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
@@ -611,7 +612,7 @@ interface GateLexicon {
    * its verb ("Not passed yet"). An answer only where no other thing or doing follows ("under 20 minutes away", "not
    * yet had lessons").
    */
-  shortened: Set<string>;
+  shortened: Map<string, string>;
   /** Number ranges the categories name ("under 18"), by category. */
   ranges: Map<string, NumberRange[]>;
   /** Whether `ranges` are in months (a category names its unit of time: "Under 6 months"), else as stated (years for an age). */
@@ -671,7 +672,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // (a range without a unit in years), and so is the age a message states ("11 months", "2 and a half").
   const rangesInMonths = monthRanges.size > 0;
   if (rangesInMonths) for (const [category, list] of ranges) if (!monthRanges.has(category)) monthRanges.set(category, list.map(yearsInMonths));
-  const shortened = new Set<string>();
+  const shortened = new Map<string, string>();
   const unitless = ownWordsOnly ? new Map<string, string[]>() : bandsWithoutUnit(gate.categories.map((category) => ({ category, tokens: phraseTokens(category) })));
   if (!ownWordsOnly)
     for (const category of gate.categories) {
@@ -679,7 +680,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
       for (const band of unitless.get(category) ?? [])
         for (const variant of [band, ...nameVariants(phraseTokens(band))]) {
           add(variant, { category });
-          shortened.add(variant);
+          shortened.set(variant, category);
         }
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
       // a count in digits or in words ("within 2 weeks" for "Within two weeks").
@@ -688,7 +689,7 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
       const name = phraseTokens(category);
       if (name.length === 3 && name[0] === 'not' && name[2] === 'yet') {
         add('not yet', { category });
-        shortened.add('not yet');
+        shortened.set('not yet', category);
       }
       // "the 500" for "500 Mbit/s": a category named by a number and its unit, the only one with that number.
       const own = phraseTokens(category);
@@ -795,9 +796,23 @@ function nameVariants(tokens: string[]): string[] {
 
 /** Words that may follow a shortened name ("under 20 I think", "not yet but soon"): no other thing or doing. */
 const AFTER_A_SHORT_NAME = new Set(['i', 'ish', 'probably', 'maybe', 'roughly', 'approx', 'approximately', 'tbh', 'lol', 'haha', 'at', 'we', 'but', 'and', 'so', 'now', 'sorry', 'unfortunately', 'sadly']);
-function endsShortName(tokens: readonly string[], end: number): boolean {
+/** Words before a number alone that keep it the answer ("just 2", "we're 2", "about 3"). */
+const BEFORE_A_SHORT_NUMBER = new Set(['just', 'only', 'about', 'around', 'roughly', 'we', 're', 'are', 'there', 's', 'its', 'it', 'is', 'so', 'ok', 'um', 'hmm']);
+/** A shortened name that is a number alone ("2" for "2 people") opens its clause, past such words: "flat 2" is no answer. */
+function opensShortNumber(tokens: readonly string[], m: { start: number; end: number }): boolean {
+  if (m.end - m.start !== 1 || !/^\d+$/u.test(tokens[m.start]!)) return true;
+  for (let i = m.start - 1; i >= 0 && tokens[i] !== BREAK; i--) if (!BEFORE_A_SHORT_NUMBER.has(tokens[i]!)) return false;
+  return true;
+}
+/** Units as people shorten them ("3 to 4 ppl", "under 20 yrs"): the category's own unit, said short. */
+const SHORT_UNITS: Readonly<Record<string, readonly string[]>> = {
+  people: ['ppl', 'pax', 'peeps', 'persons', 'person'], years: ['yrs', 'yr', 'y', 'year'], hours: ['hrs', 'hr', 'h', 'hour'],
+  minutes: ['mins', 'min'], months: ['mths', 'mos', 'mo', 'month'], weeks: ['wks', 'wk', 'week'], bedrooms: ['beds', 'bed', 'br', 'bdrm'],
+};
+function endsShortName(tokens: readonly string[], end: number, category: string): boolean {
   const next = tokens[end];
-  return next === undefined || next === BREAK || AFTER_A_SHORT_NAME.has(next) || (next === 'or' && tokens[end + 1] === 'so');
+  if (next === undefined || next === BREAK || AFTER_A_SHORT_NAME.has(next) || (next === 'or' && tokens[end + 1] === 'so')) return true;
+  return phraseTokens(category).some((w) => SHORT_UNITS[w]?.includes(next) ?? false);
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */

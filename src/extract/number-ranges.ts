@@ -76,13 +76,16 @@ export function bandsWithoutUnit(categories: readonly { category: string; tokens
     // The one word whose leaving out makes the name a range.
     const at = tokens.findIndex((t, i) => /^\p{L}+$/u.test(t) && rangeOf(tokens.filter((_, j) => j !== i)) !== undefined);
     if (at < 0 || rangeOf(tokens) !== undefined) return new Map();
-    units.add(tokens[at]!.replace(/s$/u, ''));
+    units.add(SINGULAR_UNITS[tokens[at]!] ?? tokens[at]!.replace(/s$/u, ''));
     const rest = tokens.filter((_, j) => j !== at);
     const [a, b, c] = rest;
     found.set(category, [rest.join(' '), ...(rest.length === 3 && b === 'to' ? [`between ${a} and ${c}`] : [])]);
   }
   return units.size === 1 && found.size >= 2 ? found : new Map();
 }
+
+/** Units whose plural is another word ("1 person", "2 people"). */
+const SINGULAR_UNITS: Readonly<Record<string, string>> = { people: 'person', children: 'child', men: 'man', women: 'woman' };
 
 /** Time units an age may be given in, as months. */
 const MONTHS_IN: ReadonlyMap<string, number> = new Map([

@@ -70,3 +70,18 @@ describe('a number stated as a bound', () => {
     expect(read(text)).toBe('unread');
   });
 });
+
+describe('bands of people, without the unit or with it said short', () => {
+  const household = { prompt: 'How many people live in the home, you included?', categories: ['1 person', '2 people', '3 to 4 people', '5 or more people'] };
+  it.each([
+    ['3 to 4 ppl', '3 to 4 people'],
+    ['5 or more ppl', '5 or more people'],
+    ['2', '2 people'],
+    ["we're 2", '2 people'],
+  ])('"%s" is %s', (text, band) => {
+    expect(read(text, household)).toBe(band);
+  });
+  it.each(['we live in flat 2', '2 dogs', '3 to 4 dogs'])('"%s" counts something else: unread', (text) => {
+    expect(read(text, household)).toBe('unread');
+  });
+});
