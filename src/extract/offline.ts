@@ -4,6 +4,7 @@ import { BREAK, tokenize } from './normalize.js';
 import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { byYearMade } from './year-made.js';
 import { byNamedKind } from './named-kind.js';
+import { byRestatement } from './restated.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -76,6 +77,11 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   if (result.status !== 'match' && unnamed) {
     const named = byNamedKind(input.text, gate);
     if (named !== undefined) return { values: { [gate.key]: { value: named, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a Yes/No question: the question said back ("she's allergic to nuts", "I can smell gas").
+  if (result.status !== 'match' && current.mentions.length === 0) {
+    const said = byRestatement(input.text, gate);
+    if (said !== undefined) return { values: { [gate.key]: { value: said, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.

@@ -1,0 +1,51 @@
+/**
+ * A yes/no question answered by saying it back (restated.ts; issue 26, coverage of clear answers; found by hand:
+ * "she's allergic to nuts" at the school trip's allergy question, "I can smell gas" at the plumber's gas question,
+ * "we own it" at "Do you own the property?" were all asked again). And what must stay unread: another person,
+ * another time, another thing, a hedge, a condition. Sentences written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { byRestatement } from '../../src/extract/restated.js';
+
+const yesNo = ['Yes', 'No'];
+const allergies = { prompt: 'Does your child have any allergies (food, medicine, insect stings, anything else)?', categories: yesNo };
+const gas = { prompt: 'Can you smell gas anywhere in the property right now?', categories: yesNo };
+const owner = { prompt: 'Do you own the property?', categories: yesNo };
+const shaded = { prompt: 'Is the roof NOT in direct sun for most of the day?', categories: yesNo };
+
+describe('a yes/no question said back', () => {
+  it.each([
+    [allergies, 'allergic to nuts', 'Yes'],
+    [allergies, "she's allergic to penicillin", 'Yes'],
+    [allergies, 'my daughter is allergic to nuts', 'Yes'],
+    [allergies, "she isn't allergic to anything", 'No'],
+    [gas, 'I can smell gas', 'Yes'],
+    [gas, "there's a smell of gas", 'Yes'],
+    [owner, 'we own it', 'Yes'],
+    [owner, 'i own it outright', 'Yes'],
+    [owner, "I don't own it", 'No'],
+  ])('%#: "%s" is %s', (question, text, value) => {
+    expect(byRestatement(text, question)).toBe(value);
+  });
+
+  it.each([
+    [allergies, 'my husband is allergic to cats'],
+    [allergies, 'she was allergic as a baby'],
+    [allergies, 'he used to be allergic'],
+    [allergies, 'she might be allergic'],
+    [allergies, 'allergic to nuts apparently'],
+    [allergies, 'allergic to nuts? no idea'],
+    [gas, 'my wife can smell gas'],
+    [gas, 'could smell gas yesterday'],
+    [gas, 'I smell burning'],
+    [gas, 'I smell gas sometimes when the heating comes on'],
+    [owner, 'we own a dog'],
+    [owner, 'we own the flat above'],
+    [owner, "I'd own it if I could"],
+    [owner, "we'll own it next year"],
+    [owner, 'we own it, but the bank has a mortgage on it'],
+    [shaded, "it's not in direct sun"],
+  ])('%#: "%s" is no plain answer', (question, text) => {
+    expect(byRestatement(text, question)).toBeUndefined();
+  });
+});
