@@ -58,6 +58,10 @@ function predicateOf(prompt: string): string[] | undefined {
   // ("Do you own…": "own" is the predicate itself, once past the auxiliary and the subject.)
   const rest = words.slice(1);
   const subject = rest.findIndex((w) => w === 'you' || PEOPLE.has(w) || w === 'there');
+  // Only a question of what the one asked does or has ("you", "your child", "there"): "Has a doctor advised you
+  // against exercise?" asks what someone else did, and "my doctor advised me" may be either answer.
+  if (subject >= 0 && PEOPLE.has(rest[subject]!) && rest[subject - 1] !== 'your') return undefined;
+  if (rest.slice(subject + 1).includes('you')) return undefined;
   const substance = (w: string) => (w === 'own' || !NOT_SUBSTANCE.has(w)) && !PEOPLE.has(w) && w.length >= 3;
   const from = rest.findIndex((w, k) => k > subject && substance(w));
   if (from < 0) return undefined;
@@ -95,7 +99,10 @@ export function byRestatement(text: string, gate: MatchableQuestion): string | u
   for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !asked.has(prefix(tokens[k + 1]!))) return undefined;
   if (toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1) return undefined;
   // Denied before the predicate ("she isn't allergic", "I don't own it") is No; anywhere after it, unclear.
-  const deniedBefore = tokens.slice(0, at).some((t) => NEGATORS.has(t));
+  // (Two denials turn each other: "I wouldn't say no to a few sessions" is no plain No.)
+  const denials = tokens.slice(0, at).filter((t) => NEGATORS.has(t)).length;
+  if (denials > 1) return undefined;
+  const deniedBefore = denials === 1;
   if (tokens.slice(at + 1).some((t) => NEGATORS.has(t))) return undefined;
   return deniedBefore ? no : yes;
 }

@@ -45,6 +45,8 @@ describe('a yes/no question said back', () => {
     [owner, "we'll own it next year"],
     [owner, 'we own it, but the bank has a mortgage on it'],
     [shaded, "it's not in direct sun"],
+    [{ prompt: 'Would you like sessions with a personal trainer?', categories: yesNo }, "I wouldn't say no to a few sessions"],
+    [{ prompt: 'Has a doctor advised you against physical exercise at the moment?', categories: yesNo }, 'my doctor advised me to exercise more'],
   ])('%#: "%s" is no plain answer', (question, text) => {
     expect(byRestatement(text, question)).toBeUndefined();
   });
