@@ -12,9 +12,11 @@ import { normalize, tokenize, BREAK } from '../extract/normalize.js';
  * - a bare yes/no value (a yes/no category, a boolean) is taken only when the
  *   message names its answer: "no" at the summary says the summary is wrong,
  *   not which answer;
- * - a message naming exactly one answer without a readable new value asks that
- *   question again; naming several, or asking to change something without
- *   naming it, asks which answer to change; anything else is not understood.
+ * - a message naming an answer without a readable new value asks that question
+ *   again: the one it names most surely, by the words of its label (or, less
+ *   surely, of its question: "when the plumber comes"); a tie, or asking to
+ *   change something without naming it, asks which answer to change; anything
+ *   else is not understood.
  */
 
 /** An answer the summary shows that the person may correct. */
@@ -23,6 +25,8 @@ export interface CorrectableAnswer {
   key: string;
   /** Words that name it: its label, key and id. */
   names: readonly string[];
+  /** The question as it was asked ("When should the plumber come?"): its words name the answer too, less surely. */
+  asked?: string | undefined;
   /** Its current value. */
   value: AnswerValue;
   /** Reads the message as a value for this answer; undefined when it does not read one. */
@@ -41,8 +45,14 @@ export type CorrectionReading =
 
 /** Words too common to name an answer. */
 const NOT_NAMES = new Set(['the', 'a', 'an', 'of', 'to', 'is', 'my', 'your', 'for', 'and', 'or', 'in', 'on', 'at', 'answer', 'question', 'q']);
+/** Words of a question too common to name its answer ("What", "would", "you"). */
+const NOT_ASKED_NAMES = new Set([
+  'what', 'which', 'whom', 'how', 'why', 'many', 'much', 'does', 'did', 'are', 'was', 'were', 'can', 'could',
+  'will', 'would', 'should', 'have', 'has', 'you', 'yours', 'this', 'that', 'there', 'with', 'from', 'any', 'anyone', 'like', 'want',
+  'need', 'please', 'roughly', 'about', 'most', 'between', 'including', 'included', 'yes', 'means', 'not', 'still', 'right', 'now',
+]);
 
-const stem = (word: string) => word.replace(/(?:ies)$/, 'y').replace(/(?:es|s)$/, '');
+const stem = (word: string) => word.replace(/ies$/u, 'y').replace(/(?<=(?:s|x|z|ch|sh))es$/u, '').replace(/(?<=[^s])s$/u, '');
 
 // Names are a flow's labels and keys, read at every correction: their words are kept (a bounded few).
 const wordsOfName = new Map<string, string[]>();
@@ -61,14 +71,25 @@ export function nameWords(name: string): string[] {
   return words;
 }
 
-/** Whether the message (its words, stemmed) mentions one of the answer's name words. */
-function names(stems: ReadonlySet<string>, answer: CorrectableAnswer): boolean {
-  return answer.names.some((name) => nameWords(name).some((w) => stems.has(w)));
+/**
+ * How surely the message (its words, stemmed) names the answer: two for each word of its label, key or id it says,
+ * one for each other word of its question ("when the plumber comes" names "When should the plumber come?" more
+ * than "Who will let the plumber in?").
+ */
+function naming(stems: ReadonlySet<string>, answer: CorrectableAnswer): number {
+  const own = new Set(answer.names.flatMap((name) => nameWords(name)));
+  const asked = new Set(answer.asked === undefined ? [] : nameWords(answer.asked).filter((w) => !NOT_ASKED_NAMES.has(w) && !own.has(w)));
+  let score = 0;
+  for (const w of own) if (stems.has(w)) score += 2;
+  for (const w of asked) if (stems.has(w)) score += 1;
+  return score;
 }
 
 export function readCorrection(text: string, answers: readonly CorrectableAnswer[], wishesToEdit: boolean): CorrectionReading {
   const stems = new Set(tokenize(text).filter((t) => t !== BREAK).map(stem));
-  const named = answers.filter((a) => names(stems, a));
+  const scores = answers.map((a) => naming(stems, a));
+  // Named by a word of its label, key or id: what a new value may be given to.
+  const named = answers.filter((a) => a.names.some((name) => nameWords(name).some((w) => stems.has(w))));
   const changed = answers.filter((a) => {
     const value = a.read(text);
     return value !== undefined && value !== a.value;
@@ -78,7 +99,10 @@ export function readCorrection(text: string, answers: readonly CorrectableAnswer
   // A value alone: one answer reads it, no answer is named, and it is not a bare yes/no.
   const unnamed = changed.filter((a) => !a.yesNo);
   if (named.length === 0 && changed.length === 1 && unnamed.length === 1) return { kind: 'change', key: unnamed[0]!.key, text };
-  if (named.length === 1) return { kind: 'change', key: named[0]!.key, text: null };
-  if (named.length > 1 || changed.length > 1 || wishesToEdit) return { kind: 'choose' };
+  // Named without a value, by its label or its question: the one named most surely is asked again; a tie asks which.
+  const best = Math.max(0, ...scores);
+  const mostSurely = best === 0 ? [] : answers.filter((_, k) => scores[k] === best);
+  if (mostSurely.length === 1) return { kind: 'change', key: mostSurely[0]!.key, text: null };
+  if (mostSurely.length > 1 || changed.length > 1 || wishesToEdit) return { kind: 'choose' };
   return { kind: 'unclear' };
 }

@@ -55,7 +55,7 @@ function correctable(
       (q.answer.type === 'category' && q.answer.categories.every((c) => ['yes', 'no'].includes(c.trim().toLowerCase())));
     // Free text cannot be told apart from the sentence around it ("the city is wrong"): named, it is asked again.
     const read = q.answer.type === 'string' || !readable.has(q) ? () => undefined : (text: string) => lookups.readAs(q, text, context);
-    return { key, names: [q.label ?? '', key, q.id], value: answer.value, yesNo, read };
+    return { key, names: [q.label ?? '', key, q.id], asked: q.prompt, value: answer.value, yesNo, read };
   });
 }
 
