@@ -4,7 +4,7 @@ import { BREAK, tokenize } from './normalize.js';
 import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { byYearMade } from './year-made.js';
 import { byNamedKind } from './named-kind.js';
-import { byRestatement } from './restated.js';
+import { byRestatement, byYesMeans } from './restated.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -78,9 +78,10 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     const named = byNamedKind(input.text, gate);
     if (named !== undefined) return { values: { [gate.key]: { value: named, confidence: 0.85, source: 'match' } } };
   }
-  // ... at a Yes/No question: the question said back ("she's allergic to nuts", "I can smell gas").
+  // ... at a Yes/No question: the question said back ("she's allergic to nuts", "I can smell gas"), or what it
+  // says its Yes means ("automatic please" where "Yes means lessons in an automatic only").
   if (result.status !== 'match' && current.mentions.length === 0) {
-    const said = byRestatement(input.text, gate);
+    const said = byRestatement(input.text, gate) ?? byYesMeans(input.text, gate);
     if (said !== undefined) return { values: { [gate.key]: { value: said, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that

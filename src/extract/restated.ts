@@ -1,7 +1,7 @@
 import { BREAK, tokenize } from './normalize.js';
 import { clauseTime, unasserted } from './assertion.js';
 import { saidOfAnother } from './match-category.js';
-import { UNCERTAIN_PHRASES } from './lexicon.js';
+import { ANSWER_FILLERS, UNCERTAIN_PHRASES } from './lexicon.js';
 import { PEOPLE } from './knowledge/people.js';
 import { namesPersonAsked } from './asked-person.js';
 import type { MatchableQuestion } from './match-category.js';
@@ -42,6 +42,20 @@ const PRESENT = /^(?:do|does|is|are|can|will|have|has)\b/u;
 const PAST = new Set(['was', 'were', 'had', 'did', 'used', 'ago', 'previously', 'before', 'once', 'yesterday', 'earlier', 'last', 'could']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'his', 'her', 'their', 'this', 'that', 'another']);
 
+/**
+ * Words of a "Yes means …" that say nothing of its side: fillers ("only", "instead", "first") and nouns of a kind
+ * rather than of the side ("roles", "activities", "lessons"). (A verb in -ed, "fitted", "emptied", describes.)
+ */
+const MEANS_FILLERS = new Set([
+  'only', 'instead', 'must', 'first', 'those', 'they', 'them', 'much', 'most', 'that', 'which', 'than', 'more', 'less', 'also', 'just',
+  'then', 'there', 'here', 'roles', 'role', 'activities', 'activity', 'lessons', 'lesson', 'sessions', 'options', 'things', 'people', 'days',
+  'time', 'times', 'whole', 'part', 'some', 'other', 'others',
+]);
+const THIRD_PERSONS = new Set(['he', 'she', 'they', 'him', 'her', 'them', 'his', 'their']);
+const FILLERS = new Set([...ANSWER_FILLERS, 's', 'its', 'would', 'will', 'can', 'could', 'do', 'does', 'has', 'have', 'got']);
+/** Words that place a thing ("in the loft", "behind the units", "under the stairs"). */
+const IN_PLACE = new Set(['in', 'on', 'at', 'under', 'inside', 'up', 'down', 'of', 'to', 'from', 'with', 'by', 'for']);
+
 const UNCERTAIN = UNCERTAIN_PHRASES.map((p) => tokenize(p));
 const prefix = (w: string) => w.slice(0, Math.min(w.length, 5));
 
@@ -51,8 +65,8 @@ const prefix = (w: string) => w.slice(0, Math.min(w.length, 5));
  */
 function predicateOf(prompt: string): string[] | undefined {
   // The question itself: the last sentence that asks, without what brackets add ("(food, medicine, …)").
-  const asked = prompt.replace(/\([^)]*\)/gu, ' ').split(/(?<=[.!?])\s+/u).reverse().find((s) => s.includes('?'));
-  if (asked === undefined) return undefined;
+  const asked = askedSentence(prompt);
+  if (asked === '') return undefined;
   const words = tokenize(asked).filter((t) => t !== BREAK);
   if (!AUXILIARY.test(words[0] ?? '') || NEGATIVE_QUESTION.test(asked.toLowerCase())) return undefined;
   // ("Do you own…": "own" is the predicate itself, once past the auxiliary and the subject.)
@@ -69,40 +83,79 @@ function predicateOf(prompt: string): string[] | undefined {
   return rest.slice(from, to < 0 ? undefined : to);
 }
 
-/** "Yes" or "No" for a message that says a yes/no question back; undefined when it does not, plainly. */
-export function byRestatement(text: string, gate: MatchableQuestion): string | undefined {
-  if (gate.prompt === undefined) return undefined;
+/** The question's Yes and No categories, where it has only those two. */
+function yesAndNo(gate: MatchableQuestion): { yes: string; no: string } | undefined {
   const yes = gate.categories.find((c) => c.trim().toLowerCase() === 'yes');
   const no = gate.categories.find((c) => c.trim().toLowerCase() === 'no');
-  if (yes === undefined || no === undefined || gate.categories.length !== 2) return undefined;
-  const predicate = predicateOf(gate.prompt);
-  if (predicate === undefined || text.includes('?')) return undefined;
+  return yes === undefined || no === undefined || gate.categories.length !== 2 ? undefined : { yes, no };
+}
+
+/** The question as asked: its last sentence that asks, without what brackets add. */
+const askedSentence = (prompt: string) => prompt.replace(/\([^)]*\)/gu, ' ').split(/(?<=[.!?])\s+/u).reverse().find((s) => s.includes('?')) ?? '';
+
+/**
+ * Whether a message is one plain statement, of the one asked, now, about the question's thing, with its word of
+ * substance at `at`: one clause, no contrast, condition, hedge, frequency, question, laugh or irony; no one else
+ * named (on a question put to "you", the person names themselves or no one); no other time; no other thing after
+ * it ("we own the flat above").
+ */
+function plainStatement(text: string, tokens: readonly string[], at: number, prompt: string): boolean {
+  if (text.includes('?') || tokens.includes(BREAK) || tokens.some((t) => TURNS.has(t))) return false;
+  if (UNCERTAIN.some((p) => tokens.some((_, i) => p.every((w, k) => tokens[i + k] === w)))) return false;
+  if (unasserted(text, tokens, prompt) !== undefined || clauseTime(tokens, 0, tokens.length, prompt) !== undefined) return false;
+  if (saidOfAnother([...tokens], at, prompt)) return false;
+  const toYou = /\byou\b/iu.test(prompt);
+  const named = tokens.slice(0, at).filter((t) => PEOPLE.has(t) || THIRD_PERSONS.has(t));
+  if (toYou && named.length > 0) return false;
+  // Asked of one other person ("your child"): no one else named ("my husband is allergic to cats").
+  if (named.some((t) => PEOPLE.has(t) && !namesPersonAsked(t, prompt))) return false;
+  // Said of another time than the question's: "she was allergic as a baby" asked whether she has allergies.
+  if (PRESENT.test(askedSentence(prompt).trim().toLowerCase()) && tokens.some((t) => PAST.has(t))) return false;
+  const asked = new Set(tokenize(prompt).map(prefix));
+  for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !asked.has(prefix(tokens[k + 1]!))) return false;
+  return !(toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1);
+}
+
+/** "Yes" or "No" for a message that says a yes/no question back; undefined when it does not, plainly. */
+export function byRestatement(text: string, gate: MatchableQuestion): string | undefined {
+  const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
+  const predicate = gate.prompt === undefined ? undefined : predicateOf(gate.prompt);
+  if (answers === undefined || predicate === undefined) return undefined;
   const tokens = tokenize(text);
-  // One clause: what a second one says may turn the first.
-  if (tokens.includes(BREAK) || tokens.some((t) => TURNS.has(t))) return undefined;
-  if (UNCERTAIN.some((p) => tokens.some((_, i) => p.every((w, k) => tokens[i + k] === w)))) return undefined;
   // Every word of the predicate is said ("I smell burning" says no gas); where the first stands, the answer does.
   if (!predicate.every((w) => tokens.some((t) => t.startsWith(prefix(w))))) return undefined;
   const at = tokens.findIndex((t) => predicate.some((w) => t.startsWith(prefix(w))));
-  if (unasserted(text, tokens, gate.prompt) !== undefined || clauseTime(tokens, 0, tokens.length, gate.prompt) !== undefined) return undefined;
-  if (saidOfAnother(tokens, at, gate.prompt)) return undefined;
-  // Put to "you": the person names themselves ("I can smell gas", "we own it"), or no one ("allergic to nuts").
-  const toYou = /\byou\b/iu.test(gate.prompt);
-  const named = tokens.slice(0, at).filter((t) => PEOPLE.has(t) || ['he', 'she', 'they', 'him', 'her', 'them', 'his', 'their'].includes(t));
-  if (toYou && named.length > 0) return undefined;
-  // Asked of one other person ("your child"): no one else named ("my husband is allergic to cats").
-  if (named.some((t) => PEOPLE.has(t) && !namesPersonAsked(t, gate.prompt))) return undefined;
-  // Said of another time than the question's: "she was allergic as a baby" asked whether she has allergies.
-  if (PRESENT.test(gate.prompt.trim().toLowerCase().split(/(?<=[.!?])\s+/u).reverse().find((q) => q.includes('?')) ?? '') && tokens.some((t) => PAST.has(t))) return undefined;
-  // Of another thing than the question's: "we own the flat above" asked whether you own the property.
-  const asked = new Set(tokenize(gate.prompt).map(prefix));
-  for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !asked.has(prefix(tokens[k + 1]!))) return undefined;
-  if (toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1) return undefined;
+  if (!plainStatement(text, tokens, at, gate.prompt!)) return undefined;
   // Denied before the predicate ("she isn't allergic", "I don't own it") is No; anywhere after it, unclear.
   // (Two denials turn each other: "I wouldn't say no to a few sessions" is no plain No.)
   const denials = tokens.slice(0, at).filter((t) => NEGATORS.has(t)).length;
-  if (denials > 1) return undefined;
-  const deniedBefore = denials === 1;
-  if (tokens.slice(at + 1).some((t) => NEGATORS.has(t))) return undefined;
-  return deniedBefore ? no : yes;
+  if (denials > 1 || tokens.slice(at + 1).some((t) => NEGATORS.has(t))) return undefined;
+  return denials === 1 ? answers.no : answers.yes;
+}
+
+/**
+ * "Yes" for a message that says what the question says its Yes means: "(Yes means lessons in an automatic only)"
+ * and "automatic please", "(Yes means it is in a loft, behind fitted units or in a cupboard…)" and "it's in the
+ * loft". Only its own words count, those the question does not use for the other side ("automatic", not "manual";
+ * "land", not "activities"), said plainly and undenied. A No is never read so: "not in the loft" may still be in a
+ * cupboard.
+ */
+export function byYesMeans(text: string, gate: MatchableQuestion): string | undefined {
+  const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
+  const means = gate.prompt === undefined ? null : /\(\s*yes means ([^)]*)\)/iu.exec(gate.prompt);
+  if (answers === undefined || means === null) return undefined;
+  const question = new Set(tokenize(askedSentence(gate.prompt!)).map(prefix));
+  const own = new Set(
+    tokenize(means[1]!)
+      .filter((w) => w.length >= 4 && !w.endsWith('ed') && !NOT_SUBSTANCE.has(w) && !MEANS_FILLERS.has(w) && !PEOPLE.has(w) && !question.has(prefix(w)))
+      .map(prefix),
+  );
+  const tokens = tokenize(text);
+  const at = tokens.findIndex((t) => t.length >= 4 && own.has(prefix(t)));
+  if (at < 0 || tokens.some((t) => NEGATORS.has(t))) return undefined;
+  // In the question's words alone ("it's in the loft", "automatic please"): a word of its own ("there's a hill
+  // behind us", "my dad has an automatic") may say something else of them.
+  const prompt = new Set(tokenize(gate.prompt!).map(prefix));
+  if (!tokens.every((t) => t === BREAK || FILLERS.has(t) || IN_PLACE.has(t) || prompt.has(prefix(t)))) return undefined;
+  return plainStatement(text, tokens, at, gate.prompt!) ? answers.yes : undefined;
 }

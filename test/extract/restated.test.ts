@@ -5,7 +5,7 @@
  * another time, another thing, a hedge, a condition. Sentences written for these tests.
  */
 import { describe, expect, it } from 'vitest';
-import { byRestatement } from '../../src/extract/restated.js';
+import { byRestatement, byYesMeans } from '../../src/extract/restated.js';
 
 const yesNo = ['Yes', 'No'];
 const allergies = { prompt: 'Does your child have any allergies (food, medicine, insect stings, anything else)?', categories: yesNo };
@@ -49,5 +49,34 @@ describe('a yes/no question said back', () => {
     [{ prompt: 'Has a doctor advised you against physical exercise at the moment?', categories: yesNo }, 'my doctor advised me to exercise more'],
   ])('%#: "%s" is no plain answer', (question, text) => {
     expect(byRestatement(text, question)).toBeUndefined();
+  });
+});
+
+describe('what a question says its Yes means', () => {
+  const manual = { prompt: 'Would the learner rather NOT learn in a manual car? (Yes means lessons in an automatic only)', categories: yesNo };
+  const reach = {
+    prompt: 'Is the boiler NOT easy to get to? (Yes means it is in a loft, behind fitted units or in a cupboard that must be emptied first)',
+    categories: yesNo,
+  };
+  const shade = { prompt: 'Is the roof NOT in direct sun for most of the day? (Yes means trees, buildings or a hill shade it for much of the day)', categories: yesNo };
+  it.each([
+    [manual, 'automatic please'],
+    [manual, 'an automatic'],
+    [reach, "it's in the loft"],
+    [reach, 'in a cupboard'],
+    [shade, "it's shaded by trees"],
+  ])('%#: "%s" is Yes', (question, text) => {
+    expect(byYesMeans(text, question)).toBe('Yes');
+  });
+  it.each([
+    [manual, 'my dad has an automatic'],
+    [manual, 'manual is fine'],
+    [reach, "it isn't in the loft"],
+    [reach, 'it was in the loft before the move'],
+    [shade, "there's a hill behind us"],
+    [shade, 'the trees were cut down'],
+    [shade, 'trees? not really'],
+  ])('%#: "%s" is not read', (question, text) => {
+    expect(byYesMeans(text, question)).toBeUndefined();
   });
 });
