@@ -11,7 +11,7 @@ import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
 import { deniedInClause } from './assertion.js';
 import { hadIsAnotherThing } from './had-thing.js';
 import { anotherSubject, citedSubject, personAsSubject } from './subject.js';
-import { structureOf, unreadClauseOfAskedThing } from './structure.js';
+import { onlyPartOfTheYear, structureOf, unreadClauseOfAskedThing } from './structure.js';
 import type { ExtractionInput, ExtractionOutput, ExtractionQuestion } from './types.js';
 
 /** Below this a later question's value is not committed offline (a typo, a flipped negation). */
@@ -110,8 +110,8 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
         citedSubject(current.tokens, m.start, m.end) || saidOfAnother(current.tokens, m, gate.prompt!),
     );
   // The message's structure around the answer: a take-back, a contrast to now, a denied "only", another kind (structure.ts).
-  let shaped: string | undefined;
-  if (result.status === 'match' && !taken && !another) {
+  let shaped: string | undefined = result.status === 'match' && onlyPartOfTheYear(input.text, gate.prompt) ? 'restricted' : undefined;
+  if (result.status === 'match' && !taken && !another && shaped === undefined) {
     const from = Math.min(...current.mentions.map((m) => m.start));
     const to = Math.max(...current.mentions.map((m) => m.end));
     const structure =

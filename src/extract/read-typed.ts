@@ -3,7 +3,7 @@ import { saidOfAnother } from './match-category.js';
 import { withoutReported } from './reported.js';
 import { anotherSubject } from './subject.js';
 import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
-import { periodsNamed } from './knowledge/periods.js';
+import { PART_OF_THE_WEEK, PART_OF_THE_YEAR, periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
 import { countAnimals, countPeople } from './knowledge/people-count.js';
 import { VIEW_VERBS } from './knowledge/verbs.js';
@@ -305,9 +305,6 @@ const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|corr
 const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
 /** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
 const RESTATED = /\b(?:it is|it's|its|that is|that's|thats|so|which is|which makes|makes it|in total|total|altogether|all in all|more like|closer to|really|net|after tax(?:es)?|this one|this time|now|currently|these days)\b[^\d]{0,20}\d/iu;
-/** Part of the year or of the week ("in summer", "at weekends", "in December"): a value said of it holds only then. */
-const PART_OF_THE_TIME =
-  /\b(?:in|during|over|through)\s+(?:the\s+)?(?:winters?|summers?|spring|autumn|fall|holidays|(?:high|low|peak|off[- ]?peak)\s+season|january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:on|at|during)\s+(?:the\s+)?(?:weekends?|weekdays?)\b/iu;
 /** At a question that asks for the most: a contrast that names the limit ("around 50 but could stretch to 65", "35, but 45 max"). */
 const LIMIT_NAMED = /\b(?:stretch|push it|max(?:imum)?|at most|at the most|up to|tops|my limit|absolute limit)\b/iu;
 
@@ -328,7 +325,7 @@ function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   const tail = end === undefined ? '' : text.slice(end).replace(/^[\s,;:.!–—-]+/u, '').replace(/^(?:no|nope|nah)\b[\s,;:.!–—-]*/iu, '');
   if (contrast && !RESTATED.test(tail) && !(asksTheMost && LIMIT_NAMED.test(tail) && /\d/u.test(tail))) return undefined;
   // "about 120 in winter but more like 60 in summer": a value for part of the year or week is no correction.
-  if (PART_OF_THE_TIME.test(tail)) return undefined;
+  if (PART_OF_THE_YEAR.test(tail) || PART_OF_THE_WEEK.test(tail)) return undefined;
   return tail.length > 0 ? tail : undefined;
 }
 

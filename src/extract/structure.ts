@@ -1,5 +1,18 @@
 import { TAKE_BACK } from './conclusion.js';
 import { BREAK, tokenize } from './normalize.js';
+import { PART_OF_THE_YEAR } from './knowledge/periods.js';
+
+/** A question of how often. */
+const HOW_OFTEN = /\bhow often\b|\bhow many times\b|\bhow frequently\b/iu;
+/** A part of the year right where it stands ("in winter" after "monthly"). */
+const PART_OF_THE_YEAR_AT = new RegExp(`^${PART_OF_THE_YEAR.source}`, 'iu');
+/** A part of the year an answer is said to hold only in ("but only in winter", "just over christmas"). */
+const ONLY_PART_OF_THE_YEAR = new RegExp(`\\b(?:only|just)\\s+${PART_OF_THE_YEAR.source.replace(/^\\b/u, '')}`, 'iu');
+
+/** Whether a message, at a question of how often, says its frequency holds only in part of the year ("monthly, but only in winter"). */
+export function onlyPartOfTheYear(text: string, prompt: string | undefined): boolean {
+  return prompt !== undefined && HOW_OFTEN.test(prompt) && ONLY_PART_OF_THE_YEAR.test(text);
+}
 
 /**
  * The structure of a message around a category answer (issue 26: the words that assert the value, by the
@@ -101,6 +114,9 @@ export function structureOf(tokens: readonly string[], first: number, last: numb
   // ("Never in my life", "never before" at the end of its clause only stress it.)
   const stressed = EMPHASIS.some((p) => at(tokens, last, p)) || (tokens[last] === 'before' && (tokens[last + 1] === undefined || tokens[last + 1] === BREAK));
   if (last - first === 1 && ABSOLUTES.has(tokens[first]!) && CONDITIONS.has(tokens[last] ?? '') && !stressed)
+    return { kind: 'abstain', why: 'restricted' };
+  // "Monthly in winter" asked how often: a frequency of part of the year is not how often the rest of it.
+  if (prompt !== undefined && HOW_OFTEN.test(prompt) && PART_OF_THE_YEAR_AT.test(tokens.slice(last, last + 4).join(' ')))
     return { kind: 'abstain', why: 'restricted' };
   // "it won't be only in my name": a denied "only" says there is more than its words.
   for (let i = 0; i < tokens.length; i++) {

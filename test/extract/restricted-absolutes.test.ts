@@ -32,3 +32,19 @@ describe('an absolute under a condition', () => {
     expect(read(text, q)).toBe(expected);
   });
 });
+
+describe('a frequency of part of the year', () => {
+  const topUps = { key: 'q', prompt: "How often do you have to top up the boiler's pressure?", categories: ['Never', 'A few times a year', 'Monthly', 'Weekly or more'] };
+  it.each(['monthly, but only in winter', 'monthly in winter', 'weekly, just over christmas'])('"%s" is no frequency of the year', (text) => {
+    expect(read(text, topUps)).toBe('abstain');
+  });
+  it.each([
+    ['monthly', 'Monthly'],
+    ['a few times a year, mostly in winter', 'A few times a year'],
+  ])('"%s" is %s', (text, value) => {
+    expect(read(text, topUps)).toBe(value);
+  });
+  it('a part of the year that dates something else restricts nothing', () => {
+    expect(read('we drove to cornwall in august, she never gets sick in the car', sick)).toBe('Never');
+  });
+});

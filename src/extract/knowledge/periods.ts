@@ -35,3 +35,9 @@ const NAMED = PERIODS.map((period) => [period.name, new RegExp(rateWords(period)
 export function periodsNamed(text: string): PeriodName[] {
   return NAMED.filter(([, re]) => re.test(text)).map(([name]) => name);
 }
+
+/** A part of the year ("in winter", "over the summer", "in December"): what is said of it holds only then. */
+export const PART_OF_THE_YEAR =
+  /\b(?:in|during|over|through)\s+(?:the\s+)?(?:winters?|summers?|spring|autumn|fall|holidays|(?:high|low|peak|off[- ]?peak)\s+season|january|february|march|april|may|june|july|august|september|october|november|december)\b/iu;
+/** A part of the week ("at weekends", "on weekdays"). */
+export const PART_OF_THE_WEEK = /\b(?:on|at|during)\s+(?:the\s+)?(?:weekends?|weekdays?)\b/iu;
