@@ -53,11 +53,11 @@ export function rangeOf(tokens: readonly string[]): NumberRange | undefined {
     if (UP.has(c)) return range(first, Infinity);
     if (DOWN.has(c)) return range(-Infinity, first);
   }
-  // "0-17" (normalized "0 17"), "18 to 64"
+  // "0-17" (normalized "0 17"), "18 to 64", "1 or 2" (of "Once or twice a week")
   const last = n(tokens[tokens.length - 1]);
   if (first !== undefined && last !== undefined && first < last) {
     if (tokens.length === 2) return range(first, last);
-    if (tokens.length === 3 && (b === 'to' || b === 'through' || b === 'thru')) return range(first, last);
+    if (tokens.length === 3 && (b === 'to' || b === 'through' || b === 'thru' || b === 'or')) return range(first, last);
   }
   return undefined;
 }

@@ -79,3 +79,20 @@ describe('"never" where the lowest band is "Rarely"', () => {
     expect(ask('nunca', 'How often has the boiler broken down?', ['First time', 'Rarely', 'Every month or more'])).toBe('First time');
   });
 });
+
+describe('times a week, against bands of times a week', () => {
+  // Found by hand in the driving-lessons chat: "once a week" and "twice a week" were asked again ("Once or twice a
+  // week" was no band of its own), and "every other week" had been read as once a week.
+  const practice = ['Never', 'Less than once a week', 'Once or twice a week', 'Three or more times a week'];
+  const prompt = 'How often does the learner drive outside lessons (with family or friends)?';
+  it.each([
+    ['once a week', 'Once or twice a week'],
+    ['twice a week', 'Once or twice a week'],
+    ['3 times a week', 'Three or more times a week'],
+    ['every other week', 'Less than once a week'],
+    ['fortnightly', 'Less than once a week'],
+    ['rarely', 'Less than once a week'],
+  ])('"%s" is %s', (text, value) => {
+    expect(ask(text, prompt, practice)).toBe(value);
+  });
+});

@@ -47,8 +47,9 @@ const DAYS: Readonly<Record<string, number>> = {
 const PHRASES: readonly [string[], number][] = [
   ['every day', 7], ['everyday', 7], ['daily', 7], ['each day', 7], ['every single day', 7], ['most days', 5], ['weekdays', 5],
   ['every weekday', 5], ['on weekdays', 5], ['weekends', 2], ['every weekend', 2], ['at weekends', 2], ['on weekends', 2],
-  ['once in a while', 1], ['rarely', 1], ['seldom', 1], ['every now and then', 1], ['now and then', 1], ['occasionally', 1],
-  ['every other week', 1], ['jeden tag', 7], ['todos los dias', 7], ['tous les jours', 7], ['ogni giorno', 7], ['elke dag', 7],
+  // (Less than weekly: "every other week" is half a time a week, and "rarely" less than once.)
+  ['once in a while', 0.5], ['rarely', 0.5], ['seldom', 0.5], ['every now and then', 0.5], ['now and then', 0.5], ['occasionally', 0.5],
+  ['every other week', 0.5], ['every second week', 0.5], ['fortnightly', 0.5], ['every fortnight', 0.5], ['jeden tag', 7], ['todos los dias', 7], ['tous les jours', 7], ['ogni giorno', 7], ['elke dag', 7],
 ].map(([p, n]) => [(p as string).split(' '), n as number]);
 
 /** Phrases that give a count a day by themselves. */
