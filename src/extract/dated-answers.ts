@@ -63,6 +63,8 @@ function afterDenial(tokens: readonly string[]): string[] | undefined {
 }
 /** Verbs that tell when something began or happened (the asked event, looking back). */
 const STARTING = new Set(['started', 'start', 'starts', 'began', 'begun', 'happened', 'occurred', 'burst', 'broke', 'appeared', 'came', 'kicked']);
+/** "Actually", "instead", "sorry" opening or closing a message: a take-back of an earlier turn's answer. */
+const ALONE_TAKE_BACK = /^\s*(?:actually|sorry|instead|oh|hmm|no wait|wait)\b[\s,.!-]*|[\s,.!-]*\b(?:actually|instead|then)[\s.!]*$/giu;
 /** A correction or a contrast: which date holds is left to the words that say it. */
 const TURNED = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although)\b/iu;
 const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or rather|correction|instead|but|though|however|although|was going to|were going to|used to|originally|ago|last|was|were|had|did|back in)\b/iu;
@@ -73,6 +75,10 @@ const CHANGED_MIND = /\b(?:sorry|wait|actually|i mean|i meant|scratch that|or ra
 export function byTimingWindow(text: string, gate: ExtractionQuestion, today: string): string | undefined {
   // "In the new year probably": not said surely; offered back, never committed (guess.ts).
   if (hedgedByLikelihood(text)) return undefined;
+  // "January actually", "actually, early january": a take-back with no other date in the message turns back an
+  // earlier answer (asked again after a correction), not one of its own.
+  const alone = text.replace(ALONE_TAKE_BACK, ' ').trim();
+  if (alone !== text.trim() && alone !== '') return byTimingWindow(alone, gate, today);
   // "Next week, sorry no, mid-january": what follows the last take-back, read alone.
   const tail = afterTakeBack(tokenize(text));
   if (tail !== undefined) return byTimingWindow(tail.join(' '), gate, today);
