@@ -180,7 +180,8 @@ function checkQuestion(node: QuestionNode, c: NodeCheckContext): void {
 // ---------------------------------------------------------------- the machine
 
 /** Words that keep a previous answer when a question is asked again. */
-const KEEP_WORDS = /^\s*(keep( it| that| the same| as is)?|same( as before)?|no change|unchanged|leave it)\s*[.!]?\s*$/i;
+const KEEP_WORDS =
+  /^\s*(keep( it| that| the same| as is)?|(the )?same( as before)?|still the same|no change( needed)?|unchanged|leave it( as is)?|looks (good|right|fine)|all good|(that|it)(['’]s| is) (still )?(fine|right|correct|ok|okay)|still (right|correct))\s*[.!]?\s*$/i;
 
 /**
  * The child state where a limiting value read from free text waits to be
