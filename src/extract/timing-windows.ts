@@ -463,6 +463,7 @@ function relativeMentionAt(tokens: readonly string[], i: number, today: Date, pa
 const FROM_WORDS = [['not', 'before'], ['not', 'until'], ['not', 'till'], ['not', 'til'], ['no', 'earlier', 'than'], ['after'], ['from'], ['starting'], ['beginning']];
 /** Words that bound it from above ("by", "before", "no later than"). */
 const BY_WORDS = [['by'], ['before'], ['no', 'later', 'than'], ['not', 'later', 'than'], ['until'], ['till']];
+const WHICH_ONE = new Set(['last', 'this', 'next', 'the', 'coming']);
 const endsWith = (tokens: readonly string[], at: number, p: readonly string[]) => p.every((w, k) => tokens[at - p.length + k] === w);
 
 /**
@@ -486,15 +487,18 @@ export function readTimingWindow(
   const [m] = mentions as [Mention];
   let { from, to } = halfDays ? inHalfDays(m.range, past) : m.range;
   // ("The 1st" is the start asked; "from the 1st", "after christmas", "not before january": that or later.)
-  const before = m.start;
+  // (Past the words that only say which one: "before last christmas", "by this friday".)
+  let before = m.start;
+  while (before > 0 && WHICH_ONE.has(tokens[before - 1]!)) before--;
   const fromBound = FROM_WORDS.find((p) => endsWith(tokens, before, p) || endsWith(tokens, before, [...p, 'the']));
   const byBound = BY_WORDS.find((p) => endsWith(tokens, before, p) || endsWith(tokens, before, [...p, 'the']));
   if (fromBound && (fromBound[0] === 'not' || fromBound[0] === 'no' || fromBound[0] === 'after')) to = Infinity;
-  else if (byBound) from = 0;
+  // ("Before christmas" looking back is any time before it, not from now: asked when you moved in, no answer.)
+  else if (byBound) from = past ? -Infinity : 0;
   // Any other negation in its clause ("not on the 12th") leaves it unread.
   let s = m.start;
   while (s > 0 && tokens[s - 1] !== BREAK) s--;
-  const clause = tokens.slice(s, m.start - (fromBound?.length ?? 0));
+  const clause = tokens.slice(s, before - (fromBound?.length ?? 0));
   if (!fromBound && clause.some((w) => w === 'not' || w === 'no' || w === 'never')) return undefined;
   if (from < 0 && !past) return undefined;
   if (past && fromBound) return undefined;

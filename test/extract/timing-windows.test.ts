@@ -203,3 +203,16 @@ describe('a thing that started then', () => {
     expect(ask('my husband noticed it on wednesday', 'When did the problem start?', leak)).toBe('abstain');
   });
 });
+
+describe('a bound looking back', () => {
+  // Found by hand in the solar-survey chat: "before christmas please", typed at "When did you move into this home?",
+  // had been "In the last 12 months" (a bound by a day read as from today, as for what is to come).
+  const movedIn = ['In the last 12 months', '1 to 5 years ago', 'More than 5 years ago'];
+  const prompt = 'When did you move into this home?';
+  it.each(['before christmas please', 'before last christmas', 'by last christmas'])('"%s" is any time before it: unread', (text) => {
+    expect(ask(text, prompt, movedIn)).toBe('abstain');
+  });
+  it('the day itself is read', () => {
+    expect(ask('last christmas', prompt, movedIn)).toBe('In the last 12 months');
+  });
+});
