@@ -394,6 +394,18 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
         continue;
       }
     }
+    // "2019", "in 2022", "since 2019": that whole year (looking back, a year not come yet names nothing; looking
+    // on, one gone names nothing).
+    if (/^(?:19|20)\d{2}$/u.test(t)) {
+      const year = Number(t);
+      const now = today.getUTCFullYear();
+      if (past ? year <= now : year >= now) {
+        const first = daysTo(today, year, 0, 1);
+        const last = daysTo(today, year, 11, 31);
+        out.push({ start: i, end: i + 1, range: past ? { from: first, to: Math.min(0, last) } : { from: Math.max(0, first), to: last } });
+      }
+      continue;
+    }
     // Holidays and the turn of the year: "christmas", "the new year", "new years".
     if (t === 'christmas' || t === 'xmas') {
       const day = monthDay(today, 11, 24, past);

@@ -216,3 +216,19 @@ describe('a bound looking back', () => {
     expect(ask('last christmas', prompt, movedIn)).toBe('In the last 12 months');
   });
 });
+
+describe('a year alone', () => {
+  // Found by hand in the solar-survey chat: "2019" at "When did you move into this home?" was asked again.
+  const movedIn = ['In the last 12 months', '1 to 5 years ago', 'More than 5 years ago'];
+  const prompt = 'When did you move into this home?';
+  it.each([
+    ['2019', 'More than 5 years ago'],
+    ['in 2023', '1 to 5 years ago'],
+    ['we moved in 2023', '1 to 5 years ago'],
+  ])('"%s" is %s: the whole year is in it', (text, value) => {
+    expect(ask(text, prompt, movedIn)).toBe(value);
+  });
+  it.each(['2021', 'my parents moved in 2010', '2030'])('"%s" is unread (two windows, someone else, a year to come)', (text) => {
+    expect(ask(text, prompt, movedIn)).toBe('abstain');
+  });
+});
