@@ -11,9 +11,12 @@ import type { Edge, FlowDocument, FlowNode, PathNode, QuestionNode, TerminalNode
  * `BUTTONS_ONLY_MESSAGE` in flow/messages.ts). Where its author said where
  * failures go (an `invalid` edge, the flow's `fallback`), one more failure
  * there leaves it; where not, it keeps offering the buttons (see {@link givesUp}).
- * A question without answer buttons leaves at the budget's last failure: on its
- * `invalid` edge, else to the flow's `fallback`, else to the implicit stop
- * terminal {@link UNREADABLE_TERMINAL_ID} that the flow graph adds for that.
+ * A question without answer buttons leaves at the budget's last failure on its
+ * `invalid` edge, else to the flow's `fallback`; where neither is given, it keeps
+ * asking, each time saying why the answer was not taken (a session's turns are
+ * bounded: `maxTurnsPerSession`). A path node leaves at its budget's end the
+ * same way, else to the implicit stop terminal {@link UNREADABLE_TERMINAL_ID}
+ * that the flow graph adds for that.
  */
 
 /** Failed answers a question allows when neither it nor its flow sets `maxAttempts`. */
@@ -58,15 +61,15 @@ const hasInvalidEdge = (node: FlowNode, edges: readonly Edge[]) => edges.some((e
 /**
  * Whether a question or path node leaves once its failed answers use up its
  * budget. It does where its author said where failures go (its `invalid`
- * edge, the flow's `fallback`), and where it has no buttons to offer instead
- * (a typed question, a path node). A question with answer buttons and nowhere
- * to go keeps offering them: a reader that cannot read the person is no reason
- * to end their conversation (a question asked again is cheap), and a button
- * always answers.
+ * edge, the flow's `fallback`). A question with nowhere to go keeps asking
+ * (with answer buttons, offering them alone): a reader that cannot read the
+ * person is no reason to end their conversation, a question asked again is
+ * cheap, and a button or a plain value always answers. A path node, whose
+ * votes never settled, does leave.
  */
 export function givesUp(doc: Pick<FlowDocument, 'fallback'>, node: QuestionNode | PathNode, edges: readonly Edge[]): boolean {
   if (hasInvalidEdge(node, edges) || doc.fallback !== undefined) return true;
-  return !(node.kind === 'question' && hasAnswerButtons(node));
+  return node.kind !== 'question';
 }
 
 /** Whether some question or path node of the flow gives up with nowhere to go: no `invalid` edge, and the flow has no `fallback`. */

@@ -184,7 +184,7 @@ function checkScope(
     else byId.set(node.id, node);
     if (node.id === EXIT_TARGET) fail([...at, 'nodes', i, 'id'], `"${EXIT_TARGET}" is reserved for leaving a subgraph`);
     if (node.id === UNREADABLE_TERMINAL_ID)
-      fail([...at, 'nodes', i, 'id'], `"${UNREADABLE_TERMINAL_ID}" is reserved for the stop terminal a flow without "fallback" ends in when a question gives up`);
+      fail([...at, 'nodes', i, 'id'], `"${UNREADABLE_TERMINAL_ID}" is reserved for the stop terminal a flow without "fallback" ends in when a path node gives up`);
   });
   const entryField = inSubgraph ? 'entry' : 'start';
   if (scope.entry !== undefined && !byId.has(scope.entry)) fail([...at, entryField], `no node has the id "${scope.entry}"${didYouMean(scope.entry, byId.keys())}`);

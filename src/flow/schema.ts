@@ -163,11 +163,11 @@ export const FlowDocumentSchema = z.strictObject({
   maxAttempts: z.number().int().min(1).max(100).describe('Failed answers a question allows when it sets no maxAttempts of its own; 3 when absent.').optional(),
   /**
    * Where a question (or path node) goes when it gives up after its failed
-   * answers and has no `invalid` edge. When absent and some question can give
-   * up that way, the compiled flow ends in an implicit stop terminal,
-   * `__unreadable__` (reason `stopped`).
+   * answers and has no `invalid` edge. When absent, a question keeps asking,
+   * and a path node that can give up ends the compiled flow in an implicit
+   * stop terminal, `__unreadable__` (reason `stopped`).
    */
-  fallback: NodeIdSchema.describe('Where a question that gives up goes when it has no `invalid` edge; a stop terminal when absent.').optional(),
+  fallback: NodeIdSchema.describe('Where a question that gives up goes when it has no `invalid` edge; when absent a question keeps asking, and a path node ends in a stop terminal.').optional(),
   migrations: z.array(SnapshotMigrationSchema).describe('How sessions saved with earlier versions continue on this one.').optional(),
   ui: UiHintsSchema.describe('Hints for a visual editor and the drawings.').optional(),
   /**

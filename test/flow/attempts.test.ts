@@ -19,7 +19,6 @@ import {
   DEFAULT_UNREADABLE_MESSAGE,
   FlowDocumentError,
   UNREADABLE_TERMINAL_ID,
-  UNREADABLE_TERMINAL_MESSAGE,
   attemptBudget,
   compileFlow,
   flowDocumentJsonSchema,
@@ -322,7 +321,7 @@ describe('the budget is configurable', () => {
   });
 });
 
-describe('questions without answer buttons give up at the budget', () => {
+describe('questions without answer buttons leave at the budget only where their author said where to go', () => {
   const numbers = (extra: Partial<FlowDocumentInput>, invalidEdge: boolean): FlowDocumentInput => ({
     id: 'numbers',
     version: 1,
@@ -362,16 +361,20 @@ describe('questions without answer buttons give up at the budget', () => {
     expect(s.replies.at(-1)!.state).toBe('planner');
   });
 
-  it('without either, the implicit stop terminal: the flow still ends (reason stopped)', async () => {
+  it('without either, it keeps asking, saying why each answer was not taken; a plain value then answers (found by hand: "before christmas please" at a count ended a survey)', async () => {
     const doc = parseFlowValue(numbers({}, false), 'numbers');
-    expect(doc.nodes.map((n) => n.id)).not.toContain(UNREADABLE_TERMINAL_ID);
-    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toMatchObject({ kind: 'terminal', outcome: 'stopped' });
+    // Only its free-text question, which has an invalid edge, could leave: no implicit stop terminal.
+    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeUndefined();
     const s = converse(doc);
-    const end = await s.unreadable(3);
-    expect(end.state).toBe(UNREADABLE_TERMINAL_ID);
-    expect(end.message).toBe(UNREADABLE_TERMINAL_MESSAGE);
-    expect(end.completion).toEqual({ isComplete: true, reason: 'stopped', readyForHandoff: false });
-    expect(s.c.done).toBe(true);
+    await s.unreadable(3);
+    const again = await s.text('loads');
+    expect(again.state).toEqual({ guests: 'asking' });
+    expect(again.message).toContain('How many guests?');
+    expect(again.completion.isComplete).toBe(false);
+    expect(s.c.done).toBe(false);
+    const answered = await s.text('12');
+    expect(answered.state).toEqual({ note: 'asking' });
+    expect(values(answered)).toEqual({ guests: 12 });
   });
 
   it('an example flow with neither (lighting-consult: the rooms question after the path locks on home)', async () => {
@@ -379,11 +382,9 @@ describe('questions without answer buttons give up at the budget', () => {
     for (const t of ['my kitchen', 'the living room at home', 'and the bedroom of the house']) await s.text(t);
     expect(s.replies.at(-1)!.state).toEqual({ rooms: 'asking' });
     await s.unreadable(2);
-    expect(s.replies.at(-1)!.state).toEqual({ rooms: 'asking' });
-    const end = await s.text('a few');
-    expect(end.state).toBe(UNREADABLE_TERMINAL_ID);
-    expect(end.completion).toEqual({ isComplete: true, reason: 'stopped', readyForHandoff: false });
-    expect(end.answers).toEqual({});
+    const more = await s.text('a few');
+    expect(more.state).toEqual({ rooms: 'asking' });
+    expect(more.completion.isComplete).toBe(false);
   });
 
   it('the free-text question of a small flow: its invalid edge after its budget', async () => {
@@ -494,14 +495,14 @@ describe('a question with buttons and nowhere its author said to go keeps offeri
     });
   }
 
-  it('only the typed question of that flow can end it (the implicit stop terminal is there for it alone)', async () => {
+  it('nor does the typed question of that flow end it: it keeps asking too (no implicit stop terminal)', async () => {
     const doc = flow({ type: 'category', categories: ['Red', 'Blue'] });
-    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeDefined();
+    expect(flowGraph(doc).node(UNREADABLE_TERMINAL_ID)).toBeUndefined();
     const s = converse(doc);
     await s.button('Red');
-    const end = await s.unreadable(3);
-    expect(end.state).toBe(UNREADABLE_TERMINAL_ID);
-    expect(values(end)).toEqual({ pick: 'Red' });
+    const again = await s.unreadable(4);
+    expect(again.state).toEqual({ guests: 'asking' });
+    expect(values(again)).toEqual({ pick: 'Red' });
   });
 
   it('a flow of button questions alone gets no implicit stop terminal, in its machine or its drawing', () => {

@@ -42,9 +42,10 @@ describe('flowOutline: the flow as its author wrote it', () => {
       ui: null,
     });
     expect(childrenOf(led, 'callback')).toEqual(['callback.caller_name', 'callback.callback_phone', 'callback.__exit__']);
-    // The main flow has no exit; the implicit stop terminal the compiler adds has its box.
+    // The main flow has no exit; no question of it ends the flow for answers it cannot read (attempts.ts), so the
+    // compiler adds no stop terminal.
     expect(led.nodes.filter((n) => n.kind === 'exit').map((n) => n.id)).toEqual(['led.contact.__exit__', 'led.__exit__', 'callback.__exit__']);
-    expect(box(led, '__unreadable__')).toMatchObject({ kind: 'terminal', label: 'Answers unreadable', state: 'led-sales.__unreadable__', marks: ['terminal'] });
+    expect(led.nodes.some((n) => n.id === '__unreadable__')).toBe(false);
   });
 
   it('keeps the ui hints and wraps a ui.group in a box of its own', () => {
@@ -68,29 +69,30 @@ describe('flowOutline: the flow as its author wrote it', () => {
       'callback',
       'support_desk',
       'goodbye',
-      '__unreadable__',
     ]);
   });
 
   it('has one edge per document edge per place, with its outcome (written or its kind\'s default) and guard as written', () => {
     // main 11, led_path 6, contact_details 1, callback_details 2
     expect(led.edges.filter((e) => !e.implicit)).toHaveLength(20);
-    // And where each typed question without an `invalid` edge gives up, which the compiler adds: the unreadable ending
-    // (the category questions, intent and led.venue, keep offering their buttons instead).
-    expect(led.edges.filter((e) => e.implicit)).toEqual(
-      ['led.contact.quote_email', 'callback.caller_name', 'callback.callback_phone'].map((source) => ({
-        id: `${source} -> __unreadable__ #gives-up`,
+    // No question of it gives up with nowhere its author said to go: it keeps asking (attempts.ts).
+    expect(led.edges.filter((e) => e.implicit)).toEqual([]);
+    // Where the flow has a fallback, each question gives up to it: an edge the compiler adds (event-booking).
+    const events = flowOutline(example('event-booking'));
+    expect(events.edges.filter((e) => e.implicit)).toEqual(
+      ['guests', 'event_date', 'catering', 'email'].map((source) => ({
+        id: `${source} -> planner_phone #gives-up`,
         source,
-        target: '__unreadable__',
+        target: 'planner_phone',
         outcome: 'invalid',
         guard: null,
         implicit: true,
       })),
     );
-    // Each is a transition of the compiled machine: from inside the question's state to the ending.
-    const transitions = machineDrawing(compileFlow(example('led-sales'))).transitions;
-    for (const e of led.edges.filter((x) => x.implicit))
-      expect(transitions.some((t) => (t.source === `led-sales.${e.source}` || t.source.startsWith(`led-sales.${e.source}.`)) && t.target === 'led-sales.__unreadable__'), e.id).toBe(true);
+    // Each is a transition of the compiled machine: from inside the question's state to the fallback.
+    const transitions = machineDrawing(compileFlow(example('event-booking'))).transitions;
+    for (const e of events.edges.filter((x) => x.implicit))
+      expect(transitions.some((t) => (t.source === `event-booking.${e.source}` || t.source.startsWith(`event-booking.${e.source}.`)) && t.target === 'event-booking.planner_phone'), e.id).toBe(true);
     expect(led.edges).toContainEqual({ id: 'intent -> led #1', source: 'intent', target: 'led', outcome: 'answered', guard: "answers.intention == 'buy_led'", implicit: false });
     expect(led.edges).toContainEqual({ id: 'intent -> goodbye #1', source: 'intent', target: 'goodbye', outcome: 'answered', guard: 'else', implicit: false });
     expect(led.edges).toContainEqual({ id: 'quote -> project_specialist #1', source: 'quote', target: 'project_specialist', outcome: 'error', guard: null, implicit: false });
@@ -291,7 +293,7 @@ describe('flowOutline: the flow as its author wrote it', () => {
       }),
     );
     expect(childrenOf(outline, 'c')).toEqual(['c.q']);
-    expect(outline.edges.map((e) => e.id)).toEqual(['c -> d #1', 'c.q -> c.q #1', 'c.q -> __unreadable__ #gives-up']);
+    expect(outline.edges.map((e) => e.id)).toEqual(['c -> d #1', 'c.q -> c.q #1']);
   });
 
   it('is what the flow workflow gives as its outline, built once', () => {

@@ -738,6 +738,8 @@ interface Played {
   /** The terminal reached, or null. */
   terminal: string | null;
   answersChecked: number;
+  /** The answers the conversation holds at its end. */
+  answered: number;
 }
 
 async function playTurns(flow: FlowDocument, graph: FlowGraph, plan: LookupPlan, turns: TurnInput[]): Promise<Played> {
@@ -783,7 +785,7 @@ async function playTurns(flow: FlowDocument, graph: FlowGraph, plan: LookupPlan,
       answersChecked += Object.keys(now.answers).length;
       expect(now.completion.isComplete).toBe(conversation.done);
     }
-    return { terminal: conversation.done ? String(conversation.reply().state) : null, answersChecked };
+    return { terminal: conversation.done ? String(conversation.reply().state) : null, answersChecked, answered: Object.keys(conversation.reply().answers).length };
   } finally {
     conversation.stop();
   }
@@ -797,6 +799,7 @@ describe('(b) random turns through every example flow', () => {
     let finished = 0;
     let answersChecked = 0;
     const terminals: Record<string, number> = {};
+    let mostAnswered = 0;
     const started = performance.now();
     await fc.assert(
       fc.asyncProperty(randomLookup, fc.array(turnArb(flow), { maxLength: 25, size: 'max' }), async (plan, turns) => {
@@ -804,6 +807,7 @@ describe('(b) random turns through every example flow', () => {
         const played = await playTurns(flow, graph, plan, turns);
         finished++;
         answersChecked += played.answersChecked;
+        mostAnswered = Math.max(mostAnswered, played.answered);
         if (played.terminal) terminals[played.terminal] = (terminals[played.terminal] ?? 0) + 1;
       }),
       { numRuns: TURN_RUNS },
@@ -813,9 +817,10 @@ describe('(b) random turns through every example flow', () => {
       `[properties] (b) ${name}: ${TURN_RUNS} runs, ${turnsSent} turns in ${seconds(ms)}; ${answersChecked} stored answers checked; terminals reached: ${JSON.stringify(terminals)}`,
     );
     expect(finished).toBeGreaterThanOrEqual(TURN_RUNS);
-    // The random turns get somewhere: answers are stored (and checked), and some conversations end.
+    // The random turns get somewhere: answers are stored (and checked), and some conversation ends or gets past its
+    // second answer. (A question no longer ends a flow for answers it cannot read, so fewer random runs end.)
     expect(answersChecked).toBeGreaterThan(0);
-    expect(Object.keys(terminals).length).toBeGreaterThan(0);
+    expect(Object.keys(terminals).length > 0 || mostAnswered >= Math.min(2, graph.questions.length)).toBe(true);
   });
 
   it('the answer check can fail: a value the question does not allow is caught', () => {

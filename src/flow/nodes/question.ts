@@ -61,11 +61,11 @@ export const QuestionNodeSchema = z.strictObject({
    * yes/no) then offers the buttons alone (state `buttonsOnly`: a button, or a
    * text the offline matcher reads surely, still answers); with an `invalid`
    * edge or a flow `fallback` it gives up at one more failure, else it keeps
-   * offering them. Any other question gives up at the last allowed failure.
-   * Giving up takes the `invalid` edge, else the flow's `fallback`, else the
-   * implicit stop terminal `__unreadable__`.
+   * offering them. Any other question gives up at the last allowed failure
+   * where it has an `invalid` edge or the flow a `fallback`, and takes it;
+   * else it keeps asking (a question asked again is cheap; see attempts.ts).
    */
-  maxAttempts: z.number().int().min(1).max(100).describe('Failed answers in a row before the question gives up (its `invalid` edge, else the flow\'s fallback); the flow\'s maxAttempts, else 3, when absent.').optional(),
+  maxAttempts: z.number().int().min(1).max(100).describe('Failed answers in a row before the question gives up (its `invalid` edge, else the flow\'s fallback; with neither, it keeps asking); the flow\'s maxAttempts, else 3, when absent.').optional(),
   /** Categories that end the intake at once (through the `limiting` edge). */
   limitingValues: z.array(text).meta({ description: 'Categories that end the flow at once, through the `limiting` edge.', examples: [['No']] }).optional(),
   stopMessage: text.describe('What the person reads when a limiting value ends the flow.').optional(),
@@ -575,9 +575,13 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
   const record = (notUnderstood: boolean) => (notUnderstood ? { type: 'noteUnread', params } : { type: 'recordInvalid', params });
   /** Giving up: the failure is counted and traced, then the count starts again (should the flow come back here). */
   const giveUp = (guard: unknown, notUnderstood: boolean) => go(p, 'invalid', guard, [record(notUnderstood), { type: 'forgetAttempts', params }]);
-  /** The budget's last failure: the buttons alone, or giving up. */
+  /** The budget's last failure: the buttons alone; without buttons, giving up where the author said where to go, else asking again (attempts.ts). */
   const lastFailure = (guard: unknown, notUnderstood: boolean): Transition =>
-    buttons ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] } : giveUp(guard, notUnderstood);
+    buttons
+      ? { guard, target: BUTTONS_ONLY_STATE, actions: [record(notUnderstood)] }
+      : givesUp(c.doc, q, p.scope.edges)
+        ? giveUp(guard, notUnderstood)
+        : { guard, actions: [record(notUnderstood)] };
   /** A failed answer with the buttons alone: giving up where the author said where to go, else offering them again (attempts.ts). */
   const buttonsOnlyFailure = (notUnderstood: boolean): Transition =>
     givesUp(c.doc, q, p.scope.edges) ? giveUp(undefined, notUnderstood) : { actions: [record(notUnderstood)] };
