@@ -193,7 +193,7 @@ function ownClauses(text: string, prompt: string, timed: boolean, amount = false
 }
 
 /** A whole answer that says there are none: "none", "zero", "no kids", "we don't have any pets", "not a single one". */
-const NONE = /^(?:none|zero|nil|nobody|no\s?one|not\s+(?:a\s+single\s+)?one|none\s+at\s+all|(?:no|(?:i|we)\s+(?:have|got)\s+no|(?:i|we)\s+(?:do\s+not|don't|dont)\s+have\s+any|not\s+any|zero)\s+(\p{L}+))(?:\s+(?:at\s+all|really|at\s+the\s+moment|right\s+now|currently|yet|so\s+far|thankfully))?$/iu;
+const NONE = /^(?:none|zero|nil|nobody|no\s?one|not\s+(?:a\s+single\s+)?one|none\s+at\s+all|(?:no|(?:i|we)\s+(?:have|got)\s+no|(?:i|we)\s+(?:do\s+not|don't|dont)\s+have\s+any|not\s+any|zero)\s+(\p{L}+))(?:\s+(?:at\s+all|really|at\s+the\s+moment|right\s+now|currently|yet|so\s+far|thankfully|then|sadly|unfortunately|thanks))?$/iu;
 function saysNone(text: string, unit: string): boolean {
   const m = NONE.exec(text.trim().replace(/[\s.!]+$/u, '').replace(/^(?:(?:well|um|uh|so|just)[\s,]+|(?:nope|no|nah)\s*[,.!]\s*)+(?=\S)/iu, ''));
   return m !== null && (m[1] === undefined || countsAsUnit(m[1], unit));

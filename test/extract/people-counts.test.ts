@@ -48,6 +48,9 @@ describe('"none" is 0 where 0 is allowed', () => {
     ['no children', 0],
     ["nah, we don't have any kids", 0],
     ['zero dependants', 0],
+    // Found by hand (a count of cars, after "one, but it's my son's" was refused): "then" closes it.
+    ['none then', 0],
+    ['no kids sadly', 0],
   ])('"%s" reads %s', (text, value) => {
     expect(dependants(text)).toBe(value);
   });
