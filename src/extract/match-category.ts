@@ -26,9 +26,10 @@ import {
 } from './lexicon.js';
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
 import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
-import { bandsWithoutUnit, inRange, monthRangeOf, rangeOf, statedNumbers, statedRange, within, yearsInMonths, type NumberRange } from './number-ranges.js';
+import { inRange, monthRangeOf, rangeOf, statedNumbers, statedRange, within, yearsInMonths, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
+import { shortNameStands, shortNamesOf } from './short-names.js';
 import { thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
@@ -395,7 +396,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   for (let k = mentions.length - 1; k >= 0; k--) {
     const m = mentions[k]!;
     const shortOf = m.phrase && lexicon.shortened.get(m.phrase.tokens.join(' '));
-    if (shortOf !== undefined && (!endsShortName(tokens, m.end, shortOf) || !opensShortNumber(tokens, m))) mentions.splice(k, 1);
+    if (shortOf !== undefined && !shortNameStands(tokens, m, shortOf)) mentions.splice(k, 1);
   }
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
@@ -672,25 +673,14 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
   // (a range without a unit in years), and so is the age a message states ("11 months", "2 and a half").
   const rangesInMonths = monthRanges.size > 0;
   if (rangesInMonths) for (const [category, list] of ranges) if (!monthRanges.has(category)) monthRanges.set(category, list.map(yearsInMonths));
-  const shortened = new Map<string, string>();
-  const unitless = ownWordsOnly ? new Map<string, string[]>() : bandsWithoutUnit(gate.categories.map((category) => ({ category, tokens: phraseTokens(category) })));
+  // Names people shorten the categories to ("50 to 99" for "50 to 99 years", "not yet" for "Not passed yet").
+  const shortened = ownWordsOnly ? new Map<string, string>() : shortNamesOf(gate.categories);
+  for (const [phrase, category] of shortened) add(phrase, { category });
   if (!ownWordsOnly)
     for (const category of gate.categories) {
-      // A band without the unit every band names ("50 to 99" for "50 to 99 years"), as people shorten it too.
-      for (const band of unitless.get(category) ?? [])
-        for (const variant of [band, ...nameVariants(phraseTokens(band))]) {
-          add(variant, { category });
-          shortened.set(variant, category);
-        }
       // The name as people shorten or spell it: without its article ("few times a year" for "A few times a year"),
       // a count in digits or in words ("within 2 weeks" for "Within two weeks").
       for (const variant of nameVariants(phraseTokens(category))) add(variant, { category });
-      // "Not yet" for "Not passed yet", "Not booked yet": the name without its verb.
-      const name = phraseTokens(category);
-      if (name.length === 3 && name[0] === 'not' && name[2] === 'yet') {
-        add('not yet', { category });
-        shortened.set('not yet', category);
-      }
       // "the 500" for "500 Mbit/s": a category named by a number and its unit, the only one with that number.
       const own = phraseTokens(category);
       if (own.length >= 2 && /^\d+$/u.test(own[0]!) && own.slice(1).every((w) => /^\p{L}+$/u.test(w)) && gate.categories.filter((c) => phraseTokens(c)[0] === own[0]).length === 1)
@@ -792,27 +782,6 @@ function nameVariants(tokens: string[]): string[] {
   }
   out.delete(tokens.join(' '));
   return [...out];
-}
-
-/** Words that may follow a shortened name ("under 20 I think", "not yet but soon"): no other thing or doing. */
-const AFTER_A_SHORT_NAME = new Set(['i', 'ish', 'probably', 'maybe', 'roughly', 'approx', 'approximately', 'tbh', 'lol', 'haha', 'at', 'we', 'but', 'and', 'so', 'now', 'sorry', 'unfortunately', 'sadly']);
-/** Words before a number alone that keep it the answer ("just 2", "we're 2", "about 3"). */
-const BEFORE_A_SHORT_NUMBER = new Set(['just', 'only', 'about', 'around', 'roughly', 'we', 're', 'are', 'there', 's', 'its', 'it', 'is', 'so', 'ok', 'um', 'hmm']);
-/** A shortened name that is a number alone ("2" for "2 people") opens its clause, past such words: "flat 2" is no answer. */
-function opensShortNumber(tokens: readonly string[], m: { start: number; end: number }): boolean {
-  if (m.end - m.start !== 1 || !/^\d+$/u.test(tokens[m.start]!)) return true;
-  for (let i = m.start - 1; i >= 0 && tokens[i] !== BREAK; i--) if (!BEFORE_A_SHORT_NUMBER.has(tokens[i]!)) return false;
-  return true;
-}
-/** Units as people shorten them ("3 to 4 ppl", "under 20 yrs"): the category's own unit, said short. */
-const SHORT_UNITS: Readonly<Record<string, readonly string[]>> = {
-  people: ['ppl', 'pax', 'peeps', 'persons', 'person'], years: ['yrs', 'yr', 'y', 'year'], hours: ['hrs', 'hr', 'h', 'hour'],
-  minutes: ['mins', 'min'], months: ['mths', 'mos', 'mo', 'month'], weeks: ['wks', 'wk', 'week'], bedrooms: ['beds', 'bed', 'br', 'bdrm'],
-};
-function endsShortName(tokens: readonly string[], end: number, category: string): boolean {
-  const next = tokens[end];
-  if (next === undefined || next === BREAK || AFTER_A_SHORT_NAME.has(next) || (next === 'or' && tokens[end + 1] === 'so')) return true;
-  return phraseTokens(category).some((w) => SHORT_UNITS[w]?.includes(next) ?? false);
 }
 
 /** The phrases of a lexicon read left to right, longest first at each place. */

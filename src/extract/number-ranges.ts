@@ -79,7 +79,8 @@ export function bandsWithoutUnit(categories: readonly { category: string; tokens
     units.add(SINGULAR_UNITS[tokens[at]!] ?? tokens[at]!.replace(/s$/u, ''));
     const rest = tokens.filter((_, j) => j !== at);
     const [a, b, c] = rest;
-    found.set(category, [rest.join(' '), ...(rest.length === 3 && b === 'to' ? [`between ${a} and ${c}`] : [])]);
+    // ("50-99" is written "50 99" once normalized.)
+    found.set(category, [rest.join(' '), ...(rest.length === 3 && b === 'to' ? [`${a} ${c}`, `between ${a} and ${c}`] : [])]);
   }
   return units.size === 1 && found.size >= 2 ? found : new Map();
 }

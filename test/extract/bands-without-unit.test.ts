@@ -21,8 +21,8 @@ describe('bands without their unit', () => {
   it('leaves out the one unit every band names', () => {
     expect(Object.fromEntries(named(building.categories))).toEqual({
       'Under 20 years': ['under 20'],
-      '20 to 49 years': ['20 to 49', 'between 20 and 49'],
-      '50 to 99 years': ['50 to 99', 'between 50 and 99'],
+      '20 to 49 years': ['20 to 49', '20 49', 'between 20 and 49'],
+      '50 to 99 years': ['50 to 99', '50 99', 'between 50 and 99'],
       '100 years or more': ['100 or more'],
     });
     // Months beside years: "under 6" could be either.
@@ -30,7 +30,7 @@ describe('bands without their unit', () => {
     // A band that names no unit ("Under 18") has nothing to leave out.
     expect(named(['Under 18', '18 to 64', '65 and over']).size).toBe(0);
     // Names without a number are no band.
-    expect(named(['None', '1 to 2 rooms', '3 rooms or more']).get('1 to 2 rooms')).toEqual(['1 to 2', 'between 1 and 2']);
+    expect(named(['None', '1 to 2 rooms', '3 rooms or more']).get('1 to 2 rooms')).toEqual(['1 to 2', '1 2', 'between 1 and 2']);
   });
 
   it.each([
