@@ -7,15 +7,18 @@ import { namesPersonAsked } from './asked-person.js';
 import type { MatchableQuestion } from './match-category.js';
 
 /**
- * A yes/no question answered by saying it back (issue 26, coverage of clear answers): "she's allergic to nuts"
- * asked whether the child has any allergies, "I can smell gas" asked whether you can smell gas, "we own it" asked
- * whether you own the home. The message says the question's predicate (its first word of substance after the one
- * asked about: "allergies", "smell", "own") of the one asked, now and plainly: that is the question's Yes, and the
- * same said with its verb denied ("she isn't allergic to anything", "I don't own it") is its No.
+ * A yes/no question answered in its own words (issue 26, coverage of clear answers).
+ *
+ * - Said back (`byRestatement`): "she's allergic to nuts" asked whether the child has any allergies, "I can smell
+ *   gas" asked whether you can smell gas, "we own it" asked whether you own the home. The message says the
+ *   question's predicate (its words of substance after the one asked about: "allergies", "smell gas", "own") of
+ *   the one asked, now and plainly: that is the question's Yes, and the same with its verb denied ("she isn't
+ *   allergic to anything", "I don't own it") is its No. Never at a question worded in the negative ("Is the roof
+ *   NOT in direct sun?"), whose Yes and No the words would turn round.
+ * - In the words of its "(Yes means …)" (`byYesMeans`): "automatic please" where Yes means lessons in an automatic.
  *
  * Read only where nothing else was, and only from a message of one clause with no contrast, condition, hedge,
- * question, other time or someone else as its subject; never at a question worded in the negative ("Is the
- * roof NOT in direct sun?"), whose Yes and No the words would turn round.
+ * question, other time or someone else as its subject.
  */
 
 /** Words of a question that are none of its substance: auxiliaries, pronouns, quantities, time, place. */
@@ -53,7 +56,7 @@ const MEANS_FILLERS = new Set([
 ]);
 const THIRD_PERSONS = new Set(['he', 'she', 'they', 'him', 'her', 'them', 'his', 'their']);
 const FILLERS = new Set([...ANSWER_FILLERS, 's', 'its', 'would', 'will', 'can', 'could', 'do', 'does', 'has', 'have', 'got']);
-/** Words that place a thing ("in the loft", "behind the units", "under the stairs"). */
+/** Words that place a thing ("in the loft", "under the stairs"). */
 const IN_PLACE = new Set(['in', 'on', 'at', 'under', 'inside', 'up', 'down', 'of', 'to', 'from', 'with', 'by', 'for']);
 
 const UNCERTAIN = UNCERTAIN_PHRASES.map((p) => tokenize(p));
