@@ -299,6 +299,8 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       // "New patient, but also a video call": two answers, not one replacing the other; "double, but a suite if it is
       // free": the second only on a condition (rule a of issue 26: two values, neither a correction).
       if ((said.length > 0 || numbers) && before.length > 0 && tail.some((t) => ADDING.has(t) || CONDITIONAL.has(t))) return abstain('ambiguous');
+      // "Basic is fine, though premium sounds nice": a tail that only finds another answer appealing chooses nothing.
+      if (said.length > 0 && before.length > 0 && tail.some((t, k) => APPRAISING.has(t) && k > said[0]!.start)) return abstain('ambiguous');
       // "My wife takes it to work daily, but I never do" asked how often the car is used: someone else's value before,
       // the person's own after. Asked of "you" alone the person's is the answer; asked of a thing or of anyone, either
       // may be: two values, neither a correction.
@@ -1186,6 +1188,8 @@ const STILL_ME = new Set([
   'budget', 'plan', 'preference', 'reason', 'amount', 'refund', 'date', 'schedule', 'symptoms', 'pain', 'max', 'maximum',
   'most', 'limit', 'total', 'price', 'cost', 'best', 'flight', 'booking', 'licence', 'license', 'current',
 ]);
+/** Verbs that say how something appears, not that it is chosen ("premium sounds nice", "the big one looks tempting"). */
+const APPRAISING = new Set(['sounds', 'sound', 'looks', 'look', 'seems', 'seem', 'tempting', 'tempted', 'appealing']);
 /** Words after a thing that name a part or an aspect of it, not someone else ("the visit type", "my insurance status"). */
 const OF_A_THING = new Set([
   'type', 'kind', 'sort', 'category', 'option', 'choice', 'level', 'size', 'history', 'details', 'info', 'information',

@@ -35,3 +35,17 @@ describe('a choice said politely', () => {
     expect(r.ok && r.value).toBe(45);
   });
 });
+
+describe('another answer only found appealing', () => {
+  // Found by hand (a wrong commit): "basic is fine, though premium sounds nice" had been Premium.
+  const cover = { key: 'q', prompt: 'Which level of cover would you like?', categories: ['Basic', 'Standard', 'Premium'] };
+  it.each(['basic is fine, though premium sounds nice', 'basic, but premium looks tempting'])('"%s" chooses nothing surely', (text) => {
+    expect(read(text, cover)).toBe('abstain');
+  });
+  it.each([
+    ['premium sounds good', 'Premium'],
+    ['basic, but actually premium', 'Premium'],
+  ])('"%s" is %s', (text, value) => {
+    expect(read(text, cover)).toBe(value);
+  });
+});
