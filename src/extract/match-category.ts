@@ -387,6 +387,9 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   }
   const found = scan(tokens, lexicon.phrases);
   if (found.typoTie) return abstain('ambiguous');
+  // "Overnight if possible, otherwise home visits": what comes after "otherwise" is a fallback, not the choice.
+  const fallbackAt = tokens.findIndex((t, i) => t === 'otherwise' || (t === 'failing' && tokens[i + 1] === 'that') || (t === 'or' && tokens[i + 1] === 'else'));
+  if (fallbackAt > 0 && found.mentions.some((m) => m.start > fallbackAt)) return abstain('ambiguous');
   const { consumedBy } = found;
   const clauseOf = clauses(tokens);
   // "Last time I took basic", "my dad smoked daily", "I'll be retired next year": true then, not now (assertion.ts).

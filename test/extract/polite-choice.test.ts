@@ -49,3 +49,14 @@ describe('another answer only found appealing', () => {
     expect(read(text, cover)).toBe(value);
   });
 });
+
+describe('a first choice and its fallback', () => {
+  // Found by hand (a wrong commit): "overnight if possible, otherwise home visits" had been Home visits.
+  const care = { key: 'q', prompt: 'Hi! What kind of pet care do you need?', categories: ['Home visits', 'Overnight stays', 'Dog walking'] };
+  it.each(['overnight if possible, otherwise home visits', 'overnight stays, failing that dog walking'])('"%s" is no sure answer', (text) => {
+    expect(read(text, care)).toBe('abstain');
+  });
+  it('"home visits, otherwise nothing" is Home visits', () => {
+    expect(read('home visits, otherwise nothing', care)).toBe('Home visits');
+  });
+});
