@@ -395,11 +395,12 @@ function mentionsIn(tokens: readonly string[], today: Date, past = false): Menti
       }
     }
     // "2019", "in 2022", "since 2019": that whole year (looking back, a year not come yet names nothing; looking
-    // on, one gone names nothing).
+    // on, one gone names nothing; nor does a year beyond what people plan or remember plainly: "by 2050 at this
+    // rate" is a joke, not a date).
     if (/^(?:19|20)\d{2}$/u.test(t)) {
       const year = Number(t);
       const now = today.getUTCFullYear();
-      if (past ? year <= now : year >= now) {
+      if (past ? year <= now && year >= now - 60 : year >= now && year <= now + 2) {
         const first = daysTo(today, year, 0, 1);
         const last = daysTo(today, year, 11, 31);
         out.push({ start: i, end: i + 1, range: past ? { from: first, to: Math.min(0, last) } : { from: Math.max(0, first), to: last } });

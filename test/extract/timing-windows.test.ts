@@ -228,7 +228,13 @@ describe('a year alone', () => {
   ])('"%s" is %s: the whole year is in it', (text, value) => {
     expect(ask(text, prompt, movedIn)).toBe(value);
   });
-  it.each(['2021', 'my parents moved in 2010', '2030'])('"%s" is unread (two windows, someone else, a year to come)', (text) => {
+  it.each(['2021', 'my parents moved in 2010', '2030', '1958'])('"%s" is unread (two windows, someone else, a year to come, beyond what is remembered plainly)', (text) => {
     expect(ask(text, prompt, movedIn)).toBe('abstain');
+  });
+  it('a year far ahead is a joke, not a date', () => {
+    expect(ask('2050', 'When should the cover start?', cover)).toBe('abstain');
+    expect(ask('in 2050 at this rate', 'When should the cover start?', cover)).toBe('abstain');
+    // Next year is a date: all of it is later than a month from now.
+    expect(ask('2027', 'When should the cover start?', cover)).toBe('Later');
   });
 });
