@@ -403,6 +403,12 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     const shortOf = m.phrase && lexicon.shortened.get(m.phrase.tokens.join(' '));
     if (shortOf !== undefined && !shortNameStands(tokens, m, shortOf)) mentions.splice(k, 1);
   }
+  // "None, it's only under the sink" asked whether the water is not turned off: a "none" that answers no "any".
+  for (let k = mentions.length - 1; k >= 0; k--) {
+    const m = mentions[k]!;
+    if (m.category === lexicon.no && m.phrase && QUANTITY_NOES.has(m.phrase.tokens.join(' ')) && (tokens[m.end] === undefined || tokens[m.end] === BREAK) && !ASKS_OF_ANY.test(gate.prompt ?? ''))
+      mentions.splice(k, 1);
+  }
   // "The day after today", "until next week": a time said relative to the answer's word is not it.
   for (let k = mentions.length - 1; k >= 0; k--) if (RELATIVE.has(tokens[mentions[k]!.start - 1] ?? '')) mentions.splice(k, 1);
   // "No pets" asked about smoking, "I never lost it" asked about a licence: the "no" or "never" negates
@@ -767,6 +773,14 @@ function buildLexicon(gate: MatchableQuestion, ownWordsOnly: boolean): GateLexic
     counting: !ownWordsOnly,
   };
 }
+
+/**
+ * "None", "nothing", "nobody" said alone: a No only to a question whether there is any, or of having one ("Any
+ * allergies?", "Can you smell anything?", "Do you have pets?"); asked "Is the water NOT turned off?", "none" says
+ * nothing. (As the subject of a clause, "nothing's coming out", it denies what the clause says, and is read.)
+ */
+const QUANTITY_NOES = new Set(['none', 'nothing', 'nada', 'nobody', 'no one', 'nobody else', 'no one else', 'nobody will', 'no one will', 'nobody does', 'no one does']);
+const ASKS_OF_ANY = /\b(?:any|anything|anyone|anybody|anywhere|someone|somebody|something|there|have|has|got|had|who|else)\b/iu;
 
 /** The built-in words for a category (lexicon.ts), looked up by its name with or without its article. */
 // (Own keys only: a category named "constructor" or "__proto__" has no built-in words.)
