@@ -69,7 +69,7 @@ export function readFlow(arg: string): { flow: FlowDocument; path: string } {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+    throw cannotRead(path, error);
   }
   return { flow: parseFlowText(text, path), path };
 }
@@ -131,8 +131,17 @@ export function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+    throw cannotRead(path, error);
   }
+}
+
+/** A file that cannot be read, said plainly (a failure at run time, exit 1), not as Node's error code. */
+function cannotRead(path: string, error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new CliError(`no such file "${path}"`);
+  if (code === 'EISDIR') return new CliError(`"${path}" is a directory; give a file`);
+  if (code === 'EACCES') return new CliError(`no permission to read "${path}"`);
+  return new CliError(`cannot read "${path}": ${(error as Error).message}`);
 }
 
 /** Every flow document in a directory, checked (see `loadFlowsDir`): a refused directory is a CLI failure (exit 1) with the whole list. */

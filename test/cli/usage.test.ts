@@ -147,3 +147,18 @@ describe('the process', () => {
     expect(failure.stdout).toContain('JSON syntax error');
   });
 });
+
+describe('a file that cannot be read', () => {
+  // Found by s39hands: a missing eval file and a directory given to validate printed Node's ENOENT and EISDIR.
+  it('a missing file is named plainly (a failure at run time, exit 1)', async () => {
+    const result = await run('eval', join(root, 'test/fixtures/flows/plumber-callout.json'), '/no/such/cases.jsonl');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('no such file "/no/such/cases.jsonl"\n');
+  });
+  it('a directory where a file is wanted says so, exit 1', async () => {
+    const dir = join(root, 'test/fixtures');
+    const result = await run('validate', dir);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`"${dir}" is a directory; give a file\n`);
+  });
+});
