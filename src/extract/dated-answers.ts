@@ -32,7 +32,7 @@ const PLAN_WORDS = new Set([
   // A plan the person has changed: "we pushed it to june", "moved it forward to the 3rd".
   'pushed', 'moved', 'postponed', 'rescheduled', 'changed', 'brought', 'forward', 'delayed', 'put',
   // The same prepositions in the major languages ("en enero", "ab Januar", "a partir de janvier").
-  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf', 'im', 'a', 'in',
+  'en', 'em', 'au', 'op', 'ab', 'desde', 'partir', 'des', 'dal', 'vanaf', 'im',
   // "Preferably" in the major languages ("am liebsten im Januar", "de preferencia en enero", "de preference en janvier").
   'am', 'liebsten', 'lieber', 'preferencia', 'preferiblemente', 'preference', 'plutot', 'preferibilmente', 'preferencialmente', 'liefst', 'bij', 'voorkeur',
 ]);
