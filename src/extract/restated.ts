@@ -96,6 +96,43 @@ function yesAndNo(gate: MatchableQuestion): { yes: string; no: string } | undefi
 /** The question as asked: its last sentence that asks, without what brackets add. */
 const askedSentence = (prompt: string) => prompt.replace(/\([^)]*\)/gu, ' ').split(/(?<=[.!?])\s+/u).reverse().find((s) => s.includes('?')) ?? '';
 
+/** What a question's wording gives these readers, whatever the message: read once per question (a bounded few). */
+interface Asked {
+  /** The predicate said back (`predicateOf`), if the question has one. */
+  predicate: string[] | undefined;
+  /** The prefixes of every word of the question. */
+  words: ReadonlySet<string>;
+  /** Whether it asks of now ("Does…", "Is…"), so that a past said is another time. */
+  present: boolean;
+  /** The prefixes of the words its "(Yes means …)" gives its Yes alone, if it has one. */
+  yesMeans: ReadonlySet<string> | undefined;
+}
+const askedOf = new Map<string, Asked>();
+function asked(prompt: string): Asked {
+  let found = askedOf.get(prompt);
+  if (!found) {
+    const question = askedSentence(prompt);
+    const means = /\(\s*yes means ([^)]*)\)/iu.exec(prompt);
+    const inQuestion = new Set(tokenize(question).map(prefix));
+    found = {
+      predicate: predicateOf(prompt),
+      words: new Set(tokenize(prompt).map(prefix)),
+      present: PRESENT.test(question.trim().toLowerCase()),
+      yesMeans:
+        means === null
+          ? undefined
+          : new Set(
+              tokenize(means[1]!)
+                .filter((w) => w.length >= 4 && !w.endsWith('ed') && !NOT_SUBSTANCE.has(w) && !MEANS_FILLERS.has(w) && !PEOPLE.has(w) && !inQuestion.has(prefix(w)))
+                .map(prefix),
+            ),
+    };
+    if (askedOf.size >= 1000) askedOf.clear();
+    askedOf.set(prompt, found);
+  }
+  return found;
+}
+
 /**
  * Whether a message is one plain statement, of the one asked, now, about the question's thing, with its word of
  * substance at `at`: one clause, no contrast, condition, hedge, frequency, question, laugh or irony; no one else
@@ -113,16 +150,16 @@ function plainStatement(text: string, tokens: readonly string[], at: number, pro
   // Asked of one other person ("your child"): no one else named ("my husband is allergic to cats").
   if (named.some((t) => PEOPLE.has(t) && !namesPersonAsked(t, prompt))) return false;
   // Said of another time than the question's: "she was allergic as a baby" asked whether she has allergies.
-  if (PRESENT.test(askedSentence(prompt).trim().toLowerCase()) && tokens.some((t) => PAST.has(t))) return false;
-  const asked = new Set(tokenize(prompt).map(prefix));
-  for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !asked.has(prefix(tokens[k + 1]!))) return false;
+  const question = asked(prompt);
+  if (question.present && tokens.some((t) => PAST.has(t))) return false;
+  for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !question.words.has(prefix(tokens[k + 1]!))) return false;
   return !(toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1);
 }
 
 /** "Yes" or "No" for a message that says a yes/no question back; undefined when it does not, plainly. */
 export function byRestatement(text: string, gate: MatchableQuestion): string | undefined {
   const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
-  const predicate = gate.prompt === undefined ? undefined : predicateOf(gate.prompt);
+  const predicate = gate.prompt === undefined ? undefined : asked(gate.prompt).predicate;
   if (answers === undefined || predicate === undefined) return undefined;
   const tokens = tokenize(text);
   // Every word of the predicate is said ("I smell burning" says no gas); where the first stands, the answer does.
@@ -145,20 +182,14 @@ export function byRestatement(text: string, gate: MatchableQuestion): string | u
  */
 export function byYesMeans(text: string, gate: MatchableQuestion): string | undefined {
   const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
-  const means = gate.prompt === undefined ? null : /\(\s*yes means ([^)]*)\)/iu.exec(gate.prompt);
-  if (answers === undefined || means === null) return undefined;
-  const question = new Set(tokenize(askedSentence(gate.prompt!)).map(prefix));
-  const own = new Set(
-    tokenize(means[1]!)
-      .filter((w) => w.length >= 4 && !w.endsWith('ed') && !NOT_SUBSTANCE.has(w) && !MEANS_FILLERS.has(w) && !PEOPLE.has(w) && !question.has(prefix(w)))
-      .map(prefix),
-  );
+  const question = gate.prompt === undefined ? undefined : asked(gate.prompt);
+  const own = question?.yesMeans;
+  if (answers === undefined || question === undefined || own === undefined) return undefined;
   const tokens = tokenize(text);
   const at = tokens.findIndex((t) => t.length >= 4 && own.has(prefix(t)));
   if (at < 0 || tokens.some((t) => NEGATORS.has(t))) return undefined;
   // In the question's words alone ("it's in the loft", "automatic please"): a word of its own ("there's a hill
   // behind us", "my dad has an automatic") may say something else of them.
-  const prompt = new Set(tokenize(gate.prompt!).map(prefix));
-  if (!tokens.every((t) => t === BREAK || FILLERS.has(t) || IN_PLACE.has(t) || prompt.has(prefix(t)))) return undefined;
+  if (!tokens.every((t) => t === BREAK || FILLERS.has(t) || IN_PLACE.has(t) || question.words.has(prefix(t)))) return undefined;
   return plainStatement(text, tokens, at, gate.prompt!) ? answers.yes : undefined;
 }
