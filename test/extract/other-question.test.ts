@@ -51,6 +51,16 @@ describe("a bare yes/no beside another question's answer is not about this one",
     expect(commit('no, I do not need a parking space', parking, [tools], [allergy])).toEqual({ parking: 'No' });
   });
 
+  it('a unit of time measures and names no topic: "8 months left" is not about a price per month', () => {
+    const lease: ExtractionQuestion = { key: 'lease', prompt: 'Are you still tied to a lease on your current flat?', categories: ['Yes', 'No'] };
+    const rent: ExtractionQuestion = { key: 'rent', prompt: 'How much rent can you pay per month?', categories: ['Under 800', '800 or more'] };
+    const moveIn: ExtractionQuestion = { key: 'move', prompt: 'How many weeks until you can move in?', categories: ['1 or 2', '3 or more'] };
+    expect(commit('yes, another 8 months of it', lease, [], [rent])).toEqual({ lease: 'Yes' });
+    expect(commit('yes, 3 weeks left', lease, [moveIn])).toEqual({ lease: 'Yes' });
+    // The other question's topic itself still counts: the rent is that question's.
+    expect(commit('yes, the rent is a lot', lease, [], [rent])).toEqual({});
+  });
+
   it('what a contrast leaves behind does not count', () => {
     expect(commit('my sister borrows tools from the club, but no', parking, [tools])).toEqual({ parking: 'No' });
     expect(commit('no, but my sister borrows tools from the club', parking, [tools])).toEqual({});
