@@ -1355,9 +1355,27 @@ function hedgedAt(tokens: string[], hedge: string[], named?: Map<number, Phrase>
     if (phrase !== undefined && typeof phrase.means === 'object' && phrase.tokens.length > hedge.length) continue;
     const next = tokens[i + hedge.length];
     const beforeCount = hedge.length === 1 && APPROXIMATE.has(hedge[0]!) && next !== undefined && (COUNTS.has(next) || /^\d+$/.test(next));
-    if (!beforeCount) return true;
+    if (!beforeCount && !knowingHow(tokens, i + hedge.length, hedge)) return true;
   }
   return false;
+}
+
+/** Hedges that say what one does not know ("no idea", "not sure"). */
+const KNOWING = new Set(['idea', 'clue', 'know', 'sure', 'certain']);
+/** After "how", words that ask an amount or a time: "not sure how often" hedges an answer of how often. */
+const HOW_MUCH = new Set(['often', 'many', 'much', 'long', 'old', 'far', 'soon', 'frequently', 'big', 'large', 'late', 'early']);
+/** After "how to", the choosing or saying of the answer itself: "no idea how to answer that" hedges it. */
+const ANSWERING = new Set(['answer', 'say', 'tell', 'put', 'describe', 'explain', 'choose', 'decide', 'pick', 'reply', 'respond', 'know']);
+/**
+ * "No idea how to use the machines", "not sure how the app works": not knowing how to do a thing is a reason, not
+ * a hedge of the answer. ("Not sure how often", "no idea how many" and "not sure how to answer" still hedge: they
+ * are the answer unknown.)
+ */
+function knowingHow(tokens: string[], after: number, hedge: string[]): boolean {
+  if (!KNOWING.has(hedge.at(-1)!) || tokens[after] !== 'how') return false;
+  const next = tokens[after + 1];
+  if (next === undefined || next === BREAK || HOW_MUCH.has(next)) return false;
+  return !(next === 'to' && ANSWERING.has(tokens[after + 2] ?? ''));
 }
 
 /** A clause after `from` of nothing but a negation ("not really", "no, not at all") that no phrase read. */

@@ -51,6 +51,16 @@ describe('matchCategory', () => {
     expect(value('mostly yes', yesNoPartial)).toBe('abstain:uncertain');
   });
 
+  it('not knowing how to do a thing is a reason, not a hedge; not knowing how often or how to answer is', () => {
+    const coach: MatchableQuestion = { categories: ['Yes', 'No'], prompt: 'Would you like an induction session with a coach?' };
+    expect(value('yes please, I have no idea how to use the machines', coach)).toBe('Yes');
+    expect(value("yes, I don't know how the rowing machine works", coach)).toBe('Yes');
+    expect(value('no, I know how to lift', coach)).toBe('No');
+    expect(value('yes, not sure how often though', coach)).toBe('abstain:uncertain');
+    expect(value('yes? no idea how to answer that', coach)).toBe('abstain:uncertain');
+    expect(value('no idea how many', coach)).toBe('abstain:uncertain');
+  });
+
   it('forgives small typos in longer words, never in short everyday ones', () => {
     expect(matchCategory('folow up', visit)).toEqual({ status: 'match', value: 'Follow-up', confidence: 0.7 });
     expect(value('telehelth', visit)).toBe('Telehealth');
