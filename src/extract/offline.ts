@@ -5,6 +5,7 @@ import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { byYearMade } from './year-made.js';
 import { byNamedKind } from './named-kind.js';
 import { byRestatement, byYesMeans } from './restated.js';
+import { byTenure } from './tenure.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -78,17 +79,24 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     const named = byNamedKind(input.text, gate);
     if (named !== undefined) return { values: { [gate.key]: { value: named, confidence: 0.85, source: 'match' } } };
   }
-  // ... at a Yes/No question: the question said back ("she's allergic to nuts", "I can smell gas"), or what it
-  // says its Yes means ("automatic please" where "Yes means lessons in an automatic only").
+  // ... at a Yes/No question: the question said back ("she's allergic to nuts", "I can smell gas"), what it says
+  // its Yes means ("automatic please" where "Yes means lessons in an automatic only"), or whether one owns one's
+  // home said by its tenure ("it's ours", "we rent": tenure.ts).
   if (result.status !== 'match' && current.mentions.length === 0) {
-    const said = byRestatement(input.text, gate) ?? byYesMeans(input.text, gate);
+    const said = byRestatement(input.text, gate) ?? byYesMeans(input.text, gate) ?? byTenure(input.text, gate);
     if (said !== undefined) return { values: { [gate.key]: { value: said, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
   // answer's yes/no, or a take-back: not an answer to this question, which is asked again.
   const generic = current.mentions.length > 0 && current.mentions.every((m) => m.generic);
   // "We do have a dog" asked whether an alarm is fitted: a bare "have" of another thing answers nothing (had-thing.ts).
-  if (result.status === 'match' && generic && current.mentions.every((m) => hadIsAnotherThing(current.tokens, m, gate.prompt, gate.categories)))
+  // (Unless the thing had is this question's by what it is: "we've got a mortgage on it" asked whether you own the home.)
+  if (
+    result.status === 'match' &&
+    generic &&
+    current.mentions.every((m) => hadIsAnotherThing(current.tokens, m, gate.prompt, gate.categories)) &&
+    byTenure(input.text, gate) !== result.value
+  )
     return { values: {}, failure: { reason: 'abstained', message: 'offline matcher abstained: had_another_thing' } };
   // (Never one of this question's categories typed as written: "Never", asked how often the pressure is topped up.)
   const taken =

@@ -87,7 +87,7 @@ function predicateOf(prompt: string): string[] | undefined {
 }
 
 /** The question's Yes and No categories, where it has only those two. */
-function yesAndNo(gate: MatchableQuestion): { yes: string; no: string } | undefined {
+export function yesAndNo(gate: MatchableQuestion): { yes: string; no: string } | undefined {
   const yes = gate.categories.find((c) => c.trim().toLowerCase() === 'yes');
   const no = gate.categories.find((c) => c.trim().toLowerCase() === 'no');
   return yes === undefined || no === undefined || gate.categories.length !== 2 ? undefined : { yes, no };
@@ -95,6 +95,9 @@ function yesAndNo(gate: MatchableQuestion): { yes: string; no: string } | undefi
 
 /** The question as asked: its last sentence that asks, without what brackets add. */
 const askedSentence = (prompt: string) => prompt.replace(/\([^)]*\)/gu, ' ').split(/(?<=[.!?])\s+/u).reverse().find((s) => s.includes('?')) ?? '';
+
+/** The question's predicate said back (`predicateOf`), read once per question. */
+export const askedPredicate = (prompt: string): readonly string[] | undefined => asked(prompt).predicate;
 
 /** What a question's wording gives these readers, whatever the message: read once per question (a bounded few). */
 interface Asked {
@@ -137,9 +140,10 @@ function asked(prompt: string): Asked {
  * Whether a message is one plain statement, of the one asked, now, about the question's thing, with its word of
  * substance at `at`: one clause, no contrast, condition, hedge, frequency, question, laugh or irony; no one else
  * named (on a question put to "you", the person names themselves or no one); no other time; no other thing after
- * it ("we own the flat above").
+ * it ("we own the flat above"). `saysWhose`: the words at `at` name the one asked themselves ("it's ours"), so no
+ * "I" or "we" need come before them.
  */
-function plainStatement(text: string, tokens: readonly string[], at: number, prompt: string): boolean {
+export function plainStatement(text: string, tokens: readonly string[], at: number, prompt: string, saysWhose = false): boolean {
   if (text.includes('?') || tokens.includes(BREAK) || tokens.some((t) => TURNS.has(t))) return false;
   if (UNCERTAIN.some((p) => tokens.some((_, i) => p.every((w, k) => tokens[i + k] === w)))) return false;
   if (unasserted(text, tokens, prompt) !== undefined || clauseTime(tokens, 0, tokens.length, prompt) !== undefined) return false;
@@ -153,7 +157,7 @@ function plainStatement(text: string, tokens: readonly string[], at: number, pro
   const question = asked(prompt);
   if (question.present && tokens.some((t) => PAST.has(t))) return false;
   for (let k = at + 1; k < tokens.length - 1; k++) if (DETERMINERS.has(tokens[k]!) && !question.words.has(prefix(tokens[k + 1]!))) return false;
-  return !(toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1);
+  return saysWhose || !(toYou && !tokens.slice(0, at).some((t) => SELF.has(t)) && at > 1);
 }
 
 /** "Yes" or "No" for a message that says a yes/no question back; undefined when it does not, plainly. */
