@@ -144,8 +144,18 @@ const GENERIC_WORDS = new Set(
 /** Words of steering that are also ordinary nouns ("a teaching assistant", "the heating system"): only said to the bot. */
 const ADDRESSED = new Set(['assistant', 'system', 'chatbot']);
 const ADDRESSING = new Set([BREAK, 'the', 'dear', 'hey', 'hi', 'hello', 'you', 'to', 'this', 'stupid', 'dumb']);
-/** Whether the steering phrase `p` occurs in `tokens`: a noun of ADDRESSED only at a clause's start or addressed ("hey assistant"). */
+/**
+ * "Instructions" steer when they are the assistant's ("your instructions", "new instructions: …"), not when they are
+ * the person's own for someone ("I'll leave instructions", "the feeding instructions").
+ */
+const INSTRUCTION_WORDS = new Set(['instructions', 'instruction']);
+const THE_ASSISTANTS = new Set([BREAK, 'your', 'previous', 'prior', 'new', 'system', 'above', 'earlier', 'following', 'original', 'these', 'all', 'any', 'those', 'its']);
+/**
+ * Whether the steering phrase `p` occurs in `tokens`: a noun of ADDRESSED only at a clause's start or addressed
+ * ("hey assistant"), "instructions" only the assistant's.
+ */
 function steersAt(tokens: string[], p: string[]): boolean {
+  if (p.length === 1 && INSTRUCTION_WORDS.has(p[0]!)) return tokens.some((t, i) => t === p[0] && (i === 0 || THE_ASSISTANTS.has(tokens[i - 1]!)));
   if (p.length !== 1 || !ADDRESSED.has(p[0]!)) return indexOf(tokens, p) >= 0;
   return tokens.some((t, i) => t === p[0] && (i === 0 || ADDRESSING.has(tokens[i - 1]!)));
 }
