@@ -1,5 +1,6 @@
 import { BREAK, tokenize } from './normalize.js';
 import { unasserted } from './assertion.js';
+import { ANSWER_FILLERS } from './lexicon.js';
 import { LETTING, OWNING, RENTING } from './knowledge/tenure.js';
 import { askedPredicate, plainStatement, yesAndNo } from './restated.js';
 import type { MatchableQuestion } from './match-category.js';
@@ -8,7 +9,8 @@ import type { MatchableQuestion } from './match-category.js';
  * A question whether the person owns their home ("Do you own the property?"),
  * answered by its tenure (issue 26, coverage of clear answers): "it's ours",
  * "we're the homeowners", "we have a mortgage" are its Yes; "we rent", "I'm a
- * tenant", "wir wohnen zur Miete" its No. Every clause that says a tenure must
+ * tenant", "wir wohnen zur Miete" its No. Only a message that says nothing but
+ * its tenure (and fillers) is read. Every clause that says a tenure must
  * be a plain statement of the one asked, now (restated.ts), in a message with no
  * question, laughter or irony, and all must agree;
  * one that denies renting ("we're not renting") agrees with owning but is not
@@ -18,6 +20,7 @@ import type { MatchableQuestion } from './match-category.js';
 
 /** The things a home is called in a question of owning it. */
 const HOME = new Set(['home', 'house', 'property', 'flat', 'apartment', 'place', 'dwelling', 'residence', 'bungalow', 'cottage']);
+const FILLERS = new Set([...ANSWER_FILLERS, 'thanks', 'thank', 'you', 'please', 'cheers', 'thx', 'ta']);
 const NEGATORS = new Set(['not', 'no', 'never', 'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'nt', 'without']);
 
 const at = (tokens: readonly string[], phrase: readonly string[]) =>
@@ -49,6 +52,9 @@ export function byTenure(text: string, gate: MatchableQuestion): string | undefi
     const own = Math.min(...OWNING.map((p) => at(clause, p)).filter((i) => i >= 0));
     const rent = Math.min(...RENTING.map((p) => at(clause, p)).filter((i) => i >= 0));
     const first = Math.min(own, rent);
+    // A clause that says no tenure says nothing else either ("..., thanks"): "we have a mortgage, but the deeds are
+    // in my ex's name" may turn what the tenure said.
+    if (!Number.isFinite(first) && clause.some((w) => !FILLERS.has(w))) return undefined;
     if (Number.isFinite(first)) {
       // (The clause on its own: plainStatement reads one clause, its own text.)
       if (!plainStatement(clause.join(' '), clause, first, gate.prompt!, true)) return undefined;

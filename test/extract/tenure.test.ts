@@ -28,6 +28,10 @@ describe('owning a home, said by its tenure', () => {
     expect(read("not ours, we rent")).toBe('No');
     expect(read("we're not renting")).toBeUndefined();
     expect(read("I don't rent it, but it isn't mine either")).toBeUndefined();
+    // A clause that says something else may turn what the tenure said: only a message of its tenure alone is read.
+    expect(read("we have a mortgage, but the deeds are in my ex's name")).toBeUndefined();
+    expect(read("it's ours, the bank has a say in it")).toBeUndefined();
+    expect(read("it's ours, thanks")).toBe('Yes');
   });
 
   it("someone else's home, another time, letting, doubt or irony: nothing is read", () => {
