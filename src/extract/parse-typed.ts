@@ -148,6 +148,12 @@ const BOUND_PHRASES = [
 /** Shortly after these, "one" is a pronoun ("no one", "the blue one", "a big one"), not a number. */
 const NOT_A_NUMBER_BEFORE_ONE = new Set(['a', 'an', 'no', 'any', 'every', 'some', 'which', 'this', 'that', 'the', 'each', 'another', 'other']);
 
+/** Words after "one" that make it a pronoun of a thing described ("the one with the garden"). */
+const DESCRIBING = new Set(['with', 'that', 'who', 'which', 'in', 'on', 'at', 'from', 'of', 'for', 'by', 'near', 'you', 'we', 'i']);
+/** "Just the one", "only the one (cat)": a count of one, said the British way, not a pronoun. */
+const justTheOne = (tokens: readonly string[], i: number) =>
+  (tokens[i - 2] === 'just' || tokens[i - 2] === 'only') && tokens[i - 1] === 'the' && !DESCRIBING.has(tokens[i + 1] ?? '');
+
 interface FoundNumber {
   value: number;
   /** The span in the text, or undefined for a number written in words. */
@@ -379,7 +385,7 @@ function readNumberWords(tokens: readonly string[]): FoundNumber[] | string {
       i++;
       continue;
     }
-    if (t === 'one' && read.end === i + 1 && tokens.slice(Math.max(0, i - 3), i).some((w) => NOT_A_NUMBER_BEFORE_ONE.has(w))) {
+    if (t === 'one' && read.end === i + 1 && !justTheOne(tokens, i) && tokens.slice(Math.max(0, i - 3), i).some((w) => NOT_A_NUMBER_BEFORE_ONE.has(w))) {
       i++;
       continue;
     }

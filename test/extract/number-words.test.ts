@@ -45,6 +45,13 @@ describe('numbers in words', () => {
     expect(nights('tres noches')).toBe(3);
   });
 
+  it('"just the one" is a count of one; "the one" describing a thing is no number', () => {
+    expect(nights('just the one')).toBe(1);
+    expect(nights('only the one night, thanks')).toBe(1);
+    expect(nights('the one')).toBe('refused');
+    expect(nights('just the one with the sea view')).toBe('refused');
+  });
+
   it('a comma before one or two digits and a scale is a decimal comma', () => {
     expect(euros('2,4k')).toBe(2400);
     expect(euros('3,75 thousand')).toBe(3750);
