@@ -7,6 +7,7 @@ import { byNamedKind } from './named-kind.js';
 import { byRestatement, byYesMeans } from './restated.js';
 import { byTenure } from './tenure.js';
 import { byDeniedCategory } from './denied-category.js';
+import { byRegion } from './region.js';
 import { answersAnotherQuestion } from './other-question.js';
 import { withoutReported } from './reported.js';
 import { byRate, byScaleEnd, byTimingWindow } from './dated-answers.js';
@@ -87,9 +88,10 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
     const said = byRestatement(input.text, gate) ?? byYesMeans(input.text, gate) ?? byTenure(input.text, gate);
     if (said !== undefined) return { values: { [gate.key]: { value: said, confidence: 0.85, source: 'match' } } };
   }
-  // ... a category that is a denial ("No packing", "Never serviced"), said by denying its thing ("we don't need packing").
+  // ... a category that is a denial ("No packing", "Never serviced"), said by denying its thing ("we don't need packing");
+  // a region ("Europe", "Worldwide"), said by the places a trip goes to ("Norway and Sweden": region.ts).
   if (result.status !== 'match' && current.mentions.length === 0) {
-    const denied = byDeniedCategory(input.text, gate);
+    const denied = byDeniedCategory(input.text, gate) ?? byRegion(input.text, gate);
     if (denied !== undefined) return { values: { [gate.key]: { value: denied, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that
