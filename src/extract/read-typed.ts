@@ -31,7 +31,7 @@ export function readTypedValue(
   // What the message quotes from a sign, a page or someone else is not the person's (reported.ts).
   text = withoutReported(text);
   // "35 rather than 25", "make it 35 instead of 25", "35 not 25": the value turned down is no answer.
-  if (spec.type === 'number') text = text.replace(REJECTED, ' ');
+  if (spec.type === 'number') text = text.replace(REJECTED, ' ').replace(TYPING_SLIP, ' ');
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text, undefined, options.prompt) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
@@ -300,7 +300,9 @@ const LOWER_BOUND = /\bat\s+least\b|\bminimum\b|(?<!\b(?:no|not|nothing)\s+)\b(?
 const REJECTED = /\b(?:rather\s+than|instead\s+of|(?<=\d[^\d]{0,12})(?:and\s+|but\s+)?not)\s+(?:about\s+|around\s+)?\d[\d.,]*\s*(?:k\b|eur\b|euros?\b|€|\$|dollars?\b|pounds?\b|£)?/giu;
 
 /** Markers of a correction: what follows replaces what came before. */
-const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather(?!\s+than)|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])/giu;
+const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather(?!\s+than)|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])|(?<=\d[^\d\p{L}]*[,;–—-]\s*)(?:no|nope|nah)\s+(?=\d)/giu;
+/** What a person says of their typing, not of the value: "250 - no, 2500, missed a zero". */
+const TYPING_SLIP = /\b(?:missed|forgot|dropped|added|left off|left out)\s+(?:a|one|the|an extra)\s+(?:zero|0|digit|nought)\b/giu;
 /** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */
 const CONTRASTING = /\b(?:but|though|although|however)\b/giu;
 /** A clause that says the asked value again ("but after tax it's 2100", "so 45 in total"). */
@@ -316,7 +318,8 @@ const LIMIT_NAMED = /\b(?:stretch|push it|max(?:imum)?|at most|at the most|up to
 function afterLastTurn(text: string, asksTheMost = false): string | undefined {
   let end: number | undefined;
   let contrast = false;
-  for (const m of text.matchAll(CORRECTING)) end = m.index + m[0].length;
+  // (A marker the message ends on, "… more like 800 actually", leaves the one before it standing.)
+  for (const m of text.matchAll(CORRECTING)) if (/[\p{L}\p{N}]/u.test(text.slice(m.index + m[0].length)) || end === undefined) end = m.index + m[0].length;
   for (const m of text.matchAll(CONTRASTING))
     if (end === undefined || m.index >= end) {
       end = m.index + m[0].length;

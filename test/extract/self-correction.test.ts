@@ -60,6 +60,21 @@ describe('more take-backs', () => {
     expect(ask('today, no, monday', 'When did the noise start?', when)).toBe('In the last 7 days');
     expect(ask('yesterday... no, actually a fortnight ago', 'When did the noise start?', when)).toBe('More than a week ago');
   });
+  it('between two numbers, a bare "no" takes the first back; a marker the message ends on leaves the one before it', () => {
+    expect(rooms('2, no 3, I forgot the attic')).toBe(3);
+    expect(rooms('4 - no 5')).toBe(5);
+    expect(rooms('5. hmm more like 4 actually')).toBe(4);
+    // ("2 no 3" with nothing between is not read: no sign it is a take-back.)
+    expect(rooms('2 no 3')).toBe('refused');
+  });
+  it('what the person says of their typing is not a value: "missed a zero"', () => {
+    const budget = (text: string) => {
+      const r = readTypedValue({ type: 'number', min: 100, max: 50000, unit: 'EUR' }, text, { prompt: 'What is your budget in euros?' });
+      return r.ok ? r.value : 'refused';
+    };
+    expect(budget('300 - no, 3000, missed a zero')).toBe(3000);
+    expect(budget('3000, I added an extra zero before')).toBe(3000);
+  });
 });
 
 describe('a take-back that can only be one, mid-clause', () => {
