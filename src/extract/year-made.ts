@@ -15,8 +15,10 @@ import type { ExtractionQuestion } from './types.js';
  * years, which is no answer between "5 to 9" and "10 to 14".
  */
 
-/** Words before a year that say the thing dates from it ("built in 1985", "from the 1930s", "new in 2015"). */
-const DATING = new Set(['in', 'from', 'since', 'built', 'fitted', 'installed', 'made', 'bought', 'put', 'dates', 'dating', 'new', 'around', 'circa', 'c', 'about', 'roughly', 'approx', 'approximately', 'the', 'early', 'late', 'mid', 'back']);
+/** Words before a year that say the thing dates from it ("built in 1985", "from the 1930s", "new in 2015", "re-tiled in 2015"). */
+const DATING = new Set(['in', 'from', 'since', 'built', 'fitted', 'installed', 'made', 'bought', 'put', 'dates', 'dating', 'new', 'around', 'circa', 'c', 'about', 'roughly', 'approx', 'approximately', 'the', 'early', 'late', 'mid', 'back',
+  // Made new again: what was replaced dates from then ("re-tiled in 2015", "the roof went on in 2015", "had it redone").
+  'replaced', 'redone', 'renewed', 're', 'retiled', 'tiled', 'laid', 'relaid', 'reroofed', 'rebuilt', 'refitted', 'done', 'went', 'on']);
 /** A year ("1985") or a decade ("1930s", "the 80s" is left out: which century is a guess). */
 const YEAR = /^(1[89]\d\d|20\d\d)(s?)$/u;
 /** Words of a dating clause that say nothing of what is dated ("it was put in around 2010", "ours is from 1985"). */

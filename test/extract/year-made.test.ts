@@ -25,6 +25,13 @@ describe('the year a thing was made, at a question of its age in spans of years'
     expect(read(text, q)).toBe(expected);
   });
 
+  it('a thing made new again dates from then: "had it replaced in 2019", "the new one went in in 2006"', () => {
+    expect(read('we had it replaced in 2019', boiler)).toBe('5 to 9 years');
+    expect(read('it was redone in 2010', boiler)).toBe('15 years or more');
+    expect(read('the new one went on in 2006', boiler)).toBe('15 years or more');
+    expect(read('the neighbours had theirs replaced in 2019', boiler)).toBe('abstain');
+  });
+
   it('reads nothing where the year can mean two spans (2016 is 9 or 10 years on 2026-11-28)', () => {
     expect(read('installed in 2016', boiler)).toBe('abstain');
     expect(read('built in 1976', building)).toBe('abstain');
