@@ -45,6 +45,29 @@ describe('numbers in words', () => {
     expect(nights('tres noches')).toBe(3);
   });
 
+  it('reads numbers beyond ten in the major European languages (from n2words), apart or joined', () => {
+    expect(words('cincuenta y cinco')).toBe(55);
+    expect(words('zweihundertfünfzig')).toBe(250);
+    expect(words('deux cent cinquante')).toBe(250);
+    expect(words('quatre-vingt-dix-neuf')).toBe(99);
+    expect(words('ventimila')).toBe(20000);
+    expect(words('mil quinientos')).toBe(1500);
+    expect(words('duzentos e cinquenta')).toBe(250);
+    expect(words('vijftienhonderd')).toBe(1500);
+    expect(euros('zwanzigtausend Euro')).toBe(20000);
+    expect(euros('circa duemila euro')).toBe(2000);
+    expect(nights('doce noches')).toBe(12);
+  });
+
+  it('a foreign piece that is an English word or an article alone is no number', () => {
+    expect(words('once')).toBeUndefined();
+    expect(words('cent')).toBeUndefined();
+    expect(words('elf')).toBeUndefined();
+    expect(nights('once a week')).toBe('refused');
+    // Pieces in an order that makes no one number do not add up: "cinq cinquante" is five, then fifty.
+    expect(words('cinq cinquante')).toBe(5);
+  });
+
   it('"just the one" is a count of one; "the one" describing a thing is no number', () => {
     expect(nights('just the one')).toBe(1);
     expect(nights('only the one night, thanks')).toBe(1);

@@ -6,6 +6,8 @@
  * articles too ("un", "ein", "uno").
  */
 
+import { foreignNumberAt } from './foreign-numbers.js';
+
 // Word tables are Maps: a plain object would answer for "constructor".
 const ENGLISH = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',
   'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
@@ -72,6 +74,10 @@ export function numberWordsAt(tokens: readonly string[], at: number): { value: n
   const dozen = tokens[at] === 'half' && tokens[at + 1] === 'a' ? { value: 6, word: at + 2 } : tokens[at] === 'a' || tokens[at] === 'one' ? { value: 12, word: at + 1 } : { value: (small(tokens[at]) ?? 0) * 12, word: at + 1 };
   if (tokens[dozen.word] === 'dozen' && dozen.value >= 6 && dozen.value <= 108 && EXACTLY.has(tokens[dozen.word + 1] ?? '')) return { value: dozen.value, end: dozen.word + 2 };
   const first = tokens[at] === 'a' && WORD_SCALES.has(tokens[at + 1] ?? '') ? { value: 1, end: at + 1 } : group(at);
+  // In another major language ("cincuenta", "zwanzigtausend", "deux cent cinquante": foreign-numbers.ts), where
+  // that reads further than English does.
+  const foreign = foreignNumberAt(tokens, at);
+  if (foreign && (!first || foreign.end > first.end)) return foreign;
   if (!first) return undefined;
   const scale = WORD_SCALES.get(tokens[first.end] ?? '');
   if (scale === undefined) return first;
