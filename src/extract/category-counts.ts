@@ -6,7 +6,8 @@
  * ("2") or with another thing ("2 kids") is not read here.
  */
 import { BREAK, tokenize } from './normalize.js';
-import { boundAt, boundedRange, rangeOf, within, type NumberRange } from './number-ranges.js';
+import { boundAt, boundedRange, inRange, rangeOf, within, type NumberRange } from './number-ranges.js';
+import { ADDED_LATER, countPeople } from './knowledge/people-count.js';
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
@@ -19,7 +20,9 @@ const ALIASES: Readonly<Record<string, readonly string[]>> = {
 /** Words that may stand between a count and its thing ("two double bedrooms", "3 big rooms"). */
 const BETWEEN = new Set(['double', 'single', 'big', 'small', 'large', 'little', 'good', 'sized', 'size', 'proper', 'real']);
 
-const stem = (w: string) => w.replace(/(?:es|s)$/u, '');
+/** Plurals that are other words ("1 person", "2 people"). */
+const IRREGULAR: Readonly<Record<string, string>> = { people: 'person', children: 'child', men: 'man', women: 'woman' };
+const stem = (w: string) => IRREGULAR[w] ?? w.replace(/(?:es|s)$/u, '');
 
 interface Counted {
   category: string;
@@ -54,6 +57,20 @@ function countedOf(categories: readonly string[]): Counted[] {
   if (counted.length < 2 || new Set(counted.map((c) => c.thing)).size !== 1) counted = [];
   cache.set(categories, counted);
   return counted;
+}
+
+/**
+ * The category of the people a message counts ("4", "four of us", "me, my wife and our two kids", "a family of
+ * five"), where the categories count people ("1 person", "3 to 4 people"): knowledge/people-count.ts counts
+ * the whole message, every part understood. A count that comes and goes ("and sometimes my mum") is none.
+ */
+export function peopleCountCategory(text: string, tokens: readonly string[], categories: readonly string[]): string | undefined {
+  const counted = countedOf(categories);
+  if (counted.length === 0 || counted[0]!.thing !== 'person' || ADDED_LATER.test(text)) return undefined;
+  const n = countPeople(tokens);
+  if (n === undefined) return undefined;
+  const holders = new Set(counted.filter((c) => inRange(n, c.range)).map((c) => c.category));
+  return holders.size === 1 ? [...holders][0] : undefined;
 }
 
 /** Whether a word names the thing ("bedrooms", "bed", "Schlafzimmer" for bedroom). */

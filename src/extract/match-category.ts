@@ -30,7 +30,7 @@ import { inRange, monthRangeOf, rangeOf, statedNumbers, statedRange, within, yea
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
 import { shortNameStands, shortNamesOf } from './short-names.js';
-import { thingCounts } from './category-counts.js';
+import { peopleCountCategory, thingCounts } from './category-counts.js';
 import { oppositesOf, otherChangesOf } from './knowledge/opposites.js';
 import { NEVER_ADVERBS } from './knowledge/frequency.js';
 import { DISCOVERY_VERBS, OPINION_VERBS, VIEW_VERBS } from './knowledge/verbs.js';
@@ -459,6 +459,10 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     for (const c of thingCounts(tokens, gate.categories))
       if (!saidOfAnother(tokens, c.start, gate.prompt) && clauseTime(tokens, c.start, c.end, gate.prompt) === undefined)
         mentions.push({ category: c.category, start: c.start, end: c.end, typo: false, phrase: undefined, number: true });
+    // "Four of us", "me, my wife and our two kids", where the categories count people: the whole message counts them.
+    const people = mentions.length === 0 ? peopleCountCategory(text, tokens, gate.categories) : undefined;
+    if (people !== undefined && clauseTime(tokens, 0, tokens.length, gate.prompt) === undefined)
+      mentions.push({ category: people, start: 0, end: tokens.length, typo: false, phrase: undefined, number: true });
     mentions.sort((a, b) => a.start - b.start);
   }
   if (lexicon.ranges.size > 0) {

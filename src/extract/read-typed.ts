@@ -5,7 +5,7 @@ import { anotherSubject } from './subject.js';
 import { countsAsUnit, withoutOtherMeasures } from './number-measure.js';
 import { PART_OF_THE_WEEK, PART_OF_THE_YEAR, periodsNamed } from './knowledge/periods.js';
 import { BREAK, tokenize } from './normalize.js';
-import { countAnimals, countPeople } from './knowledge/people-count.js';
+import { ADDED_LATER, countAnimals, countPeople } from './knowledge/people-count.js';
 import { VIEW_VERBS } from './knowledge/verbs.js';
 import { conclusionOf } from './conclusion.js';
 import { ANIMALS } from './knowledge/animals.js';
@@ -338,8 +338,6 @@ const ASKS_A_LENGTH = /\bhow long\b|\bhow many\s+(?:years|months|weeks|days|hour
 const DURATION = /\b(?:for|since|in)\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the\s+(?:last|past)\s+)?(\d+)\s*(?:years?|yrs?|months?|weeks?|days?|hours?)\b|(?<![\p{L}\p{N}])(\d+)\s*(?:years?|yrs?|months?|weeks?|days?)\s+ago\b/giu;
 /** Units that count people. */
 const PEOPLE_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?)$/iu;
-/** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
-const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
 /** A contrast that takes part of a number back ("but the fish don't really count", "though one isn't included"). */
 const QUALIFIED_COUNT = /\b(?:but|though|although|however)\b.*(?:\bnot\b|n['’]t\b|\bnever\b|\bno longer\b).*\b(?:count|counts|counting|counted|included?|includes|really|technically|properly)\b/iu;
 /** A contrast that says something of a part of the count ("5 rooms, but one is the kitchen", "though two of them are sheds"). */

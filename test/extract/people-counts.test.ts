@@ -2,11 +2,13 @@
  * Counts of people at a question that counts the person's own dependants (issue 26, found by hand in the
  * demo page: "two kids" at "How many children or other dependants do you support?" was refused as "a count
  * of kids, not dependants", and the third unread answer ended the conversation). Kids are dependants; the
- * kids of someone else, or the kids one works with, are not; "none" is 0 where 0 is allowed. Sentences
- * written for these tests.
+ * kids of someone else, or the kids one works with, are not; "none" is 0 where 0 is allowed. At a question
+ * whose categories are bands of people, the people a message counts are read too. Sentences written for these tests.
  */
 import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../src/extract/offline.js';
 import { readTypedValue } from '../../src/extract/read-typed.js';
+import type { ExtractionQuestion } from '../../src/extract/types.js';
 
 const dependants = (text: string) => {
   const r = readTypedValue({ type: 'number', integer: true, min: 0, max: 8, unit: 'dependants' }, text, { prompt: 'How many people depend on you financially?' });
@@ -96,5 +98,28 @@ describe('the people a list names', () => {
     ['not 2', 'refused'],
   ])('"%s" reads %s', (text, value) => {
     expect(adults(text)).toBe(value);
+  });
+});
+
+describe('where the categories are bands of people ("1 person", "3 to 4 people"), the people counted are read', () => {
+  const guests: ExtractionQuestion = { key: 'guests', prompt: 'How many guests will stay in the cabin?', categories: ['1 person', '2 people', '3 to 5 people', '6 or more people'] };
+  const read = (text: string) => extractOffline({ text, key: 'guests', allowModel: false, questions: [guests] }).values['guests']?.value;
+
+  it('a number, a count with its unit, a group or a list of people', () => {
+    expect(read('4')).toBe('3 to 5 people');
+    expect(read('4 people')).toBe('3 to 5 people');
+    expect(read('there will be four of us')).toBe('3 to 5 people');
+    expect(read("we're a family of six")).toBe('6 or more people');
+    expect(read('me, my husband and our three kids')).toBe('3 to 5 people');
+    expect(read('just me')).toBe('1 person');
+    expect(read('wir sind zu dritt')).toBe('3 to 5 people');
+    expect(read('somos dos')).toBe('2 people');
+  });
+
+  it("someone else's count, one that comes and goes, or a list not understood: nothing", () => {
+    expect(read('my brother is bringing 4 kids')).toBeUndefined();
+    expect(read('me and my two kids, and sometimes my partner')).toBeUndefined();
+    expect(read('me, my wife and the dog')).toBeUndefined();
+    expect(read('there used to be five of us')).toBeUndefined();
   });
 });

@@ -37,14 +37,20 @@ const PEOPLE = new Set([
 const PAIRS = new Set(['parents', 'twins', 'grandparents']);
 /** Words for everybody counted at once ("2 people, me and my partner": the list after it names the same two). */
 const TOTALS = new Set(['people', 'persons', 'personas', 'personnes', 'personen', 'persone', 'pessoas']);
-/** Words that join or wrap a list and count nobody. */
+/** German counts of a group ("wir sind zu viert": we are four). */
+const ZU: ReadonlyMap<string, number> = new Map([['zweit', 2], ['dritt', 3], ['viert', 4], ['funft', 5], ['sechst', 6], ['siebt', 7], ['acht', 8]]);
+/** Words that join or wrap a list and count nobody ("we are", "somos", "wir sind"). */
 const GLUE = new Set([
+  'somos', 'nous', 'sommes', 'siamo', 'wir', 'sind', 'zijn', 'estamos',
   'and', 'plus', 'with', 'my', 'our', 'the', 'just', 'only', 'it', 'is', 'will', 'be', 'would', 'that', 'of', 'us', 'we', 'are', 'there',
   'in', 'total', 'all', 'together', 'y', 'und', 'et', 'e', 'mi', 'mis', 'meine', 'mein', 'ma', 'mon', 'mes', 'mio', 'mia', 'a', 'an',
   '+', 'his', 'their', 'your', 'mine', 'minha', 'meu', 'mijn', 'en', 'och', 'min',
   // "me and my wife as well", "my husband too".
   'too', 'also', 'as', 'well',
 ]);
+
+/** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
+export const ADDED_LATER = /\b(?:on the way|due|soon|sometimes|maybe|might|weekends?|visits?|stays? over|expecting)\b/iu;
 
 /** The number of people the tokens list, or undefined when any part is not understood or nobody is counted. */
 export function countPeople(tokens: readonly string[]): number | undefined {
@@ -57,6 +63,15 @@ export function countPeople(tokens: readonly string[]): number | undefined {
   for (let i = from; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t === '|') continue;
+    // "A family of four", "zu viert": a total of the group.
+    const group = t === 'family' && tokens[i + 1] === 'of' ? -1 : t === 'zu' && ZU.has(tokens[i + 1] ?? '') ? ZU.get(tokens[i + 1]!)! : undefined;
+    if (group !== undefined) {
+      const size = group > 0 ? group : /^\d{1,2}$/u.test(tokens[i + 2] ?? '') ? Number(tokens[i + 2]) : NUMBERS.get(tokens[i + 2] ?? '');
+      if (size === undefined || stated !== undefined || pending !== undefined) return undefined;
+      stated = size;
+      i += group > 0 ? 1 : 2;
+      continue;
+    }
     const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBERS.get(t);
     if (n !== undefined) {
       if (pending !== undefined) return undefined;
