@@ -475,6 +475,14 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       const stated = statedRange(n);
       const holders = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => within(stated, r))).map(([category]) => category);
       if (holders.length !== 1) return abstain('ambiguous');
+      // "18" where the bands count months and years ("6 to 23 months", "4 years or older"): read as years it falls
+      // in an open-ended band, as months in another: either is meant. (A closed band in years, "2 to 3 years", is
+      // how people give a toddler's age: "2".)
+      if (lexicon.rangesInMonths && n.unitless && n.span === undefined && n.bound === undefined) {
+        const asMonths = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value / 12, r))).map(([category]) => category);
+        const openEnded = lexicon.ranges.get(holders[0]!)!.some((r) => r.high === Infinity && inRange(n.value, r));
+        if (openEnded && asMonths.length === 1 && asMonths[0] !== holders[0]) return abstain('ambiguous');
+      }
       mentions.push({ category: holders[0]!, start: n.start, end: n.end, typo: false, phrase: undefined, number: true });
     }
     mentions.sort((a, b) => a.start - b.start);

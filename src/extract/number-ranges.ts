@@ -130,6 +130,8 @@ export interface StatedNumber {
   bound?: Bound;
   /** "In my forties", "mid 30s": a span of ages, not one (in the unit of `value`). */
   span?: NumberRange;
+  /** Said with no unit of time and no birthday ("18", "she's 2"; not "she turned 4"): in months, `value` reads it as years. */
+  unitless?: true;
 }
 
 /** A number said as a bound: what is stated lies on one side of it, the number itself included or not. */
@@ -284,7 +286,9 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
       if (YEAR_UNITS.has(tokens[end] ?? '')) end++;
     }
     if (before !== undefined && COPULA.has(before) && !(before === 'are' && GROUP.has(before2 ?? ''))) aged = true;
-    if ((before !== undefined && TURNING.has(before)) || (before2 === 'will' && (before === 'be' || before === 'turn'))) {
+    // ("Turned four" is a birthday: years, with no unit said.)
+    const turning = (before !== undefined && TURNING.has(before)) || (before2 === 'will' && (before === 'be' || before === 'turn'));
+    if (turning) {
       aged = true;
       if (tokens[end] !== 'today' && value > 0) value -= 1;
       if (tokens[end] !== 'today') months -= 1;
@@ -293,7 +297,8 @@ export function statedNumbers(tokens: readonly string[], from: number, skip: (i:
     const following = tokens[end];
     if (aged && (following === undefined || following === BREAK || end > after || m?.[2] !== undefined || AFTER_AN_AGE.has(following))) {
       const bound = boundAt(tokens, i);
-      found.push({ value: inMonths ? months : value, start: i, end, ...(bound && { bound }) });
+      const unitless = !turning && before !== 'turned' && m?.[2] === undefined && (next === undefined || (!YEAR_UNITS.has(next) && !SHORT_UNITS.has(next)));
+      found.push({ value: inMonths ? months : value, start: i, end, ...(bound && { bound }), ...(unitless && { unitless: true as const }) });
     }
   }
   return found;

@@ -37,6 +37,16 @@ describe('age bands in units of time', () => {
     expect(read(text)).toBe(band);
   });
 
+  it('a number without its unit, where the bands count months and years, is read only where both readings agree or it names a closed band in years', () => {
+    // As years in the open band ("4 years or older"), as months in another: either may be meant.
+    expect(read('18')).toBe('unread');
+    expect(read('she is 5')).toBe('unread');
+    // "2", "3": a toddler's age in years, in a closed band.
+    expect(read('2')).toBe('2 to 3 years');
+    expect(read('18 months')).toBe('6 to 23 months');
+    expect(read('5 years old')).toBe('4 years or older');
+  });
+
   it("reads nothing from someone else's age, a span of time, or a count of people", () => {
     expect(read('his sister is 5')).toBe('unread');
     expect(read('we have been waiting for 3 months')).toBe('unread');
