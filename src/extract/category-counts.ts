@@ -45,7 +45,11 @@ function countedOf(categories: readonly string[]): Counted[] {
       if (t === 'or' && !bound) alternatives.push([]);
       else alternatives[alternatives.length - 1]!.push(t);
     });
-    for (const words of alternatives) {
+    for (const alternative of alternatives) {
+      // "6 bedrooms or more": the bound said after the thing.
+      const tail = alternative.slice(-2);
+      const after = alternative.length >= 4 && (tail[0] === 'or' || tail[0] === 'and') && /^(?:more|over|above|less|fewer|under)$/u.test(tail[1]!);
+      const words = after ? [...alternative.slice(0, -3), ...tail, alternative[alternative.length - 3]!] : alternative;
       const thing = words[words.length - 1];
       if (thing === undefined || !/^[a-z]{3,}$/u.test(thing) || words.length < 2) continue;
       const count = words.slice(0, -1).map((w) => (w in NUMBER_WORDS ? String(NUMBER_WORDS[w]) : w));
@@ -73,6 +77,15 @@ export function peopleCountCategory(text: string, tokens: readonly string[], cat
   return holders.size === 1 ? [...holders][0] : undefined;
 }
 
+/** Words that may stand beside a number alone and say nothing else ("about 3", "just 2", "3 exactly"). */
+const ABOUT = new Set(['about', 'around', 'roughly', 'approximately', 'approx', 'circa', 'ca', 'just', 'only', 'exactly', 'precisely', 'we', 'have', 'it', 'has', 'is', 's']);
+/** Whether the question asks how many of the thing ("How many bedrooms does the home have?"). */
+function asksHowMany(prompt: string | undefined, thing: string): boolean {
+  if (prompt === undefined) return false;
+  const words = tokenize(prompt);
+  return words.some((w, i) => w === 'how' && words[i + 1] === 'many' && words.slice(i + 2, i + 5).some((x) => names(x, thing)));
+}
+
 /** Whether a word names the thing ("bedrooms", "bed", "Schlafzimmer" for bedroom). */
 function names(word: string, thing: string): boolean {
   return stem(word) === thing || (ALIASES[thing]?.includes(word) ?? false);
@@ -82,15 +95,26 @@ function names(word: string, thing: string): boolean {
  * The counts of the thing the categories count, said in the message, with where (token indices, end exclusive).
  * Empty when the categories count nothing.
  */
-export function thingCounts(tokens: readonly string[], categories: readonly string[]): { category: string; start: number; end: number }[] {
+export function thingCounts(tokens: readonly string[], categories: readonly string[], prompt?: string): { category: string; start: number; end: number }[] {
   const counted = countedOf(categories);
   if (counted.length === 0) return [];
   const thing = counted[0]!.thing;
   const out: { category: string; start: number; end: number }[] = [];
+  // (Where a category has no number, "None" beside "Under 10 hours", a count of 0 may be it: not read here.)
+  const zeroNamed = categories.some((c) => !/\d/u.test(c));
+  const readable = (n: number) => !(n === 0 && zeroNamed);
+  // "3" asked how many bedrooms the home has: the number alone counts the thing the question asks how many of.
+  const alone = tokens.filter((t) => !ABOUT.has(t));
+  if (alone.length === 1 && asksHowMany(prompt, thing)) {
+    const n = /^\d{1,3}$/u.test(alone[0]!) ? Number(alone[0]) : NUMBER_WORDS[alone[0]!];
+    const at = tokens.indexOf(alone[0]!);
+    const holders = n === undefined || !readable(n) ? [] : [...new Set(counted.filter((c) => inRange(n, c.range)).map((c) => c.category))];
+    return holders.length === 1 ? [{ category: holders[0]!, start: at, end: at + 1 }] : [];
+  }
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const n = /^\d{1,2}$/u.test(t) ? Number(t) : NUMBER_WORDS[t];
-    if (n === undefined) continue;
+    if (n === undefined || !readable(n)) continue;
     let k = i + 1;
     while (k < i + 3 && BETWEEN.has(tokens[k] ?? '')) k++;
     if (!names(tokens[k] ?? '', thing)) continue;

@@ -163,6 +163,8 @@ function steersAt(tokens: string[], p: string[]): boolean {
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
 /** Words that only say an answer more surely ("definitely", "for sure"). */
+/** Whether some band names months or weeks ("6 to 23 months"): a number without its unit may then be months. */
+const bandsInMonths = (categories: readonly string[]) => categories.some((c) => /\b(?:months?|weeks?)\b/iu.test(c));
 /** Words that may open a clause before an answer ("oh absolutely", "well sure"). */
 const INTERJECTION_WORDS = new Set(['oh', 'ohh', 'ah', 'well', 'and', 'but', 'so', 'i', 'it', 'is', 'that', 'most']);
 const INTENSIFIERS = new Set(['definitely', 'absolutely', 'certainly', 'totally', 'surely', 'for', 'sure', 'of', 'course', '100', 'positive', 'defo', 'def']);
@@ -456,7 +458,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
   }
   // "A two-bed flat" where the categories count bedrooms ("1 bedroom", "2-3 bedrooms", "4+ bedrooms").
   if (lexicon.counting) {
-    for (const c of thingCounts(tokens, gate.categories))
+    for (const c of thingCounts(tokens, gate.categories, gate.prompt))
       if (!saidOfAnother(tokens, c.start, gate.prompt) && clauseTime(tokens, c.start, c.end, gate.prompt) === undefined)
         mentions.push({ category: c.category, start: c.start, end: c.end, typo: false, phrase: undefined, number: true });
     // "Four of us", "me, my wife and our two kids", where the categories count people: the whole message counts them.
@@ -478,7 +480,7 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
       // "18" where the bands count months and years ("6 to 23 months", "4 years or older"): read as years it falls
       // in an open-ended band, as months in another: either is meant. (A closed band in years, "2 to 3 years", is
       // how people give a toddler's age: "2".)
-      if (lexicon.rangesInMonths && n.unitless && n.span === undefined && n.bound === undefined) {
+      if (lexicon.rangesInMonths && n.unitless && n.span === undefined && n.bound === undefined && bandsInMonths(gate.categories)) {
         const asMonths = [...lexicon.ranges].filter(([, ranges]) => ranges.some((r) => inRange(n.value / 12, r))).map(([category]) => category);
         const openEnded = lexicon.ranges.get(holders[0]!)!.some((r) => r.high === Infinity && inRange(n.value, r));
         if (openEnded && asMonths.length === 1 && asMonths[0] !== holders[0]) return abstain('ambiguous');

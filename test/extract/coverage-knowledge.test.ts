@@ -150,6 +150,8 @@ describe('categories that count a thing, read from a count of that thing', () =>
     ['just a one bedroom flat', size, 'Studio or 1 bedroom'],
     ['it is a 2 bdrm', rooms, '2 bedrooms'],
     ['four big bedrooms', rooms, '3 or more bedrooms'],
+    // A number alone at a question of how many bedrooms counts them (counted-bands.test.ts).
+    ['3', rooms, '3 or more bedrooms'],
   ] as const)('"%s" is read', (text, gate, expected) => {
     expect(value(text, gate)).toBe(expected);
   });
@@ -158,7 +160,8 @@ describe('categories that count a thing, read from a count of that thing', () =>
     ['two doubles and a single', rooms],
     ['2 double bedrooms and a single', rooms],
     ['my parents have 4 bedrooms', rooms],
-    ['3', rooms],
+    // (The question asks how big, not how many: a number alone may be anything.)
+    ['3', size],
     ['2 kids and a dog', size],
   ] as const)('"%s" is not read', (text, gate) => {
     expect(value(text, gate)).toBe('abstain');
