@@ -78,6 +78,8 @@ const TOPIC_STOP = new Set([
   'know', 'think', 'tell', 'thanks', 'hello', 'welcome', 'still', 'ever', 'never', 'been', 'being', 'were', 'wish', 'nobody',
   'none', 'nothing', 'really', 'right', 'okay', 'good', 'fine', 'great', 'moment', 'currently', 'current', 'today', 'included',
   'example', 'such', 'start', 'starts', 'after', 'before', 'even', 'very', 'every', 'each', 'anything', 'something',
+  // Pronouns and words of a whole ("for everyone together", "the whole trip"): who or how much, not what about.
+  'everyone', 'everybody', 'everything', 'together', 'whole', 'total', 'altogether', 'including',
   // Units of time measure how long or how often ("14 months left", "per month"): they name no question's topic.
   'hour', 'hours', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years', 'minute', 'minutes',
 ]);

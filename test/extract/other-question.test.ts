@@ -61,6 +61,14 @@ describe("a bare yes/no beside another question's answer is not about this one",
     expect(commit('yes, the rent is a lot', lease, [], [rent])).toEqual({});
   });
 
+  it('pronouns and words of a whole name no topic: "everyone" of "the whole holiday cost for everyone together"', () => {
+    const treated: ExtractionQuestion = { key: 'treated', prompt: 'Is anyone on the trip being treated for an illness?', categories: ['Yes', 'No'] };
+    const cost: ExtractionQuestion = { key: 'cost', prompt: 'What did the whole holiday cost for everyone together?', categories: ['Under 1000', '1000 or more'] };
+    expect(commit("no, everyone's healthy", treated, [], [cost])).toEqual({ treated: 'No' });
+    // The other question's own topic still counts.
+    expect(commit('no, the holiday cost a lot', treated, [], [cost])).toEqual({});
+  });
+
   it('what a contrast leaves behind does not count', () => {
     expect(commit('my sister borrows tools from the club, but no', parking, [tools])).toEqual({ parking: 'No' });
     expect(commit('no, but my sister borrows tools from the club', parking, [tools])).toEqual({});
