@@ -1,4 +1,4 @@
-import { ANSWER_FILLERS, NEGATORS } from './lexicon.js';
+import { ANSWER_FILLERS, NEGATORS, THANKS_AND_GREETINGS } from './lexicon.js';
 import { BREAK, tokenize } from './normalize.js';
 import { plainStatement } from './restated.js';
 import { unasserted } from './assertion.js';
@@ -20,7 +20,7 @@ const BETWEEN = new Set([
 ]);
 /** Words that may close the clause after the thing: "no packing needed", "not serviced yet", "at all". */
 const AFTER = new Set(['needed', 'required', 'please', 'thanks', 'thank', 'you', 'at', 'all', 'yet', 'ever', 'for', 'us', 'me', 'it', 'then', 'really', 'done', 'thx', 'ta']);
-const FILLERS = new Set([...ANSWER_FILLERS, 'thanks', 'thank', 'you', 'please', 'cheers', 'thx', 'ta']);
+const FILLERS = new Set([...ANSWER_FILLERS, ...THANKS_AND_GREETINGS]);
 
 /** A word's stem, roughly: "packing", "pack" and "packed" share "pack". */
 const stem = (w: string) => {

@@ -181,6 +181,9 @@ export const SUBJECT_MARKERS: readonly string[] = [
   'the appointment is for', 'the visit is for',
 ];
 
+/** Thanks and greetings: a clause of these, beside an answer, says nothing else ("…, thanks", "Hiya, …"). */
+export const THANKS_AND_GREETINGS: readonly string[] = ['thanks', 'thank', 'you', 'please', 'cheers', 'thx', 'ta', 'hiya', 'hi', 'hello', 'hey'];
+
 /**
  * Words an answer may be said with ("she's a new patient", "by phone
  * please"). A clause of an answer and these alone is said to answer; one with

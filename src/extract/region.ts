@@ -1,4 +1,4 @@
-import { ANSWER_FILLERS, NEGATORS, UNCERTAIN_PHRASES } from './lexicon.js';
+import { ANSWER_FILLERS, NEGATORS, THANKS_AND_GREETINGS, UNCERTAIN_PHRASES } from './lexicon.js';
 import { BREAK, tokenize } from './normalize.js';
 import { unasserted } from './assertion.js';
 import { plainStatement } from './restated.js';
@@ -30,7 +30,7 @@ const TRIP = new Set([
   'holiday', 'vacation', 'honeymoon', 'on', 'for', 'off', 'heading', 'head', 'it', 's', 'that', 'via', 'with', 'stop', 'stopover',
   'over', 'some', 'week', 'weeks', 'days', 'few', 'couple', 'of', 'first', 'after', 'ending', 'up', 'from', 'there', 'back', 'just',
 ]);
-const FILLERS = new Set([...ANSWER_FILLERS, 'thanks', 'thank', 'you', 'please', 'hiya', 'hi', 'hello', 'hey']);
+const FILLERS = new Set([...ANSWER_FILLERS, ...THANKS_AND_GREETINGS]);
 const NEGATOR_SET = new Set(NEGATORS);
 const TURNS = new Set(['but', 'though', 'although', 'however', 'except', 'or', 'if', 'unless', 'mostly', 'mainly', 'maybe', 'perhaps', 'probably', 'instead', 'rather']);
 const UNCERTAIN = UNCERTAIN_PHRASES.map((p) => tokenize(p));

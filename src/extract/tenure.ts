@@ -1,6 +1,6 @@
 import { BREAK, tokenize } from './normalize.js';
 import { unasserted } from './assertion.js';
-import { ANSWER_FILLERS } from './lexicon.js';
+import { ANSWER_FILLERS, THANKS_AND_GREETINGS } from './lexicon.js';
 import { LETTING, OWNING, RENTING } from './knowledge/tenure.js';
 import { askedPredicate, plainStatement, yesAndNo } from './restated.js';
 import type { MatchableQuestion } from './match-category.js';
@@ -20,7 +20,7 @@ import type { MatchableQuestion } from './match-category.js';
 
 /** The things a home is called in a question of owning it. */
 const HOME = new Set(['home', 'house', 'property', 'flat', 'apartment', 'place', 'dwelling', 'residence', 'bungalow', 'cottage']);
-const FILLERS = new Set([...ANSWER_FILLERS, 'thanks', 'thank', 'you', 'please', 'cheers', 'thx', 'ta']);
+const FILLERS = new Set([...ANSWER_FILLERS, ...THANKS_AND_GREETINGS]);
 const NEGATORS = new Set(['not', 'no', 'never', 'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'nt', 'without']);
 
 const at = (tokens: readonly string[], phrase: readonly string[]) =>
