@@ -65,11 +65,13 @@ describe("the widget's browser bundle", () => {
   // of roles, bank accounts, timing in six languages and parts of category names to 40.6 KB; values
   // told rather than given, counts of people, timing windows and rates to 42.4 KB; age bands, number
   // words in six languages, self-corrections, whose value it is, windows of the past and all-well to
-  // 44.4 KB; questions of who, parts of today, ends of ordered scales and more take-backs to 46.2 KB); it loads only
-  // when a form first shows, so the first load's budget above is the one a page feels.
-  it('is under 147 KB gzip with React', () => {
+  // 44.4 KB; questions of who, parts of today, ends of ordered scales and more take-backs to 46.2 KB; the numbers
+  // beyond ten in six languages from n2words (a 2.7 KB table), groups of people and typed take-backs, from 47.5 to
+  // 51.2 KB, the whole from 146.6 to 150.3 KB); it loads only when a form first shows, so the first load's budget
+  // above is the one a page feels.
+  it('is under 152 KB gzip with React', () => {
     const gzip = chunks.reduce((n, c) => n + gzipSync(c.code).length, 0);
     console.log(`widget app bundle: ${chunks.length} chunk(s), ${(gzip / 1000).toFixed(1)} KB gzip`);
-    expect(gzip).toBeLessThan(147_000);
+    expect(gzip).toBeLessThan(152_000);
   });
 });

@@ -1,5 +1,5 @@
 import { BREAK, tokenize } from '../normalize.js';
-import { NUMBER_WORDS } from './number-words.generated.js';
+import { NUMBER_ORDER, NUMBER_WORDS } from './number-words.generated.js';
 
 /**
  * Numbers written in words in German, French, Spanish, Italian, Portuguese and
@@ -38,7 +38,7 @@ function load(): Language[] {
   if (languages) return languages;
   languages = Object.values(NUMBER_WORDS).map(({ words, thousand, hundred }) => {
     const pieces = new Map<string, number>();
-    for (const [value, written] of words) pieces.set(tokenize(written).filter((t) => t !== BREAK).join(' '), value);
+    words.split(',').forEach((written, i) => pieces.set(tokenize(written).filter((t) => t !== BREAK).join(' '), NUMBER_ORDER[i]!));
     const thousands = new Set(thousand.map((w) => tokenize(w).join(' ')));
     const hundreds = new Set(hundred.map((w) => tokenize(w).join(' ')));
     for (const w of thousands) if (!pieces.has(w)) pieces.set(w, 1000);
