@@ -583,6 +583,18 @@ function read(text: string, all: string[], gate: MatchableQuestion, lexicon: Gat
     if (part === undefined) return abstain('no_match');
     return done({ status: 'match', value: part, confidence: 0.8 }, [{ category: part, start: from, end: all.length, generic: true, specific: false, number: false }]);
   }
+  // "Not employed, I work for myself": a category read from a denial ("not employed" is Not working) beside one
+  // asserted in a clause of its own is what the denial made way for.
+  if (meant.size === 2) {
+    const ofClause = clauses(tokens);
+    const denial = behind.filter((m) => m.phrase !== undefined && !m.phrase.generic && NEGATOR_SET.has(m.phrase.tokens[0]!));
+    const asserted = behind.filter((m) => !denial.includes(m) && !m.number && denial.every((d) => ofClause[d.start] !== ofClause[m.start]));
+    const kept = new Set(asserted.map((m) => m.category));
+    if (denial.length > 0 && kept.size === 1 && behind.every((m) => denial.includes(m) || asserted.includes(m))) {
+      meant.clear();
+      meant.add([...kept][0]!);
+    }
+  }
   if (meant.size > 1) return abstain('ambiguous');
   const [value] = [...meant];
   // "Dog walking, for my goldfish": the answer names one animal, the message another, and not it.

@@ -29,3 +29,16 @@ describe('a category that denies a thing, said by denying it', () => {
     expect(read("I don't not need delivery", delivery)).toBeUndefined();
   });
 });
+
+describe('a category read from a denial makes way for one asserted in a clause of its own', () => {
+  const work: ExtractionQuestion = { key: 'work', prompt: 'What is your employment status?', categories: ['Employed', 'Self-employed', 'Student', 'Retired', 'Not working'] };
+  it('"not employed, I work for myself" is Self-employed, either way round', () => {
+    expect(read('not employed, I work for myself', work)).toBe('Self-employed');
+    expect(read('I work for myself, not employed by anyone', work)).toBe('Self-employed');
+    // The denial alone, or with nothing else asserted, is still its own category.
+    expect(read('not employed', work)).toBe('Not working');
+  });
+  it("not when what is asserted is someone else's", () => {
+    expect(read('not working, my husband is self-employed', work)).toBeUndefined();
+  });
+});
