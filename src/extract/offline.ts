@@ -4,7 +4,7 @@ import { BREAK, tokenize } from './normalize.js';
 import { namesNoOne, namesTheOneAsked, personIsAnswer } from './who-asked.js';
 import { byYearMade } from './year-made.js';
 import { byNamedKind } from './named-kind.js';
-import { byRestatement, byYesMeans } from './restated.js';
+import { byRestatement, byYesMeans, byYesMeansDenied } from './restated.js';
 import { byTenure } from './tenure.js';
 import { byDeniedCategory } from './denied-category.js';
 import { byRegion } from './region.js';
@@ -92,6 +92,12 @@ export function extractOffline(given: ExtractionInput): ExtractionOutput {
   // a region ("Europe", "Worldwide"), said by the places a trip goes to ("Norway and Sweden": region.ts).
   if (result.status !== 'match' && current.mentions.length === 0) {
     const denied = byDeniedCategory(input.text, gate) ?? byRegion(input.text, gate);
+    if (denied !== undefined) return { values: { [gate.key]: { value: denied, confidence: 0.85, source: 'match' } } };
+  }
+  // ... at a question worded in the negative, what every alternative of its "(Yes means …)" shares, plainly denied
+  // ("no, it's not shaded"), with a bare no at most (restated.ts).
+  if (result.status !== 'match' && current.mentions.every((m) => m.generic)) {
+    const denied = byYesMeansDenied(input.text, gate);
     if (denied !== undefined) return { values: { [gate.key]: { value: denied, confidence: 0.85, source: 'match' } } };
   }
   // A bare yes/no beside a sure answer to another question ("well no, she's a new patient") is that

@@ -61,6 +61,8 @@ const IN_PLACE = new Set(['in', 'on', 'at', 'under', 'inside', 'up', 'down', 'of
 
 const UNCERTAIN = UNCERTAIN_PHRASES.map((p) => tokenize(p));
 const prefix = (w: string) => w.slice(0, Math.min(w.length, 5));
+/** A word's stem, roughly: "tilts" and "tilted", "shade" and "shaded" share one. */
+const stem = (w: string) => w.replace(/(?:ing|ed|es|s|e)$/u, '');
 
 /**
  * The question's predicate: its words of substance past the one it asks about, up to the next word of none
@@ -109,6 +111,12 @@ interface Asked {
   present: boolean;
   /** The prefixes of the words its "(Yes means …)" gives its Yes alone, if it has one. */
   yesMeans: ReadonlySet<string> | undefined;
+  /**
+   * Of those, the stems of the ones every alternative of the "Yes means" shares: its words after the last "or" and the thing
+   * after it ("shade" of "trees, buildings or a hill shade it"; none of "in a loft, behind fitted units or in a
+   * cupboard"). Denied, they deny every alternative. None where the "Yes means" itself denies something.
+   */
+  yesMeansShared: ReadonlySet<string> | undefined;
 }
 const askedOf = new Map<string, Asked>();
 function asked(prompt: string): Asked {
@@ -117,18 +125,18 @@ function asked(prompt: string): Asked {
     const question = askedSentence(prompt);
     const means = /\(\s*yes means ([^)]*)\)/iu.exec(prompt);
     const inQuestion = new Set(tokenize(question).map(prefix));
+    const own = (w: string) => w.length >= 4 && !w.endsWith('ed') && !NOT_SUBSTANCE.has(w) && !MEANS_FILLERS.has(w) && !PEOPLE.has(w) && !inQuestion.has(prefix(w));
+    const gloss = means === null ? [] : tokenize(means[1]!).filter((t) => t !== BREAK);
+    // After the last "or", past its articles and prepositions, the alternative's own word; what follows is shared.
+    let shared = gloss.lastIndexOf('or') + 1;
+    while (shared > 0 && shared < gloss.length && (DETERMINERS.has(gloss[shared]!) || IN_PLACE.has(gloss[shared]!))) shared++;
+    if (shared > 0) shared++;
     found = {
       predicate: predicateOf(prompt),
       words: new Set(tokenize(prompt).map(prefix)),
       present: PRESENT.test(question.trim().toLowerCase()),
-      yesMeans:
-        means === null
-          ? undefined
-          : new Set(
-              tokenize(means[1]!)
-                .filter((w) => w.length >= 4 && !w.endsWith('ed') && !NOT_SUBSTANCE.has(w) && !MEANS_FILLERS.has(w) && !PEOPLE.has(w) && !inQuestion.has(prefix(w)))
-                .map(prefix),
-            ),
+      yesMeans: means === null ? undefined : new Set(tokenize(means[1]!).filter(own).map(prefix)),
+      yesMeansShared: means === null || gloss.some((t) => NEGATORS.has(t)) ? undefined : new Set(gloss.slice(shared).filter(own).map(stem)),
     };
     if (askedOf.size >= 1000) askedOf.clear();
     askedOf.set(prompt, found);
@@ -184,6 +192,34 @@ export function byRestatement(text: string, gate: MatchableQuestion): string | u
  * "land", not "activities"), said plainly and undenied. A No is never read so: "not in the loft" may still be in a
  * cupboard.
  */
+/**
+ * "No" for a message that plainly denies what every alternative of the question's "(Yes means …)" shares: "it's
+ * not shaded", "no, it's not shaded" where Yes means "trees, buildings or a hill shade it". One denial, right before
+ * the word, in a message of nothing else; a leading bare "no" agrees with it. (Denying one alternative, "not in the
+ * loft", says nothing of the others: never read.)
+ */
+export function byYesMeansDenied(text: string, gate: MatchableQuestion): string | undefined {
+  const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
+  const shared = gate.prompt === undefined ? undefined : asked(gate.prompt).yesMeansShared;
+  if (answers === undefined || shared === undefined || shared.size === 0) return undefined;
+  const all = tokenize(text);
+  // ("no, it's not shaded": the bare no opening the message agrees with the denial after it.)
+  const tokens = (BARE_NOES.has(all[0] ?? '') ? all.slice(all[1] === BREAK ? 2 : 1) : all);
+  const at = tokens.findIndex((t) => t.length >= 4 && shared.has(stem(t)));
+  if (at < 1 || tokens.includes(BREAK)) return undefined;
+  // The one denial, right before the word ("not shaded", "isn't really shaded"); before it only the thing and its verb.
+  let k = at - 1;
+  while (k > 0 && DENIAL_FILLERS.has(tokens[k]!)) k--;
+  if (!NEGATORS.has(tokens[k]!) || tokens.filter((t) => NEGATORS.has(t)).length !== 1) return undefined;
+  const words = asked(gate.prompt!).words;
+  if (!tokens.slice(0, k).every((t) => FILLERS.has(t) || words.has(prefix(t)))) return undefined;
+  if (!tokens.slice(at + 1).every((t) => FILLERS.has(t) || AT_ALL.has(t))) return undefined;
+  return plainStatement(tokens.join(' '), tokens, at, gate.prompt!, true) ? answers.no : undefined;
+}
+const BARE_NOES = new Set(['no', 'nope', 'nah']);
+const DENIAL_FILLERS = new Set(['really', 'very', 'much', 'that', 'too', 'at', 'all', 'be', 'been', 'being', 'is', 'getting', 'ever', 'a', 'an', 'the']);
+const AT_ALL = new Set(['at', 'all', 'really', 'much', 'either', 'thankfully', 'luckily']);
+
 export function byYesMeans(text: string, gate: MatchableQuestion): string | undefined {
   const answers = gate.prompt === undefined ? undefined : yesAndNo(gate);
   const question = gate.prompt === undefined ? undefined : asked(gate.prompt);

@@ -5,7 +5,7 @@
  * another time, another thing, a hedge, a condition. Sentences written for these tests.
  */
 import { describe, expect, it } from 'vitest';
-import { byRestatement, byYesMeans } from '../../src/extract/restated.js';
+import { byRestatement, byYesMeans, byYesMeansDenied } from '../../src/extract/restated.js';
 
 const yesNo = ['Yes', 'No'];
 const allergies = { prompt: 'Does your child have any allergies (food, medicine, insect stings, anything else)?', categories: yesNo };
@@ -78,5 +78,22 @@ describe('what a question says its Yes means', () => {
     [shade, 'trees? not really'],
   ])('%#: "%s" is not read', (question, text) => {
     expect(byYesMeans(text, question)).toBeUndefined();
+  });
+});
+
+describe('what every alternative of a "Yes means" shares, plainly denied, is No', () => {
+  const covered = { prompt: 'Is the patio NOT sheltered from the rain? (Yes means no roof, awning or pergola covers it)', categories: yesNo };
+  const pitch = { prompt: 'Is the pitch NOT level? (Yes means a slope, ridge or hollow tilts it noticeably)', categories: yesNo };
+  const hidden = { prompt: 'Is the meter NOT easy to reach? (Yes means it is in a cellar, behind panels or in a locked box)', categories: yesNo };
+  it('"it is not tilted", with a bare no before it or none', () => {
+    expect(byYesMeansDenied("it isn't tilted", pitch)).toBe('No');
+    expect(byYesMeansDenied('no, the pitch is not tilted at all', pitch)).toBe('No');
+  });
+  it('not one alternative, nor a denial beside something else, nor a "Yes means" that denies', () => {
+    expect(byYesMeansDenied('not in a cellar', hidden)).toBeUndefined();
+    expect(byYesMeansDenied('not tilted by a slope', pitch)).toBeUndefined();
+    expect(byYesMeansDenied('yes, not tilted', pitch)).toBeUndefined();
+    expect(byYesMeansDenied("it's not tilted in winter", pitch)).toBeUndefined();
+    expect(byYesMeansDenied('not covered', covered)).toBeUndefined();
   });
 });
