@@ -230,7 +230,7 @@ function parseNumber(text: string, options: TypedParseOptions = {}): TypedParse 
   const said2 = tokenize(text.normalize('NFKC'));
   const labelled = unitKind !== undefined && unitKind !== 'people' && said2.some((t, i) => i > 0 && /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/u.test(said2[i - 1]!) && countedKind(t) === unitKind);
   // "Me, my wife and our two kids": the number counts only part of what is listed.
-  if (!labelled && tokens.some((t, i) => LISTING.has(t) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
+  if (!labelled && tokens.some((t, i) => LISTING.has(t) && !(t === 'with' && AT_EASE.has(tokens[i - 1] ?? '')) && !(t === 'and' && NUMBER_GLUE.has(tokens[i - 1] ?? '')) && !(t === 'and' && (SMALL_NUMBERS.has(tokens[i - 1] ?? '') || TENS.has(tokens[i - 1] ?? '')) && (SMALL_NUMBERS.has(tokens[i + 1] ?? '') || tokens[i + 1] === 'a'))))
     return fail('Please give the total as one number.');
   // "There are 3 of us" at a question in EUR: a count of something else, not the amount asked.
   // "25 years old" at a question in EUR: a number of another unit of measure than the question's.
@@ -349,6 +349,8 @@ function readDigits(body: string): number | string {
 
 /** Words that list several things, of which a number counts only one ("my wife and our two kids"). */
 const LISTING = new Set(['and', 'plus', 'with', 'including', 'besides']);
+/** Before "with", words of being at ease with something ("fine with up to 50"): no list. */
+const AT_EASE = new Set(['fine', 'happy', 'ok', 'okay', 'good', 'comfortable', 'alright', 'content', 'cool', 'easy']);
 /** Things a number may count that are not a question's unit. */
 const COUNTED = new Set(['people', 'persons', 'person', 'kids', 'children', 'adults', 'adult', 'kid', 'child', 'pets', 'cats', 'dogs', 'rooms', 'bedrooms']);
 /** A unit written after a number is the question's own ("years" for "years", "yrs" for "years"). */

@@ -32,6 +32,8 @@ export function readTypedValue(
   text = withoutReported(text);
   // "35 rather than 25", "make it 35 instead of 25", "35 not 25": the value turned down is no answer.
   if (spec.type === 'number') text = text.replace(REJECTED, ' ').replace(TYPING_SLIP, ' ');
+  // "4 kids, all under ten": at a count of people, their ages describe them and are no count.
+  if (spec.type === 'number' && spec.unit !== undefined && COUNTED_UNITS.test(spec.unit)) text = text.replace(THEIR_AGES, ' ');
   // Only what the person says of themselves, now: "lol", "like I'd" assert nothing (a plan, "was going to", is left out by clause below).
   if (options.prompt !== undefined && unasserted(text, undefined, options.prompt) === 'sarcasm')
     return { ok: false, message: 'That does not sound like a plain answer. Please give your answer as it is today.' };
@@ -301,6 +303,10 @@ const REJECTED = /\b(?:rather\s+than|instead\s+of|(?<=\d[^\d]{0,12})(?:and\s+|bu
 
 /** Markers of a correction: what follows replaces what came before. */
 const CORRECTING = /\b(?:sorry|no wait|wait no|wait|i mean|i meant|actually|correction|scratch that|oops|typo|make it|make that|or rather|rather(?!\s+than)|more like|closer to)\b|(?:[,.;:]|\s[-–—])\s*(?:no|nope|nah)\s*(?=[,.;:!]|\s[-–—])|(?<=\d[^\d\p{L}]*[,;–—-]\s*)(?:no|nope|nah)\s+(?=\d)/giu;
+/** Units that count people or animals, whose ages a message may say beside the count. */
+const COUNTED_UNITS = /^(?:people|persons?|adults?|guests?|travell?ers?|passengers?|occupants?|residents?|members?|children|kids?|dependants?|dependents?|pets?|animals?)$/iu;
+/** The ages of those counted: "all under ten", "both over 18", "aged 3 and 5". */
+const THEIR_AGES = /\b(?:(?:all|both|each)\s+(?:are\s+)?(?:under|over|below|above)|aged)\s+(?:\d{1,3}|[a-z]+)(?:\s+(?:and|to|-)\s+(?:\d{1,3}|[a-z]+))?\b/giu;
 /** What a person says of their typing, not of the value: "250 - no, 2500, missed a zero". */
 const TYPING_SLIP = /\b(?:missed|forgot|dropped|added|left off|left out)\s+(?:a|one|the|an extra)\s+(?:zero|0|digit|nought)\b/giu;
 /** Contrasts: what follows qualifies what came before, and replaces it only where it says the answer again. */

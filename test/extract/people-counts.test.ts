@@ -123,3 +123,19 @@ describe('where the categories are bands of people ("1 person", "3 to 4 people")
     expect(read('there used to be five of us')).toBeUndefined();
   });
 });
+
+describe('the ages of those counted are no count, and being at ease with a value lists nothing', () => {
+  it('"4 kids, all under ten", "two, aged 3 and 5"', () => {
+    expect(dependants('4 kids, all under ten')).toBe(4);
+    expect(dependants('two, aged 3 and 5')).toBe(2);
+    expect(pets('2 cats, both over 12')).toBe(2);
+  });
+  it('"fine with up to 50" at a question of the most: "with" lists nothing there', () => {
+    const most = (text: string) => {
+      const r = readTypedValue({ type: 'number', min: 10, max: 200, unit: 'EUR' }, text, { prompt: 'What is the most you would pay per night, in euros?' });
+      return r.ok ? r.value : 'refused';
+    };
+    expect(most("I'm fine with up to 60 a night")).toBe(60);
+    expect(most('60 with breakfast')).toBe('refused');
+  });
+});
