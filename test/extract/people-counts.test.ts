@@ -114,6 +114,9 @@ describe('where the categories are bands of people ("1 person", "3 to 4 people")
     expect(read('just me')).toBe('1 person');
     expect(read('wir sind zu dritt')).toBe('3 to 5 people');
     expect(read('somos dos')).toBe('2 people');
+    // Where and when they are says no one more: "living here", "at home now".
+    expect(read('three of us living here at the moment')).toBe('3 to 5 people');
+    expect(read("it's just the two of us at home now")).toBe('2 people');
   });
 
   it("someone else's count, one that comes and goes, or a list not understood: nothing", () => {

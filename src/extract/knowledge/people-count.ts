@@ -47,6 +47,8 @@ const GLUE = new Set([
   '+', 'his', 'their', 'your', 'mine', 'minha', 'meu', 'mijn', 'en', 'och', 'min',
   // "me and my wife as well", "my husband too".
   'too', 'also', 'as', 'well',
+  // Where and when the people are: "three of us living here at the moment", "two of us at home now".
+  'living', 'live', 'lives', 'here', 'at', 'home', 'now', 'moment', 'currently',
 ]);
 
 /** A list that grows later or on a condition is no count of now ("and a baby on the way", "sometimes my mum"). */
