@@ -228,6 +228,10 @@ describe('bank account kinds and work, in the major languages', () => {
     ["I'm a civil servant", work, 'Employed'],
     ['fonctionnaire', work, 'Employed'],
     ["I'm not working at the moment", work, 'Not working'],
+    // Working somewhere now, or a job just begun.
+    ["I'm working at a garden centre", work, 'Employed'],
+    ['just started a new job at the council', work, 'Employed'],
+    ["I'm working for myself", work, 'Self-employed'],
   ] as const)('"%s" is %s', (text, gate, expected) => {
     expect(value(text, gate)).toBe(expected);
   });
@@ -236,6 +240,7 @@ describe('bank account kinds and work, in the major languages', () => {
     ['I have savings with another bank', account],
     ['my daughter has a student account with you', account],
     ['I left uni in the summer', work],
+    ['looking for a new job', work],
   ] as const)('"%s" is not read', (text, gate) => {
     expect(value(text, gate)).toBe('abstain');
   });

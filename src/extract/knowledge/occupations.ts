@@ -40,6 +40,10 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'employed', 'full time', 'fulltime', 'part time', 'parttime', 'i work at', 'i work for', 'i work in', 'work full time',
     'work part time', 'working full time', 'working part time', 'employee', 'salaried', 'on payroll', 'permanent contract',
     'fixed contract', 'have a job', 'i have a job', 'employed full time', 'employed part time', 'angestellt', 'empleado',
+    // Working somewhere now, or a job just begun ("I'm working at a warehouse", "started a new job on monday").
+    // ("A new job" alone is no answer: "looking for a new job".)
+    'i am working at', 'i am working for', 'i am working in', 'working at a', 'working at the', 'got a job', 'got a new job',
+    'started a new job', 'started a job', 'have a new job', 'back at work', 'back in work', 'in work',
     'empleada', 'salarie', 'salariee', 'dipendente',
     // Employed by the state, whatever the job.
     'civil servant', 'public servant', 'government employee', 'state employee', 'beamter', 'beamtin', 'funcionario', 'funcionaria',
@@ -51,7 +55,7 @@ export const EMPLOYMENT: Readonly<Record<string, readonly string[]>> = {
     'self employed', 'selfemployed', 'freelance', 'freelancer', 'freelancing', 'contractor', 'independent contractor',
     'my own business', 'own business', 'run my own', 'i run a', 'business owner', 'own boss', 'my own boss', 'sole trader',
     'sole proprietor', 'i invoice', 'invoice my own clients', 'self employment', 'entrepreneur', 'founder', 'work for myself',
-    'i work for myself', 'selbststandig', 'selbstandig', 'freiberufler', 'freiberuflich', 'autonomo', 'autonoma',
+    'i work for myself', 'working for myself', 'i am working for myself', 'selbststandig', 'selbstandig', 'freiberufler', 'freiberuflich', 'autonomo', 'autonoma',
     'independant', 'auto entrepreneur', 'libero professionista', 'zzp',
   ],
   student: [
