@@ -1,6 +1,6 @@
 import { BREAK, tokenize } from './normalize.js';
 import { unasserted } from './assertion.js';
-import { ANSWER_FILLERS, THANKS_AND_GREETINGS } from './lexicon.js';
+import { ANSWER_FILLERS, NEGATORS, THANKS_AND_GREETINGS } from './lexicon.js';
 import { LETTING, OWNING, RENTING } from './knowledge/tenure.js';
 import { askedPredicate, plainStatement, yesAndNo } from './restated.js';
 import type { MatchableQuestion } from './match-category.js';
@@ -9,19 +9,20 @@ import type { MatchableQuestion } from './match-category.js';
  * A question whether the person owns their home ("Do you own the property?"),
  * answered by its tenure (issue 26, coverage of clear answers): "it's ours",
  * "we're the homeowners", "we have a mortgage" are its Yes; "we rent", "I'm a
- * tenant", "wir wohnen zur Miete" its No. Only a message that says nothing but
- * its tenure (and fillers) is read. Every clause that says a tenure must
- * be a plain statement of the one asked, now (restated.ts), in a message with no
- * question, laughter or irony, and all must agree;
- * one that denies renting ("we're not renting") agrees with owning but is not
- * enough alone ("I don't rent, but it's not exactly mine either"). Renting out
- * or a lodger reads both ways: nothing is read.
+ * tenant", "wir wohnen zur Miete" its No.
+ *
+ * Only a message that says nothing but its tenure (and fillers) is read, with
+ * no question, laughter or irony. Every clause that says a tenure is a plain
+ * statement of the one asked, now (restated.ts), and all agree. One that
+ * denies renting ("we're not renting") agrees with owning but is not enough
+ * alone ("I don't rent, but it's not exactly mine either"). Renting out or a
+ * lodger reads both ways: nothing is read.
  */
 
 /** The things a home is called in a question of owning it. */
 const HOME = new Set(['home', 'house', 'property', 'flat', 'apartment', 'place', 'dwelling', 'residence', 'bungalow', 'cottage']);
 const FILLERS = new Set([...ANSWER_FILLERS, ...THANKS_AND_GREETINGS]);
-const NEGATORS = new Set(['not', 'no', 'never', 'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'nt', 'without']);
+const NEGATOR_SET = new Set(NEGATORS);
 
 const at = (tokens: readonly string[], phrase: readonly string[]) =>
   tokens.findIndex((_, i) => phrase.every((w, k) => tokens[i + k] === w));
@@ -58,7 +59,7 @@ export function byTenure(text: string, gate: MatchableQuestion): string | undefi
     if (Number.isFinite(first)) {
       // (The clause on its own: plainStatement reads one clause, its own text.)
       if (!plainStatement(clause.join(' '), clause, first, gate.prompt!, true)) return undefined;
-      const denied = clause.slice(0, first).some((w) => NEGATORS.has(w));
+      const denied = clause.slice(0, first).some((w) => NEGATOR_SET.has(w));
       if (own === first) (denied ? (rents = true) : (owns = true));
       else if (denied) deniesRenting = true;
       else rents = true;
