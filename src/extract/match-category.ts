@@ -162,9 +162,9 @@ function steersAt(tokens: string[], p: string[]): boolean {
 /** Bare answer words a correction may open with ("well actually no ..."). */
 const BARE_NOES = new Set(['no', 'nope', 'nah']);
 const BARE_ANSWERS = new Set(['yes', 'yeah', 'yep', 'yup', ...BARE_NOES]);
-/** Words that only say an answer more surely ("definitely", "for sure"). */
 /** Whether some band names months or weeks ("6 to 23 months"): a number without its unit may then be months. */
 const bandsInMonths = (categories: readonly string[]) => categories.some((c) => /\b(?:months?|weeks?)\b/iu.test(c));
+/** Words that only say an answer more surely ("definitely", "for sure"). */
 /** Words that may open a clause before an answer ("oh absolutely", "well sure"). */
 const INTERJECTION_WORDS = new Set(['oh', 'ohh', 'ah', 'well', 'and', 'but', 'so', 'i', 'it', 'is', 'that', 'most']);
 const INTENSIFIERS = new Set(['definitely', 'absolutely', 'certainly', 'totally', 'surely', 'for', 'sure', 'of', 'course', '100', 'positive', 'defo', 'def']);
