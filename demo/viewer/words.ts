@@ -13,6 +13,20 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+/**
+ * A session's status in a word, as a person tells endings apart: `done` is
+ * `completed`, `stopped` (a stop: a limiting answer, a decision, a person who
+ * gave up) or `handed off`, by the reason the reply gives; `cancelled` stays
+ * cancelled. A reason the viewer does not know keeps the status itself.
+ */
+export function statusWord(status: string, reason?: string): string {
+  if (status !== 'done' || reason === undefined) return status;
+  if (reason === 'completed') return 'completed';
+  if (reason === 'stopped' || reason.startsWith('stopped_')) return 'stopped';
+  if (reason === 'handed_off') return 'handed off';
+  return status;
+}
+
 /** What caused a step: the opening, a person's text or button, a gate answered, deadlines, a cancel. */
 export function turnText(turn: JournalTurn | null): string {
   if (turn === null) return 'Session started';

@@ -4,7 +4,7 @@
  * once, so `<b>` shows as `<b>`, never `\<b\>`, and never as markup.
  */
 import { describe, expect, it } from 'vitest';
-import { shortText } from '../../demo/viewer/words.js';
+import { shortText, statusWord } from '../../demo/viewer/words.js';
 import { escapeMarkdown } from '../../src/flow/messages.js';
 
 describe('shortText', () => {
@@ -23,5 +23,23 @@ describe('shortText', () => {
 
   it('still cuts long texts', () => {
     expect(shortText(escapeMarkdown('<'.repeat(300)), 10)).toBe(`${'<'.repeat(9)}…`);
+  });
+});
+
+describe('statusWord', () => {
+  it('a finished session says how it ended: a stop is "stopped", never "done" nor "completed"', () => {
+    expect(statusWord('done', 'stopped')).toBe('stopped');
+    expect(statusWord('done', 'stopped_limiting_value')).toBe('stopped');
+    expect(statusWord('done', 'completed')).toBe('completed');
+    expect(statusWord('done', 'handed_off')).toBe('handed off');
+    expect(statusWord('cancelled', 'cancelled')).toBe('cancelled');
+  });
+
+  it('other statuses, and a reason the viewer does not know, keep the status', () => {
+    expect(statusWord('active', 'awaiting_answer')).toBe('active');
+    expect(statusWord('waiting', 'awaiting_input')).toBe('waiting');
+    expect(statusWord('failed', 'failed')).toBe('failed');
+    expect(statusWord('done', 'some_agent_reason')).toBe('done');
+    expect(statusWord('done')).toBe('done');
   });
 });
