@@ -472,6 +472,8 @@ function InputsPanel({ inputs, onChanged }: { inputs: OpenInput[]; onChanged: ()
 /** Every step, the latest first: what caused it, the reply, and the machine's trace events in words. */
 function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq: number) => void }) {
   const latestFirst = [...history].reverse();
+  // The buttons the person saw before each step: those of the reply one step earlier.
+  const offeredBefore = new Map(history.map((entry) => [entry.seq + 1, entry.reply.buttons]));
   return (
     <Panel title="Turns" className="gv-turns">
       <ol className="gv-turn-list">
@@ -481,7 +483,7 @@ function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq
               <button type="button" className="gv-tag gv-step-link" onClick={() => onStep(entry.seq)} title={`Show the session as it was after step ${entry.seq}`}>
                 #{entry.seq}
               </button>{' '}
-              <strong>{turnText(entry.turn)}</strong>
+              <strong>{turnText(entry.turn, offeredBefore.get(entry.seq))}</strong>
             </p>
             <p className="gv-turn-reply">
               <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({statusWord(entry.reply.status, entry.reply.completion.reason)}, at </span>

@@ -239,6 +239,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await expectActive('reason');
       await turn({ button: 'damaged' });
       await expectActive('review');
+      // A button turn is shown as the label the person clicked, not its value.
+      await expect.poll(() => turns.textContent(), { timeout: WAIT }).toContain('Pressed “It arrived damaged”');
       await page.screenshot({ path: join(SHOTS, 'viewer-session-midway.png') });
       expect(await visited()).toEqual(['amount', 'order_number', 'reason', 'review']);
 
@@ -254,7 +256,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(taken).not.toContain(edgeId('size', 'auto_approved'));
       expect(taken).not.toContain(edgeId('review', 'order_number'));
       const text = (await turns.textContent())!;
-      expect(text).toContain('Pressed “confirm”');
+      expect(text).toContain('Pressed “Request the refund”');
+      expect(text).not.toContain('Pressed “confirm”');
       expect(text).toMatch(/guard\.evaluated\s*on next from size: answers\.amount > 100\.0 ✓ → manager_approval/);
       expect(text).toContain('node.enter');
       const status = page.getByRole('region', { name: 'Status' });
