@@ -14,7 +14,7 @@ import type { Marks } from './DrawingCanvas.js';
 import { ErrorMessage } from './ErrorMessage.js';
 import { setParam, shownLevel, useDrawing, type Level } from './use-drawing.js';
 import { StateCode, StatusTag, sessionHref, sessionsHref } from './session-parts.js';
-import { shortText, traceLine, turnText, valueText } from './words.js';
+import { shortText, statusWord, traceLine, turnText, valueText } from './words.js';
 
 /** The API's events stream and gate answers (same origin, no token: the demo runs without sign-in). */
 const transport = createHttpTransport();
@@ -300,8 +300,9 @@ function StatusPanel({ reply }: { reply: ViewerReply }) {
         <div>
           <dt>Status</dt>
           <dd>
-            <StatusTag status={reply.status} />{' '}
-            {reply.completion.reason.replace(/_/g, ' ')}
+            <StatusTag status={reply.status} reason={reply.completion.reason} />{' '}
+            {/* The reason, unless the tag says it already ("completed", "stopped"). */}
+            {statusWord(reply.status, reply.completion.reason) === reply.completion.reason.replace(/_/g, ' ') ? null : reply.completion.reason.replace(/_/g, ' ')}
           </dd>
         </div>
         <div>
@@ -471,6 +472,8 @@ function InputsPanel({ inputs, onChanged }: { inputs: OpenInput[]; onChanged: ()
 /** Every step, the latest first: what caused it, the reply, and the machine's trace events in words. */
 function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq: number) => void }) {
   const latestFirst = [...history].reverse();
+  // The buttons the person saw before each step: those of the reply one step earlier.
+  const offeredBefore = new Map(history.map((entry) => [entry.seq + 1, entry.reply.buttons]));
   return (
     <Panel title="Turns" className="gv-turns">
       <ol className="gv-turn-list">
@@ -480,10 +483,10 @@ function TurnsPanel({ history, onStep }: { history: HistoryEntry[]; onStep: (seq
               <button type="button" className="gv-tag gv-step-link" onClick={() => onStep(entry.seq)} title={`Show the session as it was after step ${entry.seq}`}>
                 #{entry.seq}
               </button>{' '}
-              <strong>{turnText(entry.turn)}</strong>
+              <strong>{turnText(entry.turn, offeredBefore.get(entry.seq))}</strong>
             </p>
             <p className="gv-turn-reply">
-              <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({entry.reply.status}, at </span>
+              <span className="gv-muted">Reply:</span> {shortText(entry.reply.message) || '—'} <span className="gv-muted">({statusWord(entry.reply.status, entry.reply.completion.reason)}, at </span>
               <StateCode state={entry.reply.state} />
               <span className="gv-muted">)</span>
             </p>

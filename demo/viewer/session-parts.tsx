@@ -1,4 +1,4 @@
-import { stateText } from './words.js';
+import { stateText, statusWord } from './words.js';
 
 /**
  * What the session list and the session page show alike: a session's status
@@ -6,11 +6,16 @@ import { stateText } from './words.js';
  * of a workflow's sessions.
  */
 
-/** A session's status (`active`, `waiting`, `done`, `cancelled`, `failed`) as a coloured tag. */
-export function StatusTag({ status }: { status: string }) {
+/**
+ * A session's status (`active`, `waiting`, `done`, `cancelled`, `failed`) as a
+ * coloured tag; with the reply's completion reason, a finished session says
+ * how it ended (completed, stopped, handed off: see statusWord).
+ */
+export function StatusTag({ status, reason }: { status: string; reason?: string }) {
+  const word = statusWord(status, reason);
   return (
-    <span className={`gv-tag gv-status-${status}`} data-status={status}>
-      {status}
+    <span className={`gv-tag gv-status-${status} gv-status-${word.replace(/ /g, '-')}`} data-status={status} data-ending={word}>
+      {word}
     </span>
   );
 }

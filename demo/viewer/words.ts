@@ -1,4 +1,5 @@
 import type { JournalTurn } from '../../src/store/types.js';
+import type { Button } from '../../src/workflow/reply.js';
 
 /**
  * How the viewer puts a session's turns and trace events into words: one
@@ -13,11 +14,33 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-/** What caused a step: the opening, a person's text or button, a gate answered, deadlines, a cancel. */
-export function turnText(turn: JournalTurn | null): string {
+/**
+ * A session's status in a word, as a person tells endings apart: `done` is
+ * `completed`, `stopped` (a stop: a limiting answer, a decision, a person who
+ * gave up) or `handed off`, by the reason the reply gives; `cancelled` stays
+ * cancelled. A reason the viewer does not know keeps the status itself.
+ */
+export function statusWord(status: string, reason?: string): string {
+  if (status !== 'done' || reason === undefined) return status;
+  if (reason === 'completed') return 'completed';
+  if (reason === 'stopped' || reason.startsWith('stopped_')) return 'stopped';
+  if (reason === 'handed_off') return 'handed off';
+  return status;
+}
+
+/**
+ * What caused a step: the opening, a person's text or button, a gate
+ * answered, deadlines, a cancel. A button turn holds the button's value
+ * (`back`, `confirm`): with the buttons the reply before it offered, it is
+ * shown as the label the person clicked (“Go back”).
+ */
+export function turnText(turn: JournalTurn | null, offered?: readonly Button[] | null): string {
   if (turn === null) return 'Session started';
   if ('text' in turn) return `Typed ${valueText(turn.text)}`;
-  if ('button' in turn) return `Pressed ${valueText(turn.button)}`;
+  if ('button' in turn) {
+    const label = offered?.find((b) => b.value === turn.button)?.label;
+    return `Pressed ${valueText(label ?? turn.button)}`;
+  }
   if ('input' in turn) return `Input “${turn.name}” answered ${valueText(turn.value)}${turn.by ? ` by ${turn.by}` : ''}`;
   if ('timeout' in turn) return `Deadline passed (${turn.timeout.join(', ') || 'a gate'})`;
   if ('cancel' in turn) return `Cancelled${turn.by ? ` by ${turn.by}` : ''}`;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './io.js';
+import { wrap } from './wrap.js';
 import { closestName as closest } from '../extract/suggest.js';
 
 /** One option of a command, as its help shows it. */
@@ -49,14 +50,15 @@ export function synopsis(name: string, spec: CommandSpec): string {
 export function commandHelp(name: string, spec: CommandSpec): string {
   const entries = Object.entries(optionsOf(spec)).map(([o, s]) => [s.type === 'string' ? `${optionName(o)} ${s.value ?? 'VALUE'}` : optionName(o), s.description] as const);
   const width = Math.max(...entries.map(([left]) => left.length));
+  // Wrapped to 80 columns: a description under its own column, the synopsis under the command.
   return [
-    `usage: ${synopsis(name, spec)}`,
+    wrap(`usage: ${synopsis(name, spec)}`, '', ' '.repeat(`usage: gateflow ${name} `.length)),
     '',
-    `${spec.summary.charAt(0).toUpperCase()}${spec.summary.slice(1)}.`,
+    wrap(`${spec.summary.charAt(0).toUpperCase()}${spec.summary.slice(1)}.`),
     '',
     'options:',
-    ...entries.map(([left, description]) => `  ${left.padEnd(width)}  ${description}`),
-    ...(spec.details ? ['', spec.details] : []),
+    ...entries.map(([left, description]) => wrap(description, `  ${left.padEnd(width)}  `, ' '.repeat(width + 4))),
+    ...(spec.details ? ['', wrap(spec.details)] : []),
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { synopsis, type CommandSpec } from './args.js';
 import { exampleFlowNames } from './io.js';
+import { wrap } from './wrap.js';
 
 const FLOW = () => `<flow> is a flow document (a JSON file) or the name of an example flow: ${exampleFlowNames().join(', ')}.`;
 const MODEL = 'A model reads free text when OPENAI_API_KEY or OPENAI_BASE_URL is set (GATEFLOW_MODEL names it); otherwise the offline matcher alone does.';
@@ -208,16 +209,17 @@ export const COMMANDS = {
 
 /** `gateflow --help`: every command on a line, then how to get one command's help. */
 export function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, spec]) => [synopsis(name, spec).replace(/^gateflow /, ''), spec.summary] as const);
-  const width = Math.max(...lines.map(([left]) => left.length));
+  // Each command's synopsis, then what it does below it: both wrapped to 80 columns.
+  const commands = Object.entries(COMMANDS).flatMap(([name, spec]) => [
+    wrap(synopsis(name, spec).replace(/^gateflow /, ''), '  ', ' '.repeat(name.length + 3)),
+    wrap(spec.summary, '      '),
+  ]);
   return [
     'usage: gateflow <command> [options]',
     '',
     'commands:',
-    ...lines.map(([left, summary]) => `  ${left.padEnd(width)}  ${summary}`),
+    ...commands,
     '',
-    'gateflow <command> --help prints the help of one command.',
-    FLOW(),
-    MODEL,
+    wrap(['gateflow <command> --help prints the help of one command.', FLOW(), MODEL].join('\n')),
   ].join('\n');
 }

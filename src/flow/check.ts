@@ -1,7 +1,8 @@
+import { answerOrder } from './answer-order.js';
 import { UNREADABLE_TERMINAL_ID } from './attempts.js';
 import { OUTCOMES_BY_KIND, defaultOutcome } from './graph.js';
 import { checkGuard, type GuardKind } from './guards/cel.js';
-import { guardTypeProblems, type GuardAnswerType, type GuardVocabulary } from './guards/types.js';
+import { answersReadTooEarly, guardTypeProblems, type GuardAnswerType, type GuardVocabulary } from './guards/types.js';
 import { checkPlaceholders } from './interpolate.js';
 import { kindOf } from './nodes/index.js';
 import type { EdgeCheckContext, NodeCheckContext, Silence } from './nodes/kind.js';
@@ -96,12 +97,17 @@ export function checkFlow(doc: FlowDocument): FlowIssue[] {
     constraints: new Set((doc.constraints ?? []).map((c) => c.name)),
     paths: doc.paths?.options.map((o) => o.id),
   };
+  const order = answerOrder(doc);
   const guard = (path: Path, source: string, node: string | undefined, kind: GuardKind = 'guard') => {
     const problems = checkGuard(source, kind);
     // Types are checked once CEL accepts the guard: reads of keys nothing gives, values an answer never equals.
     if (problems.length === 0) problems.push(...guardTypeProblems(source, kind, { ...vocabulary, value: kind === 'validator' ? answerSpecAt(doc, path) : undefined }));
+    // And in order: the answers it reads may have been given where it runs.
+    const given = node === undefined ? undefined : order.givenBy(path[0] === 'subgraphs' ? String(path[1]) : null, node);
+    if (problems.length === 0 && given) problems.push(...answersReadTooEarly(source, kind, answerTypes, given, order.giver, `"${node}"`));
     for (const problem of problems)
       add(path, `guard${problem.position !== undefined ? ` at character ${problem.position}` : ''}: ${problem.message}`, {
+        ...(problem.severity && { severity: problem.severity }),
         ...(node !== undefined && { node }),
         guard: { source, ...(problem.position !== undefined && { position: problem.position }) },
       });

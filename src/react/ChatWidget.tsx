@@ -8,6 +8,7 @@ import type { StatelyInspector } from './stately-inspector.js';
 import type { Transport } from './transport.js';
 import { useConversation, type Conversation } from './use-conversation.js';
 import type { ChatReply } from '../../machines/chat-session.js';
+import { MAX_TURN_TEXT_LENGTH } from '../workflow/turn-limits.js';
 
 export interface ChatWidgetProps {
   transport: Transport;
@@ -93,9 +94,13 @@ export function ChatView({
   const { status, reply, transcript, buttons, error, inputs } = conversation;
   const headingId = useId();
   const inputId = useId();
+  const countId = useId();
   const askId = useId();
   const inputsId = useId();
   const [draft, setDraft] = useState('');
+  // A message longer than a turn may carry is kept whole and said so (near the limit, counted), never cut.
+  const tooLong = draft.length > MAX_TURN_TEXT_LENGTH;
+  const nearLimit = draft.length >= MAX_TURN_TEXT_LENGTH * 0.9;
   const [askingRestart, setAskingRestart] = useState(false);
   const [askingCancel, setAskingCancel] = useState(false);
   /** The session is being cancelled; or why it could not be. */
@@ -159,7 +164,7 @@ export function ChatView({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Not now (a reply is pending, or there is nothing to send): the draft is kept as typed.
-    if (status !== 'idle' || draft.trim() === '') return;
+    if (status !== 'idle' || draft.trim() === '' || draft.length > MAX_TURN_TEXT_LENGTH) return;
     conversation.sendText(draft);
     setDraft('');
   };
@@ -391,13 +396,22 @@ export function ChatView({
             title="Enter sends; Shift+Enter starts a new line"
             autoComplete="off"
             enterKeyHint="send"
-            maxLength={4000}
+            aria-invalid={tooLong || undefined}
+            aria-describedby={nearLimit ? countId : undefined}
           />
           {/* At the summary the confirm button is the one that sends: no second "Send" beside it (Enter sends the text). */}
           {!confirmation && (
-            <button type="submit" className="gf-primary" disabled={status !== 'idle' || draft.trim() === ''}>
+            <button type="submit" className="gf-primary" disabled={status !== 'idle' || draft.trim() === '' || tooLong}>
               Send
             </button>
+          )}
+          {/* No maxLength on the box: the browser would drop what is typed or pasted past it, unsaid. Counted here instead, and kept whole. */}
+          {nearLimit && (
+            <p id={countId} className={`gf-count${tooLong ? ' gf-count-over' : ''}`} role="status">
+              {tooLong
+                ? `${draft.length} characters: a message can have at most ${MAX_TURN_TEXT_LENGTH}. Shorten it by ${draft.length - MAX_TURN_TEXT_LENGTH} to send it.`
+                : `${draft.length} of ${MAX_TURN_TEXT_LENGTH} characters`}
+            </p>
           )}
         </form>
       )}

@@ -166,7 +166,8 @@ export function InputForm({ input, onAnswer, busy = false, error = null, note, s
       control = <textarea {...common} rows={4} spellCheck={false} value={draft} onChange={(e) => edit(e.target.value)} />;
       break;
     case 'string':
-      control = <input {...common} type="text" maxLength={spec.maxLength} value={draft} onChange={(e) => edit(e.target.value)} />;
+      // No maxLength: the browser would cut what is pasted past it, unsaid. The hint says the limit, and the server refuses a longer text with the draft kept.
+      control = <input {...common} type="text" value={draft} onChange={(e) => edit(e.target.value)} />;
       break;
   }
 

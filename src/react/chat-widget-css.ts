@@ -70,7 +70,9 @@ export const CHAT_WIDGET_CSS = `
 .gf-chat button.gf-primary:hover:not(:disabled) { background: var(--gf-accent-hover); border-color: var(--gf-accent-hover); color: var(--gf-accent-fg); }
 .gf-chat button:focus-visible, .gf-chat input:focus-visible, .gf-chat select:focus-visible, .gf-chat textarea:focus-visible { outline: 3px solid var(--gf-accent); outline-offset: 2px; }
 .gf-chat button:disabled { opacity: 0.5; cursor: not-allowed; }
-.gf-input { display: flex; gap: 0.5rem; align-items: flex-end; }
+.gf-input { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; }
+.gf-count { flex-basis: 100%; margin: 0; font-size: 0.85rem; color: var(--gf-muted); text-align: right; }
+.gf-count-over { color: var(--gf-error-fg); font-weight: 600; }
 .gf-input textarea { flex: 1; font: inherit; line-height: 1.4; padding: 0.45rem 0.75rem; border: 1px solid var(--gf-border); border-radius: 1.1rem; color: var(--gf-fg); background: var(--gf-bg); resize: none; overflow-y: auto; }
 .gf-ask { background: var(--gf-assistant-bg); border: 1px solid var(--gf-border); border-radius: var(--gf-radius); padding: 0.5rem 0.75rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
 .gf-ask p { margin: 0; flex-basis: 100%; }

@@ -5,6 +5,7 @@ import type { AnswerValue } from '../flow/context.js';
 import { elsewhereQuestions, offeredQuestions } from '../flow/extraction.js';
 import { flowGraph } from '../flow/graph.js';
 import { answerKey, type FlowDocument, type QuestionNode } from '../flow/schema.js';
+import { closestName } from '../extract/suggest.js';
 
 /** "unknown" as an expected answer: the reader must abstain. */
 export const ABSTAIN = 'unknown';
@@ -88,6 +89,50 @@ function fits(q: QuestionNode, value: string | number): string | undefined {
   return typeof value === 'string' ? undefined : `${q.id} takes text, not ${JSON.stringify(value)}`;
 }
 
+/** What each field of a case holds, for the message when one is missing or wrong. */
+const CASE_FIELDS: Record<string, string> = {
+  gate: 'the question the message is typed at (its key or id), as text',
+  text: 'the message typed, as text',
+  expected: 'the answer expected: a category or value, "unknown", or a list of them',
+  flow: "the flow's id, as text (optional)",
+  class: 'a group for the report, text of 1 to 60 characters (optional)',
+  others: 'answers the message also gives to other questions, {"key": value} (optional)',
+};
+const REQUIRED_FIELDS = ['gate', 'text', 'expected'];
+
+/** Each field of a case the schema refused, named, with what it should hold and what it held. */
+function caseProblems(json: unknown, issues: readonly z.core.$ZodIssue[]): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return [`a case is a JSON object with the fields ${REQUIRED_FIELDS.map((f) => `"${f}"`).join(', ')}, not ${JSON.stringify(json)}`];
+  const fields = Object.keys(CASE_FIELDS);
+  const problems: string[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const like = fields.find((f) => f.toLowerCase() === key.toLowerCase()) ?? closestName(key, fields);
+        problems.push(`unknown field "${key}"${like ? ` (did you mean "${like}"?)` : ''}: a case has the fields ${fields.map((f) => `"${f}"`).join(', ')}`);
+      }
+      continue;
+    }
+    const [field, ...inner] = issue.path.map(String);
+    if (field === undefined) {
+      problems.push(issue.message);
+      continue;
+    }
+    const value = issue.path.reduce<unknown>((at, part) => (at as Record<PropertyKey, unknown> | undefined)?.[part as PropertyKey], json);
+    const name = `"${[field, ...inner].join('.')}"`;
+    const what = CASE_FIELDS[field] ?? '';
+    if (value === undefined && inner.length === 0) problems.push(`the field ${name} is missing: it is ${what}`);
+    else {
+      // Inside `expected` (a list) and `others` (a map) every value is a category or value.
+      const must = inner.length > 0 ? 'a category or value (text or a number)' : what.replace(/ \(optional\)$/, '');
+      const size = issue.code === 'too_small' || issue.code === 'too_big' ? ` (${issue.message})` : '';
+      problems.push(`the field ${name} must be ${must}, not ${JSON.stringify(value)}${size}`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
 /** Parses a JSONL file of labeled cases; every problem names its line. */
 export function parseEvalCases(text: string, flow: FlowDocument, source = 'cases'): EvalCase[] {
   const cases: EvalCase[] = [];
@@ -104,7 +149,7 @@ export function parseEvalCases(text: string, flow: FlowDocument, source = 'cases
     }
     const parsed = EvalCaseSchema.safeParse(json);
     if (!parsed.success) {
-      problems.push(`${at}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'}: ${x.message}`).join('; ')}`);
+      problems.push(...caseProblems(json, parsed.error.issues).map((problem) => `${at}: ${problem}`));
       return;
     }
     const c = parsed.data;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isWellFormed, quote } from './untrusted-string.js';
 
-/** The longest text a turn may carry; longer messages are refused, not cut. */
-export const MAX_TURN_TEXT_LENGTH = 4000;
+import { MAX_TURN_TEXT_LENGTH } from './turn-limits.js';
+
+export { MAX_TURN_TEXT_LENGTH };
 
 const turnId = z
   .string()

@@ -239,6 +239,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await expectActive('reason');
       await turn({ button: 'damaged' });
       await expectActive('review');
+      // A button turn is shown as the label the person clicked, not its value.
+      await expect.poll(() => turns.textContent(), { timeout: WAIT }).toContain('Pressed “It arrived damaged”');
       await page.screenshot({ path: join(SHOTS, 'viewer-session-midway.png') });
       expect(await visited()).toEqual(['amount', 'order_number', 'reason', 'review']);
 
@@ -254,7 +256,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       expect(taken).not.toContain(edgeId('size', 'auto_approved'));
       expect(taken).not.toContain(edgeId('review', 'order_number'));
       const text = (await turns.textContent())!;
-      expect(text).toContain('Pressed “confirm”');
+      expect(text).toContain('Pressed “Request the refund”');
+      expect(text).not.toContain('Pressed “confirm”');
       expect(text).toMatch(/guard\.evaluated\s*on next from size: answers\.amount > 100\.0 ✓ → manager_approval/);
       expect(text).toContain('node.enter');
       const status = page.getByRole('region', { name: 'Status' });
@@ -270,7 +273,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await gates.getByRole('spinbutton').fill('250');
       await gates.getByRole('button', { name: 'Answer' }).click();
       await expectActive('approved');
-      await expect.poll(() => status.textContent(), { timeout: WAIT }).toContain('done');
+      // Finished at a terminal that completes: "completed", not the bare status "done".
+      await expect.poll(() => status.locator('.gv-tag').textContent(), { timeout: WAIT }).toBe('completed');
       expect(await turns.textContent()).toContain('Input “approved_amount” answered 250');
       expect(await page.evaluate(() => (window as unknown as { loadMark?: number }).loadMark)).toBe(42);
       await page.screenshot({ path: join(SHOTS, 'viewer-session-done.png') });
@@ -279,6 +283,27 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the viewer: drawings, detail
       await page.goto(`${served.server.url}/viewer?session=no-such-session`);
       await expect.poll(() => page.getByRole('alert').textContent(), { timeout: WAIT }).toContain('There is no session “no-such-session” that you may see');
       expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('says a stopped session is stopped, not done or completed, in its status and its turns', async () => {
+    const { sessionId } = await api<{ sessionId: string }>('/api/flows/clinic-callback/sessions', {});
+    await api(`/api/sessions/${sessionId}/turns`, { button: 'Billing' });
+    // A limiting value: the flow ends at its stop terminal (status "done", reason "stopped_limiting_value").
+    const stopped = await api<{ status: string; completion: { reason: string } }>(`/api/sessions/${sessionId}/turns`, { button: 'Yes' });
+    expect([stopped.status, stopped.completion.reason]).toEqual(['done', 'stopped_limiting_value']);
+    const { page, errors, close } = await open();
+    try {
+      await page.goto(`${served.server.url}/viewer?session=${sessionId}`);
+      const status = page.getByRole('region', { name: 'Status' });
+      await expect.poll(() => status.locator('.gv-tag').textContent(), { timeout: WAIT }).toBe('stopped');
+      expect(await status.textContent()).toContain('stopped limiting value');
+      const turns = page.getByRole('region', { name: 'Turns' });
+      expect(await turns.locator('.gv-turn-reply').first().textContent()).toContain('(stopped, at');
+      await page.screenshot({ path: join(SHOTS, 'viewer-session-stopped.png') });
+      expect(errors).toEqual([]);
     } finally {
       await close();
     }

@@ -141,8 +141,8 @@ describe('gateflow test', () => {
   it('--help reads as the other commands do', async () => {
     const { code, stdout } = await run('test', '--help');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^usage: gateflow test <flow> \[--out DIR\] \[--min PERCENT\] \[--json\] \[--conversations DIR\]\n/);
+    expect(stdout).toMatch(/^usage: gateflow test <flow> \[--out DIR\] \[--min PERCENT\] \[--json\]\s+\[--conversations DIR\]\n/);
     for (const option of ['--out DIR', '--min PERCENT', '--json', '--conversations DIR', '-h, --help']) expect(stdout).toContain(`  ${option}  `);
-    expect((await run('--help')).stdout).toMatch(/^ {2}test <flow> \[--out DIR\] \[--min PERCENT\] \[--json\] \[--conversations DIR\] +generate and replay every path/m);
+    expect((await run('--help')).stdout).toMatch(/^ {2}test <flow> \[--out DIR\] \[--min PERCENT\] \[--json\] \[--conversations DIR\]\n +generate and replay every path/m);
   });
 });

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PATIENCE_MS } from '../helpers/patience.js';
 import { cliArgs, runCli } from '../helpers/cli.js';
+import { synopsis } from '../../src/cli/args.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 /** The command line in this process (what it prints and returns); the process itself is checked once, at the end. */
@@ -90,6 +92,18 @@ describe('help', () => {
     expect((await run('viz', '-h')).stdout).toBe(helps[4]);
     expect((await run('help', 'eval')).stdout).toBe(helps[1]);
     expect((await run('chat', 'patient-intake', '--json', '--help')).stdout).toBe(helps[0]);
+  });
+
+  it('every help fits in 80 columns, and says all it said on one line', async () => {
+    const help = await run('--help');
+    const over = (text: string) => text.split('\n').filter((line) => line.length > 80);
+    expect(over(help.stdout)).toEqual([]);
+    // Wrapped, not cut: each command's synopsis and summary are all there, once the lines are joined.
+    const joined = help.stdout.replace(/\n {4,}/g, ' ');
+    for (const [name, spec] of Object.entries(COMMANDS)) {
+      expect(joined).toContain(`  ${synopsis(name, spec).replace(/^gateflow /, '')} ${spec.summary}`);
+      expect(over((await run(name, '--help')).stdout), name).toEqual([]);
+    }
   });
 
   it('gateflow --help lists every command; gateflow alone is a usage error', async () => {

@@ -404,6 +404,131 @@ describe('guards', () => {
   });
 });
 
+describe('guards read answers that may exist where they run', () => {
+  /** `base()` with a string question `s` between `n` and `end`, and a guard on the edge `from` → its next node. */
+  const later = (from: 'a' | 'n', guard: string) => {
+    const d = base();
+    d.nodes.splice(2, 0, { kind: 'question', id: 's', prompt: 'Name?', answer: { type: 'string' } });
+    d.edges = [
+      { from: 'a', to: 'n' },
+      { from: 'n', to: 's' },
+      { from: 's', to: 'end' },
+    ];
+    const i = from === 'a' ? 0 : 1;
+    d.edges[i]!.guard = guard;
+    d.edges.push({ from, to: 'end' });
+    return d;
+  };
+
+  it("an answer no path has asked before the guard's node is an error: reading it fails", () => {
+    const source = "answers.a == 'Yes' && answers.n > 2.0";
+    expect(issues(later('a', source))).toEqual([
+      error(
+        ['edges', 0, 'guard'],
+        'guard at character 22: answers.n is given by "n", and no path from the start reaches "n" before "a": reading it fails, so the guard is false (test has(answers.n) first if an early answer is meant)',
+        { node: 'a', guard: { source, position: 22 } },
+      ),
+    ]);
+  });
+
+  it('behind has() (or `in answers`) it is a warning: only an answer given early makes it true', () => {
+    const source = "has(answers.s) && answers.s.startsWith('A')";
+    expect(issues(later('a', source))).toEqual([
+      warning(['edges', 0, 'guard'], 'guard at character 4: answers.s is given by "s", and no path from the start reaches "s" before "a": it is there only if an earlier message answered it early', {
+        node: 'a',
+        guard: { source, position: 4 },
+      }),
+    ]);
+    expect(issues(later('a', "'s' in answers")).map((i) => [i.severity, i.guard?.position])).toEqual([['warning', 0]]);
+  });
+
+  it("the node's own answer and every answer on a path to it may be read; a later one is not, whichever node its guard is on", () => {
+    expect(issues(later('n', "answers.a == 'Yes' && answers.n > 2.0"))).toEqual([]);
+    expect(issues(later('n', 'answers.s.size() > 2')).map((i) => [i.path, i.node])).toEqual([[['edges', 1, 'guard'], 'n']]);
+    // A question's `when` runs before it is asked.
+    const d = later('n', 'answers.n > 2.0');
+    d.nodes[1]!.when = "answers.s == 'x'";
+    expect(issues(d).map((i) => [i.path, i.node])).toEqual([[['nodes', 1, 'when'], 'n']]);
+  });
+
+  it('an answer asked on one branch only, or later in a loop back, may exist', () => {
+    const d = later('n', 'answers.n > 2.0');
+    // s → n: s may have been asked when n's guards run again.
+    d.edges.push({ from: 's', to: 'n', guard: 'answers.s.size() > 3' });
+    d.edges[2]!.guard = 'else';
+    d.edges.push(d.edges.splice(2, 1)[0]!);
+    expect(issues(later('a', 'answers.s.size() > 3'))).toHaveLength(1);
+    expect(issues(d)).toEqual([]);
+  });
+
+  it("a subgraph call gives its answers to the call's edges; inside a subgraph, answers given outside it may be read", () => {
+    const d = withSubgraph();
+    d.edges = [
+      { from: 'a', to: 's' },
+      { from: 's', to: 'n', guard: "answers.x == 'go'" },
+      { from: 's', to: 'end' },
+      { from: 'n', to: 'end' },
+    ];
+    expect(issues(d)).toEqual([]);
+    d.edges[0] = { from: 'a', to: 's', guard: "answers.x == 'go'" };
+    d.edges.splice(1, 0, { from: 'a', to: 'end' });
+    expect(issues(d).map((i) => [i.path, i.node, i.severity])).toEqual([[['edges', 0, 'guard'], 'a', undefined]]);
+    const s = sub();
+    s.nodes.push({ kind: 'question', id: 'y', prompt: 'Y?', answer: { type: 'string' } });
+    s.edges = [
+      { from: 'x', to: 'y', guard: "answers.n > 1.0 && answers.a == 'Yes'" },
+      { from: 'x', to: '__exit__' },
+      { from: 'y', to: '__exit__' },
+    ];
+    expect(issues(withSubgraph(s))).toEqual([]);
+  });
+});
+
+describe('guards call functions that apply, with patterns that are regular expressions', () => {
+  const guarded = (guard: string) => {
+    const d = base();
+    d.edges[1] = { from: 'n', to: 'end', guard };
+    d.edges.push({ from: 'n', to: 'end' });
+    return d;
+  };
+
+  it('.size() (or size()) on a number answer is an error: it counts the characters of text', () => {
+    for (const source of ['answers.n.size() > 2', 'size(answers.n) > 2'])
+      expect(issues(guarded(source))).toEqual([
+        error(['edges', 1, 'guard'], 'guard at character 0: answers.n is a number: size() counts the characters of text, it does not apply to a number (compare the number itself, e.g. answers.n > 2.0)', {
+          node: 'n',
+          guard: { source, position: 0 },
+        }),
+      ]);
+  });
+
+  it('every text function on a number or a yes/no is an error; on text, a category or a date it is not', () => {
+    expect(issues(guarded("answers.n.startsWith('1')")).map((i) => i.guard?.position)).toEqual([0]);
+    expect(issues(guarded("answers.a.size() > 2 && answers.a.matches('^Y')"))).toEqual([]);
+    const d = guarded("answers.ok.contains('y')");
+    d.nodes.splice(2, 0, { kind: 'question', id: 'ok', prompt: 'OK?', answer: { type: 'boolean' } });
+    d.edges = [
+      { from: 'a', to: 'ok' },
+      { from: 'ok', to: 'n' },
+      { from: 'n', to: 'end', guard: "answers.ok.contains('y')" },
+      { from: 'n', to: 'end' },
+    ];
+    expect(issues(d).map((i) => i.message)).toEqual(['guard at character 0: answers.ok is a yes/no: contains() looks inside text, it does not apply to a yes/no']);
+  });
+
+  it('an invalid regular expression in matches() is an error at the pattern', () => {
+    const source = "answers.a.matches('[a-')";
+    const found = issues(guarded(source));
+    expect(found).toEqual([
+      error(['edges', 1, 'guard'], expect.stringMatching(/^guard at character 18: '\[a-' is not a regular expression \(.+\): the guard would fail whenever it runs$/) as never, {
+        node: 'n',
+        guard: { source, position: 18 },
+      }),
+    ]);
+    expect(issues(guarded("answers.a.matches('(x') || answers.n > 2.0")).map((i) => i.guard?.position)).toEqual([18]);
+  });
+});
+
 describe('edge groups', () => {
   it('edges all guarded, with no else, are an error at the last edge', () => {
     const d = base();

@@ -27,6 +27,8 @@ export interface GuardProblem {
   code: string;
   message: string;
   position?: number;
+  /** A problem the guard can live with (it may still be true): reported, not refused. Error when absent. */
+  severity?: 'warning';
 }
 
 export class GuardCompileError extends Error {

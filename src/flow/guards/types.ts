@@ -95,6 +95,7 @@ export function guardTypeProblems(source: string, kind: GuardKind, vocabulary: G
         break;
       }
     }
+    if (node.op === 'rcall' || node.op === 'call') call(node);
     const condition = node.op === '&&' || node.op === '||' || node.op === '!_';
     children(node).forEach((child, i) => visit(child, condition || (node.op === '?:' && i === 0)));
   };
@@ -107,6 +108,28 @@ export function guardTypeProblems(source: string, kind: GuardKind, vocabulary: G
     }
     if (l) checkLiteral(l, right, operator.op);
     else if (r) checkLiteral(r, left, operator.op);
+  };
+
+  /**
+   * A function called on a read (`answers.n.size()`, `size(answers.n)`): one
+   * that applies to what the read holds. And a pattern written in the guard
+   * (`matches(…, '[a-')`) must be a regular expression: cel-js makes it one
+   * only when the guard runs, and a guard that throws is false.
+   */
+  const call = (node: ASTNode) => {
+    const { name, receiver, args } = callOf(node);
+    const type = receiver && typeOf(receiver);
+    const need = TEXT_FUNCTIONS.get(name);
+    if (type && need && type.base !== 'string' && type.base !== 'date')
+      report(node, 'wrong_function', `${type.name} is ${describeType(type)}: ${name}() ${need}, it does not apply to ${describeType(type)}${type.base === 'number' ? ` (compare the number itself, e.g. ${type.name} > 2.0)` : ''}`);
+    const pattern = name === 'matches' ? args[0] && literalOf(args[0])?.value : undefined;
+    if (typeof pattern === 'string') {
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        report(args[0]!, 'invalid_pattern', `'${pattern}' is not a regular expression (${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '')}): the guard would fail whenever it runs`);
+      }
+    }
   };
 
   /** A literal compared with a read of `type`: one it can hold. */
@@ -155,6 +178,88 @@ export function guardTypeProblems(source: string, kind: GuardKind, vocabulary: G
   };
 
   visit(ast, true);
+  return problems;
+}
+
+/** Functions on text, and what each does (for the message when one is called on a number or a yes/no). */
+const TEXT_FUNCTIONS = new Map([
+  ['size', 'counts the characters of text'],
+  ['matches', 'matches text against a pattern'],
+  ['startsWith', 'reads the start of text'],
+  ['endsWith', 'reads the end of text'],
+  ['contains', 'looks inside text'],
+  ['lowerAscii', 'changes the case of text'],
+  ['upperAscii', 'changes the case of text'],
+  ['trim', 'trims text'],
+  ['replace', 'changes text'],
+  ['split', 'splits text'],
+  ['substring', 'cuts text'],
+  ['indexOf', 'looks inside text'],
+  ['lastIndexOf', 'looks inside text'],
+  ['charAt', 'reads a character of text'],
+]);
+
+/** A call's name, what it is called on (`x.f(…)`, or the first argument of `f(x, …)`), and its other arguments. */
+function callOf(node: ASTNode): { name: string; receiver: ASTNode | undefined; args: ASTNode[] } {
+  const [name, ...rest] = node.args as unknown as [string, ...unknown[]];
+  if (node.op === 'rcall') return { name, receiver: rest[0] as ASTNode, args: (rest[1] as ASTNode[] | undefined) ?? [] };
+  const all = (rest[0] as ASTNode[] | undefined) ?? [];
+  return { name, receiver: all[0], args: all.slice(1) };
+}
+
+/**
+ * Reads of answers that cannot exist yet where the guard runs: no path to it
+ * asks them (see answer-order.ts). A bare read fails, so the guard is false
+ * (an error); behind `has(answers.k)` or `'k' in answers` the guard runs, but
+ * only an answer given early (one message answering a later question) makes
+ * it true (a warning). Keys nothing gives are reported by `guardTypeProblems`.
+ */
+export function answersReadTooEarly(
+  source: string,
+  kind: GuardKind,
+  known: ReadonlyMap<string, unknown>,
+  given: ReadonlySet<string>,
+  giver: (key: string) => string | undefined,
+  where: string,
+): GuardProblem[] {
+  let ast: ASTNode;
+  try {
+    ast = guardAst(source, kind);
+  } catch {
+    return [];
+  }
+  const reads: { key: string; node: ASTNode }[] = [];
+  const tested = new Set<string>();
+  const visit = (node: ASTNode) => {
+    const key = answerKeyOf(node);
+    if (key !== undefined) reads.push({ key, node });
+    if (node.op === 'call' && callOf(node).name === 'has' && callOf(node).receiver) {
+      const testedKey = answerKeyOf(callOf(node).receiver!);
+      if (testedKey !== undefined) tested.add(testedKey);
+    }
+    if (node.op === 'in' && isId(node.args[1], 'answers')) {
+      const asked = literalOf(node.args[0])?.value;
+      if (typeof asked === 'string') {
+        tested.add(asked);
+        reads.push({ key: asked, node: node.args[0] });
+      }
+    }
+    children(node).forEach(visit);
+  };
+  visit(ast);
+  const problems: GuardProblem[] = [];
+  const reported = new Set<string>();
+  for (const { key, node } of reads) {
+    if (!known.has(key) || given.has(key) || reported.has(key)) continue;
+    reported.add(key);
+    const by = giver(key);
+    const asked = `answers.${key} is given by "${by ?? key}", and no path from the start reaches "${by ?? key}" before ${where}`;
+    problems.push(
+      tested.has(key)
+        ? { code: 'not_yet_given', severity: 'warning', position: node.range.start, message: `${asked}: it is there only if an earlier message answered it early` }
+        : { code: 'not_yet_given', position: node.range.start, message: `${asked}: reading it fails, so the guard is false (test has(answers.${key}) first if an early answer is meant)` },
+    );
+  }
   return problems;
 }
 
