@@ -71,6 +71,13 @@ export const FlowContextSchema = z.object({
    */
   correction: z.object({ key: z.string(), text: z.string().nullable() }).nullable().optional(),
   /**
+   * What the last correction at the summary changed, said in the summary's reply ("Changed: Guests: 60 → 80."):
+   * each answer key with its value before (`dropped`: the flow no longer passes that question, so its answer was
+   * taken out). Every change is said, however it was asked for (by name, by value alone, by a button).
+   * Absent in older snapshots and whenever nothing changed.
+   */
+  changed: z.array(z.object({ key: z.string(), from: AnswerValueSchema, dropped: z.boolean().optional() })).nullable().optional(),
+  /**
    * Answers the last message gave to questions not yet asked (answer keys):
    * the reply says what was noted, so that nothing is committed silently.
    * Absent in snapshots from before it was kept: read as none.

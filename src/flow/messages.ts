@@ -53,6 +53,22 @@ export function guessMessage(question: QuestionNode, value: AnswerValue): string
 export function notUnderstoodAtSummary(editLabel: string): string {
   return `I'm not sure what to change. Please confirm, or tell me which answer to change and its new value (for example "make it 14"), or press ${editLabel}.`;
 }
+/**
+ * What a correction at the summary changed: "Changed: Guests: 60 → 80; Catering: Yes please → (no longer asked)."
+ * Empty when nothing changed.
+ */
+export function changedText(graph: FlowGraph, changed: ReadonlyArray<{ key: string; from: AnswerValue; dropped?: boolean | undefined }>, answers: Record<string, Answer>): string {
+  const items = changed.flatMap(({ key, from, dropped }) => {
+    const q = graph.question(key);
+    const now = answers[key];
+    if (!q || (!dropped && !now)) return [];
+    const name = (q.label ?? q.prompt).replace(/[\s:?]+$/, '');
+    const to = dropped || !now ? '(no longer asked)' : escapeMarkdown(formatValue(q, now.value));
+    return [`${name}: ${escapeMarkdown(formatValue(q, from))} → ${to}`];
+  });
+  return items.length === 0 ? '' : `Changed: ${items.join('; ')}.`;
+}
+
 /** Asked after "edit": one button per answer follows. */
 export const WHICH_ANSWER_MESSAGE = 'Which answer do you want to change?';
 export const BACK_TO_SUMMARY_LABEL = 'Back to the summary';

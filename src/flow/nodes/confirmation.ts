@@ -59,6 +59,15 @@ function correctable(
   });
 }
 
+/** The answers a correction changed: those set aside when it started whose value is now another, or that are gone. */
+function changesOf(before: FlowContext['previousAnswers'], after: FlowContext['answers']): NonNullable<FlowContext['changed']> {
+  return Object.entries(before).flatMap(([key, was]) => {
+    const now = after[key];
+    if (now === undefined) return [{ key, from: was.value, dropped: true }];
+    return now.value === was.value ? [] : [{ key, from: was.value }];
+  });
+}
+
 /** Params of what a confirmation's states name: the node, and the answer keys a person may change there. */
 type ReviewParams = { node: string; keys: string[] };
 
@@ -133,9 +142,17 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
 
   actions: ({ graph, lookups }) => ({
     /** A new step of the review: what the last turn failed at is no longer said. */
-    clearNotice: flowAssign(() => ({ notice: null, invalid: null })),
-    /** Back at the summary: a correction is over, the previous answers are no longer offered. */
-    endCorrection: flowAssign(() => ({ correction: null, previousAnswers: {} })),
+    clearNotice: flowAssign(({ context }) => ({ notice: null, invalid: null, ...(context.changed ? { changed: null } : {}) })),
+    /**
+     * Back at the summary: a correction is over, the previous answers are no longer offered. What it changed
+     * (the answers set aside when it started, against the answers now) is kept for the reply to say.
+     */
+    endCorrection: flowAssign(({ context }) => {
+      const changed = context.correction ? changesOf(context.previousAnswers, context.answers) : [];
+      return { correction: null, previousAnswers: {}, ...(changed.length > 0 ? { changed } : context.changed ? { changed: null } : {}) };
+    }),
+    /** A new turn at the summary: what the last correction changed has been said. */
+    forgetChanged: flowAssign(({ context }) => (context.changed ? { changed: null } : {})),
     /**
      * Going back to change one answer: the answers the flow will pass again
      * (those after the edit edge's target) are kept aside as previous ones and
@@ -152,7 +169,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
       const again = new Set(params.again);
       const kept = Object.fromEntries(Object.entries(context.answers).filter(([key]) => !again.has(key)));
       const asked = Object.fromEntries(Object.entries(context.answers).filter(([key]) => again.has(key)));
-      return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null, correction };
+      return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null, correction, ...(context.changed ? { changed: null } : {}) };
     }),
   }),
 
@@ -165,7 +182,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     const params = { node: p.id, keys };
     const correcting = (guard: string): Transition[] =>
       route(p, 'edit', { type: guard, params }).map((t) => ({ ...t, actions: [{ type: 'startCorrection', params: { ...params, again: againFrom(t) } }, ...(t.actions ?? [])] }));
-    const notUnderstood = { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] };
+    const notUnderstood = { actions: [{ type: 'forgetChanged' }, { type: 'noteNotUnderstood', params: { place: null } }] };
     const on = (guard: string) => ({ type: guard, params });
     return {
       tags: ['confirmation'],
@@ -220,8 +237,10 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
       };
     }
     const summary = messages.summaryMessage(graph, node, context.answers);
+    // What the correction just made changed, said before the summary (however it was asked for).
+    const changed = notUnderstood ? '' : messages.changedText(graph, context.changed ?? [], context.answers);
     return {
-      message: notUnderstood ? `${messages.notUnderstoodAtSummary(node.editLabel)}\n\n${summary}` : because + summary,
+      message: notUnderstood ? `${messages.notUnderstoodAtSummary(node.editLabel)}\n\n${summary}` : (changed && `${changed}\n\n`) + because + summary,
       buttons: [
         { label: node.confirmLabel, value: 'confirm' },
         { label: node.editLabel, value: 'edit' },
