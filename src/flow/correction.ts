@@ -28,8 +28,8 @@ export interface CorrectableAnswer {
   names: readonly string[];
   /** The question as it was asked ("When should the plumber come?"): its words name the answer too, less surely. */
   asked?: string | undefined;
-  /** Its current value. */
-  value: AnswerValue;
+  /** Its current value; undefined for an optional question the person skipped (any value it reads gives it one). */
+  value: AnswerValue | undefined;
   /** Reads the message as a value for this answer; undefined when it does not read one. */
   read(text: string): AnswerValue | undefined;
   /** Its values are only yes/no: a value alone does not say which answer it is for. */
