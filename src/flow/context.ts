@@ -69,7 +69,28 @@ export const FlowContextSchema = z.object({
    * it (null: ask it again). Every other answer the flow passes is kept.
    * Absent in snapshots from before corrections existed: read as null.
    */
-  correction: z.object({ key: z.string(), text: z.string().nullable() }).nullable().optional(),
+  correction: z
+    .object({
+      key: z.string(),
+      text: z.string().nullable(),
+      /** The optional questions the person had skipped that the flow passes again: passed over again, unless being answered. */
+      skipped: z.array(z.string()).optional(),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * The optional questions (answer keys) the person skipped on the flow's way to where it is, unanswered: a summary
+   * offers them to answer ("Flight number: not answered"). A question the flow's path did not reach is never here.
+   * Absent in older snapshots and while none was skipped.
+   */
+  skipped: z.array(z.string()).optional(),
+  /**
+   * What the last correction at the summary changed, said in the summary's reply ("Changed: Guests: 60 → 80."):
+   * each answer key with its value before (null: it had none, a skipped question answered now; `dropped`: the flow no longer passes that question, so its answer was
+   * taken out). Every change is said, however it was asked for (by name, by value alone, by a button).
+   * Absent in older snapshots and whenever nothing changed.
+   */
+  changed: z.array(z.object({ key: z.string(), from: AnswerValueSchema.nullable(), dropped: z.boolean().optional() })).nullable().optional(),
   /**
    * Answers the last message gave to questions not yet asked (answer keys):
    * the reply says what was noted, so that nothing is committed silently.

@@ -7,8 +7,9 @@ import { normalize, tokenize, BREAK } from '../extract/normalize.js';
  * reads a text (the same readers the question uses when it asks).
  *
  * The rule is "never commit what the person did not say":
- * - a new value is taken only when exactly one answer reads it and the message
- *   names that answer, or names no other answer;
+ * - a new value is taken only when the message names the one answer it changes,
+ *   or names none and exactly one answer reads it (a value that fits several
+ *   answers asks which);
  * - a bare yes/no value (a yes/no category, a boolean) is taken only when the
  *   message names its answer: "no" at the summary says the summary is wrong,
  *   not which answer;
@@ -27,8 +28,8 @@ export interface CorrectableAnswer {
   names: readonly string[];
   /** The question as it was asked ("When should the plumber come?"): its words name the answer too, less surely. */
   asked?: string | undefined;
-  /** Its current value. */
-  value: AnswerValue;
+  /** Its current value; undefined for an optional question the person skipped (any value it reads gives it one). */
+  value: AnswerValue | undefined;
   /** Reads the message as a value for this answer; undefined when it does not read one. */
   read(text: string): AnswerValue | undefined;
   /** Its values are only yes/no: a value alone does not say which answer it is for. */
@@ -90,19 +91,21 @@ export function readCorrection(text: string, answers: readonly CorrectableAnswer
   const scores = answers.map((a) => naming(stems, a));
   // Named by a word of its label, key or id: what a new value may be given to.
   const named = answers.filter((a) => a.names.some((name) => nameWords(name).some((w) => stems.has(w))));
-  const changed = answers.filter((a) => {
-    const value = a.read(text);
-    return value !== undefined && value !== a.value;
-  });
+  const reads = new Map(answers.map((a) => [a, a.read(text)] as const));
+  const fits = answers.filter((a) => reads.get(a) !== undefined);
+  const changed = fits.filter((a) => reads.get(a) !== a.value);
   const namedChanged = changed.filter((a) => named.includes(a));
   if (namedChanged.length === 1) return { kind: 'change', key: namedChanged[0]!.key, text };
-  // A value alone: one answer reads it, no answer is named, and it is not a bare yes/no.
-  const unnamed = changed.filter((a) => !a.yesNo);
-  if (named.length === 0 && changed.length === 1 && unnamed.length === 1) return { kind: 'change', key: unnamed[0]!.key, text };
+  // A value alone: exactly one answer reads it (not one that has it already beside one it would change: "2" with
+  // 3 days and 2 collectors is no surer a change of the days than a repeat of the collectors), no answer is named,
+  // and it is not a bare yes/no.
+  if (named.length === 0 && fits.length === 1 && changed.length === 1 && !changed[0]!.yesNo) return { kind: 'change', key: changed[0]!.key, text };
   // Named without a value, by its label or its question: the one named most surely is asked again; a tie asks which.
   const best = Math.max(0, ...scores);
   const mostSurely = best === 0 ? [] : answers.filter((_, k) => scores[k] === best);
   if (mostSurely.length === 1) return { kind: 'change', key: mostSurely[0]!.key, text: null };
-  if (mostSurely.length > 1 || changed.length > 1 || wishesToEdit) return { kind: 'choose' };
+  // A value that fits more than one answer changes none silently: which one is asked.
+  const fitsSeveral = changed.length > 0 && fits.filter((a) => !a.yesNo || changed.includes(a)).length > 1;
+  if (mostSurely.length > 1 || fitsSeveral || wishesToEdit) return { kind: 'choose' };
   return { kind: 'unclear' };
 }

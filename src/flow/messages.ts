@@ -53,6 +53,22 @@ export function guessMessage(question: QuestionNode, value: AnswerValue): string
 export function notUnderstoodAtSummary(editLabel: string): string {
   return `I'm not sure what to change. Please confirm, or tell me which answer to change and its new value (for example "make it 14"), or press ${editLabel}.`;
 }
+/**
+ * What a correction at the summary changed: "Changed: Guests: 60 → 80; Catering: Yes please → (no longer asked)."
+ * Empty when nothing changed.
+ */
+export function changedText(graph: FlowGraph, changed: ReadonlyArray<{ key: string; from: AnswerValue | null; dropped?: boolean | undefined }>, answers: Record<string, Answer>): string {
+  const items = changed.flatMap(({ key, from, dropped }) => {
+    const q = graph.question(key);
+    const now = answers[key];
+    if (!q || (!dropped && !now)) return [];
+    const name = (q.label ?? q.prompt).replace(/[\s:?]+$/, '');
+    const to = dropped || !now ? '(no longer asked)' : escapeMarkdown(formatValue(q, now.value));
+    return [`${name}: ${from === null ? `(${NOT_ANSWERED})` : escapeMarkdown(formatValue(q, from))} → ${to}`];
+  });
+  return items.length === 0 ? '' : `Changed: ${items.join('; ')}.`;
+}
+
 /** Asked after "edit": one button per answer follows. */
 export const WHICH_ANSWER_MESSAGE = 'Which answer do you want to change?';
 export const BACK_TO_SUMMARY_LABEL = 'Back to the summary';
@@ -63,10 +79,13 @@ export function keepLabel(question: QuestionNode, previous: Answer): string {
 }
 
 /** A button naming an answer (at "which answer do you want to change?"): its label (or prompt) and its value. */
-export function answerButtonLabel(question: QuestionNode, answer: Answer): string {
+export function answerButtonLabel(question: QuestionNode, answer: Answer | undefined): string {
   const name = (question.label ?? question.prompt).replace(/[\s:?]+$/, '');
-  return `${name}: ${formatValue(question, answer.value)}`;
+  return `${name}: ${answer ? formatValue(question, answer.value) : NOT_ANSWERED}`;
 }
+
+/** A skipped optional question, as the summary lists it and offers it to answer. */
+export const NOT_ANSWERED = 'not answered';
 
 /** Text a person wrote, made safe to put into a Markdown message inline: the marks that format or link are backslash-escaped. */
 export function escapeMarkdown(text: string): string {
@@ -106,12 +125,15 @@ export function summaryMessage(
   graph: FlowGraph,
   node: ConfirmationNode,
   answers: Record<string, Answer>,
+  skipped: readonly string[] = [],
 ): string {
   const given = graph.questions.filter((q) => answers[answerKey(q)]).length;
   const heading = given === 1 ? '**Your Answer:**' : '**Your Answers:**';
   const lines = ['## Summary of Collected Information', '', `**Problem Statement:** ${escapeMarkdown(problemStatement(graph, answers))}`, '', heading, ''];
   for (const q of graph.questions) {
     const answer = answers[answerKey(q)];
+    // A skipped optional question the person may still answer here.
+    if (!answer && skipped.includes(answerKey(q))) lines.push(`**${q.prompt}**`, `→ (${NOT_ANSWERED})`, '');
     if (!answer) continue;
     // A button pressed is quoted as it read (its label), not as the value it sent.
     const said = answer.source === 'button' ? formatValue(q, answer.raw) : answer.raw;

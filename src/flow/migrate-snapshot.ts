@@ -65,6 +65,9 @@ export function migrateSnapshot(flow: FlowDocument, fromVersion: FlowVersion, sn
     previousAnswers: answers(stored.context.previousAnswers ?? {}),
     stoppedBy: stored.context.stoppedBy ? rename(stored.context.stoppedBy) : null,
     pendingText: null,
+    // Skipped questions and what a correction changed name answer keys: renamed, and those the new version lacks dropped.
+    ...(stored.context.skipped && { skipped: stored.context.skipped.map(rename).filter((k) => graph.question(k) !== undefined) }),
+    ...(stored.context.changed && { changed: null }),
   };
   // Path selection (the only child that outlives a turn) keeps its votes.
   const children = stored.children as Record<string, unknown> | undefined;

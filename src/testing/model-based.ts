@@ -190,7 +190,7 @@ const valueOf = (v: AnswerValue) => JSON.stringify(v);
  * have answers, and the value of those some CEL text reads; failed attempts
  * (up to the budget); where the last refusal sent the flow (`invalid.node`);
  * the locked path, the path the last message sounded like, the question whose
- * limiting value is held for its check. Anything else (unread values,
+ * limiting value is held for its check; the optional questions skipped. Anything else (unread values,
  * notices, messages) would only multiply equal states.
  */
 export function flowSearchKey(graph: FlowGraph, snapshot: TestSnapshot, options: FlowTestOptions = {}): string {
@@ -208,12 +208,14 @@ function searchKey(facts: FlowFacts, snapshot: TestSnapshot): string {
     .map(([place, n]) => `${place}:${Math.min(n, facts.maxAttempts.get(place)!)}`);
   // A correction from the summary: which answer is being changed, and which previous answers it may keep.
   const { correction, previousAnswers } = snapshot.context;
-  const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).sort()] : null;
+  const correcting = correction ? [correction.key, correction.text !== null, Object.keys(previousAnswers).sort(), [...(correction.skipped ?? [])].sort()] : null;
+  // The optional questions skipped (a summary offers them; a correction passes them over again).
+  const skipped = [...(snapshot.context.skipped ?? [])].sort();
   // What guards read besides: the path the last message sounded like ("Is that right?" answered yes),
   // and the question whose limiting value is held for its check.
   const sounded = path?.last?.outcome === 'voted' ? (path.last.path ?? null) : null;
   const held = snapshot.context.pendingStop?.place ?? null;
-  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting, sounded, held]);
+  return JSON.stringify([snapshot.value, answered, counted, invalid?.node ?? null, path?.locked ?? null, correcting, sounded, held, ...(skipped.length > 0 ? [skipped] : [])]);
 }
 
 /** One step of a path, as people read it: `text "yes"`, `button "No"`, `extracted {"size":650}`. */

@@ -116,7 +116,7 @@ function seedSummary(problemStatement: string, lines: [question: string, value: 
  * seed's "[summary]") non-empty, naming every value, and the same in the
  * message and in the PROBLEM_STATEMENT artifact.
  */
-function expectConfirmation(reply: Reply, answers: Answers, questions: Record<string, string>) {
+function expectConfirmation(reply: Reply, answers: Answers, questions: Record<string, string>, changed?: string) {
   const artifact = reply.artifacts[0];
   expect(reply.artifacts).toHaveLength(1);
   expect(artifact?.type).toBe('PROBLEM_STATEMENT');
@@ -129,7 +129,8 @@ function expectConfirmation(reply: Reply, answers: Answers, questions: Record<st
     flowVersion: reply.flowVersion,
     state: { confirmation: 'reviewing' },
     status: 'active',
-    message: seedSummary(
+    // After a correction, the line saying what it changed comes first ("Changed: ...").
+    message: (changed === undefined ? '' : `${changed}\n\n`) + seedSummary(
       statement,
       Object.entries(answers).map(([gate, a]) => [questions[gate]!, String(a.value), a.raw]),
     ),
@@ -365,7 +366,7 @@ describe('Step 1: Set Current Gate', () => {
       expect(replies[4]!.buttons).toEqual(GATE_2_BUTTONS);
       expect(replies[4]!.message).toContain('(Your previous answer: No)');
       expect(replies[4]!.answers).toEqual({ [GATE_1]: byButton('Yes') });
-      expectConfirmation(replies[5]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS);
+      expectConfirmation(replies[5]!, { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') }, SEED_QUESTIONS, 'Changed: Does the patient have insurance history: No → Partial.');
     });
 
     it('1.2.2 a correction at the summary changes that answer and keeps the other', async () => {
@@ -949,7 +950,7 @@ describe('Testing Scenarios', () => {
     expect(replies[4]!.state).toEqual({ [GATE_2]: 'asking' });
     expect(replies[4]!.answers).toEqual({ [GATE_1]: byButton('Yes') });
     const edited = { [GATE_1]: byButton('Yes'), [GATE_2]: byButton('Partial') };
-    expectConfirmation(replies[5]!, edited, SEED_QUESTIONS);
+    expectConfirmation(replies[5]!, edited, SEED_QUESTIONS, 'Changed: Does the patient have insurance history: No → Partial.');
     expectHandoff(replies[6]!, edited);
     expect(replies[6]!.artifacts[0]).toMatchObject({ answers: edited });
   });

@@ -34,7 +34,21 @@ export const BACK_TO_SUMMARY = 'back';
 const REVIEWING = 'reviewing';
 const CHOOSING = 'choosing';
 
-/** The answers a confirmation lets the person change: the questions its edit edge leads back through, that have an answer. */
+/**
+ * The optional questions the person skipped that a summary offers to answer: those its edit edges lead back through,
+ * still unanswered, and not in an exclusive one-of group another answer of which is given (the flow would pass it over).
+ */
+export function skippedToOffer(graph: FlowGraph, keys: readonly string[], context: FlowContext): string[] {
+  const exclusive = (graph.doc.constraints ?? []).filter((k) => k.exclusive && k.oneOf);
+  return (context.skipped ?? []).filter(
+    (key) =>
+      keys.includes(key) &&
+      context.answers[key] === undefined &&
+      !exclusive.some((k) => k.oneOf!.includes(key) && k.oneOf!.some((other) => other !== key && context.answers[other] !== undefined)),
+  );
+}
+
+/** The answers a confirmation lets the person change: the questions its edit edge leads back through, that have an answer or were skipped. */
 function correctable(
   graph: FlowGraph,
   keys: readonly string[],
@@ -42,21 +56,34 @@ function correctable(
   lookups: Pick<FlowLookups, 'readAs' | 'mayRead'>,
   text: string,
 ): CorrectableAnswer[] {
+  const skipped = skippedToOffer(graph, keys, context);
   const answered = keys.flatMap((key) => {
     const q = graph.question(key);
     const answer = context.answers[key];
-    return q && answer ? [{ key, q, answer }] : [];
+    return q && (answer || skipped.includes(key)) ? [{ key, q, value: answer?.value }] : [];
   });
   // The message is looked up once for the questions it may answer; only those read it in full.
   const readable = lookups.mayRead(answered.map((a) => a.q), text);
-  return answered.map(({ key, q, answer }) => {
+  return answered.map(({ key, q, value }) => {
     const yesNo =
       q.answer.type === 'boolean' ||
       (q.answer.type === 'category' && q.answer.categories.every((c) => ['yes', 'no'].includes(c.trim().toLowerCase())));
     // Free text cannot be told apart from the sentence around it ("the city is wrong"): named, it is asked again.
     const read = q.answer.type === 'string' || !readable.has(q) ? () => undefined : (text: string) => lookups.readAs(q, text, context);
-    return { key, names: [q.label ?? '', key, q.id], asked: q.prompt, value: answer.value, yesNo, read };
+    return { key, names: [q.label ?? '', key, q.id], asked: q.prompt, value, yesNo, read };
   });
+}
+
+/** The answers a correction changed: those set aside when it started whose value is now another, or that are gone. */
+function changesOf(before: FlowContext['previousAnswers'], after: FlowContext['answers'], corrected: string): NonNullable<FlowContext['changed']> {
+  const changes: NonNullable<FlowContext['changed']> = Object.entries(before).flatMap(([key, was]) => {
+    const now = after[key];
+    if (now === undefined) return [{ key, from: was.value, dropped: true }];
+    return now.value === was.value ? [] : [{ key, from: was.value }];
+  });
+  // A skipped question answered now: it had no value before.
+  if (before[corrected] === undefined && after[corrected] !== undefined) changes.push({ key: corrected, from: null });
+  return changes;
 }
 
 /** Params of what a confirmation's states name: the node, and the answer keys a person may change there. */
@@ -125,7 +152,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
       /** A button naming one of the answers that can be changed. */
       buttonChoosesAnswer: ({ context, event }, params: ReviewParams) => {
         const value = pressed(event);
-        return value !== null && params.keys.includes(value) && context.answers[value] !== undefined;
+        return value !== null && params.keys.includes(value) && (context.answers[value] !== undefined || skippedToOffer(graph, params.keys, context).includes(value));
       },
       buttonIsBack: ({ event }) => pressed(event)?.trim().toLowerCase() === BACK_TO_SUMMARY,
     };
@@ -133,26 +160,51 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
 
   actions: ({ graph, lookups }) => ({
     /** A new step of the review: what the last turn failed at is no longer said. */
-    clearNotice: flowAssign(() => ({ notice: null, invalid: null })),
-    /** Back at the summary: a correction is over, the previous answers are no longer offered. */
-    endCorrection: flowAssign(() => ({ correction: null, previousAnswers: {} })),
+    clearNotice: flowAssign(({ context }) => ({ notice: null, invalid: null, ...(context.changed ? { changed: null } : {}) })),
+    /**
+     * Back at the summary: a correction is over, the previous answers are no longer offered. What it changed
+     * (the answers set aside when it started, against the answers now) is kept for the reply to say.
+     */
+    endCorrection: flowAssign(({ context }) => {
+      const changed = context.correction ? changesOf(context.previousAnswers, context.answers, context.correction.key) : [];
+      const skipped = context.skipped?.filter((key) => context.answers[key] === undefined);
+      return {
+        correction: null,
+        previousAnswers: {},
+        ...(changed.length > 0 ? { changed } : context.changed ? { changed: null } : {}),
+        ...(skipped && skipped.length !== context.skipped!.length ? { skipped } : {}),
+      };
+    }),
+    /** A new turn at the summary: what the last correction changed has been said. */
+    forgetChanged: flowAssign(({ context }) => (context.changed ? { changed: null } : {})),
     /**
      * Going back to change one answer: the answers the flow will pass again
      * (those after the edit edge's target) are kept aside as previous ones and
      * restored as it passes them, except the one being changed.
      */
     startCorrection: flowAssign(({ context, event }, params: ReviewParams & { again: string[] }) => {
-      let correction: { key: string; text: string | null };
-      if (event.type === 'user.button') correction = { key: event.value, text: null };
+      const again = new Set(params.again);
+      // The skipped questions the flow passes again: passed over again (and skipped once more), unless being answered.
+      const skipped = (context.skipped ?? []).filter((key) => again.has(key));
+      const withSkipped = skipped.length > 0 ? { skipped } : {};
+      let correction: NonNullable<FlowContext['correction']>;
+      if (event.type === 'user.button') correction = { key: event.value, text: null, ...withSkipped };
       else {
         // The reading the guard chose this transition by: always a change here.
         const found = readingOf(graph, lookups, context, event, params);
-        correction = found.kind === 'change' ? { key: found.key, text: found.text } : { key: '', text: null };
+        correction = found.kind === 'change' ? { key: found.key, text: found.text, ...withSkipped } : { key: '', text: null };
       }
-      const again = new Set(params.again);
       const kept = Object.fromEntries(Object.entries(context.answers).filter(([key]) => !again.has(key)));
       const asked = Object.fromEntries(Object.entries(context.answers).filter(([key]) => again.has(key)));
-      return { previousAnswers: { ...context.previousAnswers, ...asked }, answers: kept, notice: null, invalid: null, correction };
+      return {
+        previousAnswers: { ...context.previousAnswers, ...asked },
+        answers: kept,
+        notice: null,
+        invalid: null,
+        correction,
+        ...(context.changed ? { changed: null } : {}),
+        ...(skipped.length > 0 ? { skipped: context.skipped!.filter((key) => !again.has(key)) } : {}),
+      };
     }),
   }),
 
@@ -165,7 +217,7 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     const params = { node: p.id, keys };
     const correcting = (guard: string): Transition[] =>
       route(p, 'edit', { type: guard, params }).map((t) => ({ ...t, actions: [{ type: 'startCorrection', params: { ...params, again: againFrom(t) } }, ...(t.actions ?? [])] }));
-    const notUnderstood = { actions: [{ type: 'noteNotUnderstood', params: { place: null } }] };
+    const notUnderstood = { actions: [{ type: 'forgetChanged' }, { type: 'noteNotUnderstood', params: { place: null } }] };
     const on = (guard: string) => ({ type: guard, params });
     return {
       tags: ['confirmation'],
@@ -207,11 +259,13 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
     if (phase === CHOOSING) {
       // One button per answer that can be changed here (what its edit edges lead back through).
       const changeable = changeableAt(place);
-      const answered = graph.questions.filter((q) => changeable.includes(answerKey(q)) && context.answers[answerKey(q)] !== undefined);
+      // (A skipped optional question among them, in its place: "Flight number: not answered".)
+      const skipped = skippedToOffer(graph, changeable, context);
+      const offered = graph.questions.filter((q) => changeable.includes(answerKey(q)) && (context.answers[answerKey(q)] !== undefined || skipped.includes(answerKey(q))));
       return {
         message: notUnderstood ? `${messages.NOT_UNDERSTOOD_MESSAGE}\n\n${messages.WHICH_ANSWER_MESSAGE}` : messages.WHICH_ANSWER_MESSAGE,
         buttons: [
-          ...answered.map((q) => ({ label: messages.answerButtonLabel(q, context.answers[answerKey(q)]!), value: answerKey(q) })),
+          ...offered.map((q) => ({ label: messages.answerButtonLabel(q, context.answers[answerKey(q)]), value: answerKey(q) })),
           { label: messages.BACK_TO_SUMMARY_LABEL, value: BACK_TO_SUMMARY },
         ],
         buttonContext: 'gate_confirmation',
@@ -219,9 +273,11 @@ export const confirmation: NodeKind<typeof ConfirmationNodeSchema> = {
         completion: { isComplete: false, reason: 'awaiting_user_confirmation', readyForHandoff: false },
       };
     }
-    const summary = messages.summaryMessage(graph, node, context.answers);
+    const summary = messages.summaryMessage(graph, node, context.answers, skippedToOffer(graph, changeableAt(place), context));
+    // What the correction just made changed, said before the summary (however it was asked for).
+    const changed = notUnderstood ? '' : messages.changedText(graph, context.changed ?? [], context.answers);
     return {
-      message: notUnderstood ? `${messages.notUnderstoodAtSummary(node.editLabel)}\n\n${summary}` : because + summary,
+      message: notUnderstood ? `${messages.notUnderstoodAtSummary(node.editLabel)}\n\n${summary}` : (changed && `${changed}\n\n`) + because + summary,
       buttons: [
         { label: node.confirmLabel, value: 'confirm' },
         { label: node.editLabel, value: 'edit' },

@@ -292,6 +292,11 @@ function questionGuards({ lookups }: CompileContext): FlowGuards {
       const key = keyOf(params.place);
       return !!context.correction && context.correction.key !== key && context.previousAnswers[key] !== undefined;
     },
+    /** Going back through the flow to correct another answer: this optional question was skipped, and is passed over again. */
+    skippedInCorrection: ({ context }, params: { place: string }) => {
+      const key = keyOf(params.place);
+      return !!context.correction && context.correction.key !== key && (context.correction.skipped ?? []).includes(key);
+    },
     /**
      * Going back through the flow to correct an answer: this question had no answer because a later one of
      * its exclusive group had (and has) one, so it is passed over again.
@@ -476,7 +481,7 @@ function questionActions(c: CompileContext): FlowActions {
     answerCorrection: flowEnqueue(({ context, enqueue }) => {
       const correction = context.correction;
       if (!correction?.text) return;
-      enqueue.assign({ correction: { key: correction.key, text: null } });
+      enqueue.assign({ correction: { ...correction, text: null } });
       enqueue.raise({ type: 'user.text', text: correction.text });
     }),
     /** A typed answer was refused: keep the reason to say, count the failure, trace it. */
@@ -512,7 +517,12 @@ function questionActions(c: CompileContext): FlowActions {
       });
     }),
     recordSkip: flowEnqueue(({ context, enqueue }, params: { place: string; reason: 'not_applicable' | 'optional' | 'answered' | 'exclusive' }) => {
-      if (params.reason === 'optional') enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.place) });
+      if (params.reason === 'optional') {
+        // Kept so that a summary can offer it to answer later (and a correction of another answer passes it over).
+        const key = keyOf(params.place);
+        const skipped = (context.skipped ?? []).includes(key) ? {} : { skipped: [...(context.skipped ?? []), key] };
+        enqueue.assign({ notice: null, invalid: null, attempts: withoutAttempt(context, params.place), ...skipped });
+      }
       enqueue.emit({ type: 'answer.skipped', node: params.place, key: keyOf(params.place), reason: params.reason });
     }),
   };
@@ -567,6 +577,7 @@ function questionState(p: Place & { node: QuestionNode }, c: CompileContext): St
     ...(reviewed
       ? [
           ...(keepable ? [go(p, 'answered', { type: 'keptInCorrection', params }, [{ type: 'restorePrevious', params }])] : []),
+          ...(keepable && !isRequired(q) ? [go(p, 'answered', { type: 'skippedInCorrection', params }, skip('optional'))] : []),
           ...(laterInGroup.length > 0 ? [go(p, 'answered', { type: 'excludedInCorrection', params: { ...params, keys: laterInGroup } }, skip('exclusive'))] : []),
           ...(readable ? [{ guard: { type: 'correctedByText', params }, target: 'asking', actions: [{ type: 'answerCorrection' }] }] : []),
         ]

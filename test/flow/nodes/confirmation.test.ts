@@ -111,18 +111,18 @@ async function atSummary() {
 
 describe('corrections at the summary', () => {
   it.each([
-    ['names the answer and gives a category by its synonym', 'the insurance answer is wrong, there was one gap', { insurance: 'Partial' }],
-    ['names the answer and gives a number', 'make it 14 guests', { guests: 14 }],
-    ['names the answer and gives a category', 'actually the visit type is new patient', { visit: 'New patient' }],
-    ['gives a value only one answer can take, naming none', 'new patient', { visit: 'New patient' }],
-  ])('a message that %s changes that answer and shows the summary again, the others kept', async (_, text, changed) => {
+    ['names the answer and gives a category by its synonym', 'the insurance answer is wrong, there was one gap', { insurance: 'Partial' }, 'Insurance: Yes → Partial'],
+    ['names the answer and gives a number', 'make it 14 guests', { guests: 14 }, 'Guests: 12 → 14'],
+    ['names the answer and gives a category', 'actually the visit type is new patient', { visit: 'New patient' }, 'Visit type: Follow-up → New patient'],
+    ['gives a value only one answer can take, naming none', 'new patient', { visit: 'New patient' }, 'Visit type: Follow-up → New patient'],
+  ])('a message that %s changes that answer and shows the summary again (saying what changed), the others kept', async (_, text, changed, said) => {
     const c = await atSummary();
     const reply = await c.send({ text });
     expect(reply.state).toEqual({ review: 'reviewing' });
     expect(values(reply)).toEqual({ ...AS_GIVEN, ...changed });
     const key = Object.keys(changed)[0]!;
     expect(reply.answers[key]!.raw).toBe(text);
-    expect(reply.message).toMatch(/^## Summary of Collected Information/);
+    expect(reply.message).toMatch(new RegExp(`^Changed: ${said}\\.\n\n## Summary of Collected Information`));
   });
 
   it('a corrected value is checked like an answer: a limiting value stops the flow', async () => {
