@@ -107,7 +107,8 @@ describe.skipIf(!(hasChromium || REQUIRE_BROWSER))('the studio: session list, ti
       await api(`/api/inputs/${gate('approved_amount')}`, { value: 0 });
       await api(`/api/inputs/${gate('approved')}`, { value: 'no' });
       await expect.poll(() => at.innerText(), { timeout: WAIT }).toMatch(/^Step \d+ of \d+$/);
-      await expect.poll(() => page.locator('.gv-status [data-status]').innerText(), { timeout: WAIT }).toBe('done');
+      // (A finished session says how it ended: the refund's decision completes it.)
+      await expect.poll(() => page.locator('.gv-status [data-status]').innerText(), { timeout: WAIT }).toBe('completed');
       const answers = await page.locator('.gv-answers tbody tr').allInnerTexts();
       expect(answers.join('\n')).toMatch(/reason\s+late/);
       await page.screenshot({ path: join(SHOTS, 'studio-fork-done.png') });

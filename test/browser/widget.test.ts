@@ -390,7 +390,9 @@ describe.skipIf(!runBrowser)('the chat widget in Chromium against the real serve
     await press(page, 'Telehealth');
     const card = await w.root.locator('.gf-summary').innerText();
     expect(card).toContain('Visit type: Telehealth');
-    expect(card).not.toContain('Follow-up');
+    // The old answer is gone from the answers; the reply says what changed.
+    expect(card).not.toMatch(/Visit type: Follow-up(?! →)/);
+    expect(card).toContain('Changed: Visit type: Follow-up → Telehealth.');
 
     await press(page, 'Looks Good');
     await w.finished.waitFor();
