@@ -1,5 +1,5 @@
 import { ANSWER_FILLERS, NEGATORS, THANKS_AND_GREETINGS } from './lexicon.js';
-import { BREAK, tokenize } from './normalize.js';
+import { BREAK, tokenize, wordStem as stem } from './normalize.js';
 import { plainStatement } from './restated.js';
 import { unasserted } from './assertion.js';
 import type { MatchableQuestion } from './match-category.js';
@@ -22,11 +22,6 @@ const BETWEEN = new Set([
 const AFTER = new Set(['needed', 'required', 'please', 'thanks', 'thank', 'you', 'at', 'all', 'yet', 'ever', 'for', 'us', 'me', 'it', 'then', 'really', 'done', 'thx', 'ta']);
 const FILLERS = new Set([...ANSWER_FILLERS, ...THANKS_AND_GREETINGS]);
 
-/** A word's stem, roughly: "packing", "pack" and "packed" share "pack". */
-const stem = (w: string) => {
-  const s = w.replace(/(?:ings?|ers?|ed|es|s|e)$/u, '');
-  return s.length >= 3 ? s : w;
-};
 
 /** The categories that deny a thing, by the stem of the thing's word ("No packing": "pack"). */
 function deniedThings(gate: MatchableQuestion): Map<string, string> {

@@ -25,7 +25,7 @@ import {
   UNCERTAIN_PHRASES,
 } from './lexicon.js';
 import { aboutThePast, clauseTime, unasserted } from './assertion.js';
-import { BREAK, editDistance, normalize, tokenize } from './normalize.js';
+import { BREAK, editDistance, normalize, tokenize, wordStem as stem } from './normalize.js';
 import { inRange, monthRangeOf, rangeOf, statedNumbers, statedRange, within, yearsInMonths, type NumberRange } from './number-ranges.js';
 import { countPeriodAsked, countRangeOf, periodNamedIn, timesPer, type CountPeriod } from './knowledge/per-week.js';
 import { categoryByPart } from './category-parts.js';
@@ -1061,11 +1061,6 @@ const AFTER_A_BARE_NO = new Set([
   // Nouns that say "nothing of the kind" of any question ("no restrictions", "no issues at all").
   'restrictions', 'restriction', 'issues', 'issue', 'problems', 'concerns', 'limitations', 'limits', 'objections', 'plans',
 ]);
-/** A word's stem, roughly: "smoker", "smoking", "smokes" and "smoke" share "smok". */
-const stem = (w: string) => {
-  const s = w.replace(/(?:ings?|ers?|ed|es|s|e)$/u, '');
-  return s.length >= 3 ? s : w;
-};
 
 /**
  * A bare "no" or "never" read as this question's answer that negates the

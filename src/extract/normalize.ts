@@ -118,3 +118,9 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return rows[a.length]![b.length]!;
 }
+
+/** A word's stem, roughly: "smoker", "smoking", "smokes" and "smoke" share "smok" (a stem under three letters is the word). */
+export function wordStem(w: string): string {
+  const s = w.replace(/(?:ings?|ers?|ed|es|s|e)$/u, '');
+  return s.length >= 3 ? s : w;
+}

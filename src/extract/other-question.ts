@@ -1,6 +1,6 @@
 import { ANSWER_FILLERS } from './lexicon.js';
 import { readCategory, type MatchableQuestion, type MentionAt } from './match-category.js';
-import { BREAK, tokenize } from './normalize.js';
+import { BREAK, tokenize, wordStem as stem } from './normalize.js';
 import { timesPerWeek, weeklyRangeOf } from './knowledge/per-week.js';
 
 /**
@@ -85,11 +85,6 @@ const TOPIC_STOP = new Set([
 ]);
 
 const phrase = (s: string) => tokenize(s).filter((t) => t !== BREAK).join(' ');
-/** A word's stem, roughly: "smoker", "smoking", "smokes" and "smoke" share "smok". */
-const stem = (w: string) => {
-  const s = w.replace(/(?:ings?|ers?|ed|es|s|e)$/u, '');
-  return s.length >= 3 ? s : w;
-};
 
 const ownCache = new WeakMap<MatchableQuestion['categories'], Map<string | undefined, Set<string>>>();
 /** The stems of the asked question's wording and of its categories and synonyms. */
